@@ -1,0 +1,66 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Module layout and import direction: see Documentation/ARCHITECTURE.md.
+// Pure modules (GeoKit, MapFormats, MapCamera, MapScene, MapRender) import no C library.
+
+let package = Package(
+    name: "Mapwright",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "GeoKit", targets: ["GeoKit"]),
+        .library(name: "MapFormats", targets: ["MapFormats"]),
+        .library(name: "MapCamera", targets: ["MapCamera"]),
+        .library(name: "MapScene", targets: ["MapScene"]),
+        .library(name: "MapRender", targets: ["MapRender"]),
+        .library(name: "MapRenderGL", targets: ["MapRenderGL"]),
+        .library(name: "Canvas2D", targets: ["Canvas2D"]),
+        .library(name: "MapImage", targets: ["MapImage"]),
+        .library(name: "MapTiles", targets: ["MapTiles"]),
+        .executable(name: "mapwright", targets: ["mapwright"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries (module maps only).
+        .systemLibrary(name: "CEGL", pkgConfig: "egl", providers: [.apt(["libegl-dev", "libgles-dev", "libegl-mesa0", "libgl1-mesa-dri"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+
+        // Pure Swift core.
+        .target(name: "GeoKit"),
+        .target(name: "MapFormats", dependencies: ["GeoKit"]),
+        .target(name: "MapCamera", dependencies: ["GeoKit"]),
+        .target(name: "MapScene", dependencies: ["GeoKit", "MapCamera"]),
+        .target(name: "MapRender", dependencies: ["GeoKit", "MapCamera", "MapScene"]),
+
+        // System-backed modules.
+        .target(name: "MapImage", dependencies: ["CPNG"]),
+        .target(name: "Canvas2D", dependencies: ["CCairo"]),
+        .target(name: "MapRenderGL", dependencies: ["MapRender", "CEGL"]),
+        .target(name: "MapTiles", dependencies: ["GeoKit", "MapImage"], resources: [.copy("Resources")]),
+
+        .executableTarget(
+            name: "mapwright",
+            dependencies: [
+                "GeoKit", "MapFormats", "MapCamera", "MapScene", "MapRender", "MapRenderGL",
+                "Canvas2D", "MapImage", "MapTiles",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Test support: domain assertions shared by the test targets.
+        .target(name: "MapTestSupport", dependencies: ["GeoKit"], path: "Sources/MapTestSupport"),
+
+        .testTarget(name: "GeoKitTests", dependencies: ["GeoKit", "MapTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "MapFormatsTests", dependencies: ["MapFormats", "MapTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "MapCameraTests", dependencies: ["MapCamera", "MapTestSupport"]),
+        .testTarget(name: "MapSceneTests", dependencies: ["MapScene", "MapTestSupport"]),
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapTestSupport"]),
+        .testTarget(name: "MapRenderGLTests", dependencies: ["MapRenderGL", "MapImage", "Canvas2D", "MapTestSupport"]),
+        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "MapTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["mapwright", "MapTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

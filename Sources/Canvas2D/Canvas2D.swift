@@ -1,0 +1,1 @@
+// Canvas2D — see Documentation/ARCHITECTURE.md for what this module owns.

@@ -1,0 +1,1 @@
+// MapCamera — see Documentation/ARCHITECTURE.md for what this module owns.

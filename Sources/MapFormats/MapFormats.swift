@@ -1,0 +1,1 @@
+// MapFormats — see Documentation/ARCHITECTURE.md for what this module owns.

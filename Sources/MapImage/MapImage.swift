@@ -1,0 +1,1 @@
+// MapImage — see Documentation/ARCHITECTURE.md for what this module owns.

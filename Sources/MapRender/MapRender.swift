@@ -1,0 +1,1 @@
+// MapRender — see Documentation/ARCHITECTURE.md for what this module owns.

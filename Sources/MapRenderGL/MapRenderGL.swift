@@ -1,0 +1,1 @@
+// MapRenderGL — see Documentation/ARCHITECTURE.md for what this module owns.

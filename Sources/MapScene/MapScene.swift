@@ -1,0 +1,1 @@
+// MapScene — see Documentation/ARCHITECTURE.md for what this module owns.

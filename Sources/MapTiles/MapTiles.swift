@@ -1,0 +1,1 @@
+// MapTiles — see Documentation/ARCHITECTURE.md for what this module owns.

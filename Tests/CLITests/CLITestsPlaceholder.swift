@@ -1,0 +1,6 @@
+import Testing
+@testable import mapwright
+
+@Suite struct CLITestsPlaceholder {
+    @Test func moduleLinks() {}
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import MapCamera
+
+@Suite struct MapCameraTestsPlaceholder {
+    @Test func moduleLinks() {}
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import MapFormats
+
+@Suite struct MapFormatsTestsPlaceholder {
+    @Test func moduleLinks() {}
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import MapRenderGL
+
+@Suite struct MapRenderGLTestsPlaceholder {
+    @Test func moduleLinks() {}
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import MapRender
+
+@Suite struct MapRenderTestsPlaceholder {
+    @Test func moduleLinks() {}
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import MapScene
+
+@Suite struct MapSceneTestsPlaceholder {
+    @Test func moduleLinks() {}
+}

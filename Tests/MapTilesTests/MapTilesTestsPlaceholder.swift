@@ -1,0 +1,6 @@
+import Testing
+@testable import MapTiles
+
+@Suite struct MapTilesTestsPlaceholder {
+    @Test func moduleLinks() {}
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the system libraries and test oracles Mapwright needs (Debian/Ubuntu, as root or via sudo).
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+PKGS=(
+  pkg-config
+  libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri   # headless OpenGL ES 3 through EGL (Mesa llvmpipe)
+  libcairo2-dev libfreetype-dev fonts-dejavu-core        # 2D drawing and text
+  libpng-dev                                             # PNG encoding
+  libxml2                                                # FoundationXML (GPX)
+  python3 python3-pip                                    # test oracles
+)
+need=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
+fi
+if ! command -v swift >/dev/null 2>&1; then
+  if [ -x /opt/swift/usr/bin/swift ]; then export PATH=/opt/swift/usr/bin:$PATH; else
+    echo "install-deps: Swift 6.1 or newer is required (https://swift.org/install)" >&2; exit 1; fi
+fi
