@@ -1,1 +1,0 @@
-// MapCamera — see Documentation/ARCHITECTURE.md for what this module owns.
