@@ -36,8 +36,10 @@ let package = Package(
         .target(name: "MapRender", dependencies: ["GeoKit", "MapCamera", "MapScene"]),
 
         // System-backed modules.
-        .target(name: "MapImage", dependencies: ["CPNG"]),
-        .target(name: "Canvas2D", dependencies: ["CCairo"]),
+        // libpng calls (and their setjmp) stay in C: a longjmp must never cross Swift frames.
+        .target(name: "CPNGHelpers", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("png16")]),
+        .target(name: "MapImage", dependencies: ["CPNGHelpers"]),
+        .target(name: "Canvas2D", dependencies: ["CCairo", "MapImage"]),
         .target(name: "MapRenderGL", dependencies: ["MapRender", "CEGL"]),
         .target(name: "MapTiles", dependencies: ["GeoKit", "MapImage"], resources: [.copy("Resources")]),
 
@@ -60,6 +62,8 @@ let package = Package(
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapTestSupport"]),
         .testTarget(name: "MapRenderGLTests", dependencies: ["MapRenderGL", "MapImage", "Canvas2D", "MapTestSupport"]),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "MapTestSupport"]),
+        .testTarget(name: "MapImageTests", dependencies: ["MapImage", "MapTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "Canvas2DTests", dependencies: ["Canvas2D", "MapTestSupport"], resources: [.copy("References")]),
         .testTarget(name: "CLITests", dependencies: ["mapwright", "MapTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

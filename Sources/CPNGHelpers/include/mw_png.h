@@ -1,0 +1,71 @@
+// C wrappers around libpng for MapImage.
+//
+// libpng reports errors by longjmp-ing out of its error callback. A longjmp must never cross
+// Swift frames, so every libpng call lives in these C functions, each with its own setjmp;
+// Swift sees only return codes and a message buffer.
+#ifndef MAPWRIGHT_MW_PNG_H
+#define MAPWRIGHT_MW_PNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Length of the message buffers below, in bytes (NUL included).
+#define MW_PNG_MESSAGE_LENGTH 256
+
+/// Filter choices for mw_png_encode (mirrors libpng's PNG_FILTER_* bits, plus "adaptive").
+enum {
+    MW_PNG_FILTER_NONE = 0,
+    MW_PNG_FILTER_SUB = 1,
+    MW_PNG_FILTER_UP = 2,
+    MW_PNG_FILTER_AVG = 3,
+    MW_PNG_FILTER_PAETH = 4,
+    MW_PNG_FILTER_ADAPTIVE = 5
+};
+
+/// zlib strategies for mw_png_encode.
+enum {
+    MW_PNG_STRATEGY_DEFAULT = 0,
+    MW_PNG_STRATEGY_FILTERED = 1,
+    MW_PNG_STRATEGY_RLE = 2
+};
+
+/// Result of mw_png_encode: a malloc'ed PNG byte stream (free with mw_png_free) or a message.
+typedef struct mw_png_encoded {
+    unsigned char *data;
+    size_t size;
+    char message[MW_PNG_MESSAGE_LENGTH];
+} mw_png_encoded;
+
+/// Result of mw_png_decode: malloc'ed straight-alpha RGBA8 rows, top-down (free with mw_png_free).
+typedef struct mw_png_decoded {
+    unsigned char *rgba;
+    uint32_t width;
+    uint32_t height;
+    char message[MW_PNG_MESSAGE_LENGTH];
+} mw_png_decoded;
+
+/// Encodes `height` rows of `width` RGBA8 pixels (4 bytes each, `stride` bytes apart).
+/// `drop_alpha` != 0 writes an RGB PNG (the alpha bytes are skipped). `level` is zlib's 0–9.
+/// Returns 0 on success; otherwise non-zero with `out->message` set and `out->data` NULL.
+int mw_png_encode(const unsigned char *rgba, uint32_t width, uint32_t height, size_t stride,
+                  int drop_alpha, int level, int filter, int strategy, mw_png_encoded *out);
+
+/// Decodes a PNG byte stream of any colour type and bit depth into RGBA8 (16-bit samples are
+/// scaled to 8 bits, palettes and grey expanded, gamma left untouched). Images wider or taller
+/// than `max_side` pixels or with more than `max_pixels` pixels are refused.
+/// Returns 0 on success; otherwise non-zero with `out->message` set and `out->rgba` NULL.
+int mw_png_decode(const unsigned char *data, size_t size, uint32_t max_side, uint64_t max_pixels,
+                  mw_png_decoded *out);
+
+/// Frees memory returned by mw_png_encode / mw_png_decode (NULL is fine).
+void mw_png_free(void *pointer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

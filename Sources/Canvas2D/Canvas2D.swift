@@ -1,1 +1,0 @@
-// Canvas2D — see Documentation/ARCHITECTURE.md for what this module owns.

@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whole-file reads and atomic writes, with errors naming the path and the reason.
+public enum AtomicFile {
+    /// The largest file ``read(_:)`` accepts, in bytes (512 MiB).
+    public static let maxReadSize = 512 * 1024 * 1024
+
+    /// Writes `bytes` to `path` atomically: into a new temporary file in the same directory,
+    /// then `rename(2)` over `path`. Readers see the old file or the whole new one, never a
+    /// partial one; on failure the temporary file is removed and `path` is left untouched.
+    /// (No `fsync`: atomic against failures of this process, not against power loss.)
+    public static func write(_ bytes: [UInt8], to path: String) throws(MapImageError) {
+        guard !path.isEmpty else { throw .fileWrite(path, "empty path") }
+        let directory: String
+        let name: String
+        if let slash = path.lastIndex(of: "/") {
+            directory = slash == path.startIndex ? "/" : String(path[..<slash])
+            name = String(path[path.index(after: slash)...])
+        } else {
+            directory = "."
+            name = path
+        }
+        guard !name.isEmpty else { throw .fileWrite(path, "path names a directory, not a file") }
+        var isDirectory = stat()
+        if stat(path, &isDirectory) == 0, (isDirectory.st_mode & S_IFMT) == S_IFDIR {
+            throw .fileWrite(path, "is a directory")
+        }
+
+        var fd: Int32 = -1
+        var temporary = ""
+        for _ in 0..<16 {
+            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            temporary = (directory == "/" ? "/" : directory + "/") + ".\(name).\(suffix).tmp"
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        guard fd >= 0 else { throw .fileWrite(path, "cannot create a temporary file in \(directory): \(errorText())") }
+
+        var failure: String?
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = "write failed after \(offset) of \(raw.count) bytes: \(errorText())"
+                    return
+                }
+                offset += n
+            }
+        }
+        if close(fd) != 0, failure == nil { failure = "close failed: \(errorText())" }
+        if failure == nil, rename(temporary, path) != 0 { failure = "rename into place failed: \(errorText())" }
+        if let failure {
+            unlink(temporary)
+            throw .fileWrite(path, failure)
+        }
+    }
+
+    /// Reads the whole file at `path` (at most ``maxReadSize`` bytes).
+    public static func read(_ path: String) throws(MapImageError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .fileRead(path, errorText()) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .fileRead(path, errorText()) }
+        guard (info.st_mode & S_IFMT) != S_IFDIR else { throw .fileRead(path, "is a directory") }
+        var bytes = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .fileRead(path, errorText())
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > maxReadSize { throw .fileRead(path, "file is larger than \(maxReadSize) bytes") }
+        }
+        return bytes
+    }
+
+    private static func errorText() -> String {
+        String(cString: strerror(errno))
+    }
+}

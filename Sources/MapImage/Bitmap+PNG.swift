@@ -1,0 +1,89 @@
+import CPNGHelpers
+
+extension Bitmap {
+    /// Encodes the bitmap as a PNG byte stream (lossless; ``PNGOptions/fast`` by default).
+    /// An opaque bitmap is written as RGB when `options.dropOpaqueAlpha` is set.
+    public func pngData(options: PNGOptions = .fast) throws(MapImageError) -> [UInt8] {
+        let dropAlpha = options.dropOpaqueAlpha && isOpaque
+        var out = mw_png_encoded()
+        let status = pixels.withUnsafeBufferPointer { p in
+            mw_png_encode(p.baseAddress, UInt32(width), UInt32(height), width * 4, dropAlpha ? 1 : 0,
+                          Int32(max(0, min(9, options.compressionLevel))), options.filter.cValue,
+                          options.strategy.cValue, &out)
+        }
+        defer { mw_png_free(out.data) }
+        guard status == 0, let data = out.data else {
+            throw .encodingFailed(Self.message(&out.message))
+        }
+        return [UInt8](UnsafeBufferPointer(start: data, count: out.size))
+    }
+
+    /// Decodes a PNG byte stream of any colour type and bit depth into straight-alpha RGBA8.
+    ///
+    /// 16-bit samples are scaled to 8 bits; palettes, grey and `tRNS` transparency are expanded;
+    /// gamma and colour-profile chunks are ignored (samples are taken as sRGB). Throws
+    /// ``MapImageError/Kind/invalidPNG`` for anything that is not a well-formed PNG within
+    /// ``Bitmap/maxSide`` and ``Bitmap/maxPixelCount``.
+    public init(pngData: [UInt8]) throws(MapImageError) {
+        try self.init(pngData: pngData, path: nil)
+    }
+
+    init(pngData: [UInt8], path: String?) throws(MapImageError) {
+        var out = mw_png_decoded()
+        let status = pngData.withUnsafeBufferPointer { p in
+            mw_png_decode(p.baseAddress, p.count, UInt32(Bitmap.maxSide), UInt64(Bitmap.maxPixelCount), &out)
+        }
+        defer { mw_png_free(out.rgba) }
+        guard status == 0, let rgba = out.rgba else {
+            throw .invalidPNG(Self.message(&out.message), path: path)
+        }
+        let count = Int(out.width) * Int(out.height) * 4
+        try self.init(width: Int(out.width), height: Int(out.height),
+                      pixels: [UInt8](UnsafeBufferPointer(start: rgba, count: count)))
+    }
+
+    /// Reads and decodes the PNG file at `path`.
+    public init(contentsOfPNGFile path: String) throws(MapImageError) {
+        let bytes = try AtomicFile.read(path)
+        try self.init(pngData: bytes, path: path)
+    }
+
+    /// Encodes the bitmap and writes it to `path` atomically (see ``AtomicFile/write(_:to:)``):
+    /// on any failure nothing is left at `path` and no temporary file remains.
+    public func writePNG(to path: String, options: PNGOptions = .fast) throws(MapImageError) {
+        let data = try pngData(options: options)
+        try AtomicFile.write(data, to: path)
+    }
+
+    /// Copies a NUL-terminated C message buffer into a String.
+    private static func message<T>(_ tuple: inout T) -> String {
+        withUnsafeBytes(of: &tuple) { raw in
+            let bytes = raw.prefix { $0 != 0 }
+            let text = String(decoding: bytes, as: UTF8.self)
+            return text.isEmpty ? "unknown libpng error" : text
+        }
+    }
+}
+
+extension PNGOptions.Filter {
+    var cValue: Int32 {
+        switch self {
+        case .none: Int32(MW_PNG_FILTER_NONE)
+        case .sub: Int32(MW_PNG_FILTER_SUB)
+        case .up: Int32(MW_PNG_FILTER_UP)
+        case .average: Int32(MW_PNG_FILTER_AVG)
+        case .paeth: Int32(MW_PNG_FILTER_PAETH)
+        case .adaptive: Int32(MW_PNG_FILTER_ADAPTIVE)
+        }
+    }
+}
+
+extension PNGOptions.Strategy {
+    var cValue: Int32 {
+        switch self {
+        case .default: Int32(MW_PNG_STRATEGY_DEFAULT)
+        case .filtered: Int32(MW_PNG_STRATEGY_FILTERED)
+        case .runLength: Int32(MW_PNG_STRATEGY_RLE)
+        }
+    }
+}

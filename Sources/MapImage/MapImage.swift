@@ -1,1 +1,0 @@
-// MapImage — see Documentation/ARCHITECTURE.md for what this module owns.
