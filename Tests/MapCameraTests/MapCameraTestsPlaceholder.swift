@@ -1,6 +1,0 @@
-import Testing
-@testable import MapCamera
-
-@Suite struct MapCameraTestsPlaceholder {
-    @Test func moduleLinks() {}
-}
