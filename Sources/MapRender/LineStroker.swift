@@ -1,0 +1,137 @@
+import Foundation
+import GeoKit
+import MapScene
+
+/// Strokes polylines into ground triangles with MapLibre-style extrusion: every vertex sits on
+/// the line's centre and carries a unit normal (or a join/cap direction) that the shader scales
+/// by half the line width in pixels, so one mesh serves any pixel width and every zoom in its
+/// bucket. Each segment is its own quad and each vertex adds a bounded join patch on the outer
+/// side (round: a fan of at most 12 triangles; miter: 2 triangles, bevel beyond a miter length
+/// of `miterLimit` half-widths; bevel: 1), so self-intersecting input costs the same per point
+/// as a tidy route. Overlaps are blended once per pixel by the backend (stencil), not here.
+struct LineStroker {
+    var join: LineJoin
+    var cap: LineCap
+    /// Longest miter, in half-widths, before a miter join becomes a bevel (MapLibre's default 2).
+    var miterLimit = 2.0
+    /// Angle step of round joins and caps, radians.
+    var roundStep = Double.pi / 12
+
+    /// Appends the stroke of `points` (map units) to `mesh`. `closed` joins the last point to the first.
+    /// `startDistance` is the along-line distance (map units) of the first point.
+    func stroke(_ points: [MapPoint], closed: Bool, into mesh: inout GroundMeshBuilder, startDistance: Double = 0) {
+        // Drop consecutive duplicates.
+        var pts: [MapPoint] = []
+        pts.reserveCapacity(points.count + 1)
+        for p in points where pts.last != p { pts.append(p) }
+        if closed, pts.count > 1, pts.first == pts.last { pts.removeLast() }
+        guard pts.count >= 2 else {
+            if let p = pts.first, cap != .butt { dot(p, into: &mesh, distance: startDistance) }
+            return
+        }
+        if closed { pts.append(pts[0]) }
+        let n = pts.count
+        // Unit directions per segment. In map units y grows south, like the screen: a left-hand
+        // normal of direction (dx, dy) is (dy, -dx).
+        var dirs: [(Double, Double)] = []
+        dirs.reserveCapacity(n - 1)
+        for i in 0 ..< n - 1 {
+            let dx = pts[i + 1].x - pts[i].x, dy = pts[i + 1].y - pts[i].y
+            let len = (dx * dx + dy * dy).squareRoot()
+            dirs.append(len > 0 ? (dx / len, dy / len) : (1, 0))
+        }
+        var dist = startDistance
+        for i in 0 ..< n - 1 {
+            let a = pts[i], b = pts[i + 1]
+            let (dx, dy) = dirs[i]
+            let nx = dy, ny = -dx
+            let segLen = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+            let d0 = dist, d1 = dist + segLen
+            var sx = 0.0, sy = 0.0, tx = 0.0, ty = 0.0
+            if !closed && cap == .square {
+                if i == 0 { sx = -dx; sy = -dy }
+                if i == n - 2 { tx = dx; ty = dy }
+            }
+            let v0 = mesh.add(a.x, a.y, nx + sx, ny + sy, d0)
+            let v1 = mesh.add(a.x, a.y, -nx + sx, -ny + sy, d0)
+            let v2 = mesh.add(b.x, b.y, nx + tx, ny + ty, d1)
+            let v3 = mesh.add(b.x, b.y, -nx + tx, -ny + ty, d1)
+            mesh.triangle(v0, v1, v2)
+            mesh.triangle(v1, v3, v2)
+            dist = d1
+            // Join at b with the next segment.
+            if i < n - 2 || closed {
+                let nextDir = i < n - 2 ? dirs[i + 1] : dirs[0]
+                joinPatch(at: b, from: (dx, dy), to: nextDir, distance: d1, into: &mesh)
+            }
+        }
+        if !closed && cap == .round {
+            let (dx0, dy0) = dirs[0]
+            fan(center: pts[0], fromAngle: atan2(dy0, dx0) + .pi / 2, sweep: .pi, distance: startDistance, into: &mesh)
+            let (dx1, dy1) = dirs[n - 2]
+            fan(center: pts[n - 1], fromAngle: atan2(dy1, dx1) - .pi / 2, sweep: .pi, distance: dist, into: &mesh)
+        }
+    }
+
+    private func joinPatch(at p: MapPoint, from d1: (Double, Double), to d2: (Double, Double), distance: Double,
+                           into mesh: inout GroundMeshBuilder) {
+        let crossZ = d1.0 * d2.1 - d1.1 * d2.0
+        let dot = d1.0 * d2.0 + d1.1 * d2.1
+        if abs(crossZ) < 1e-12 && dot > 0 { return } // straight on
+        // Outer side: the side away from the turn. Left normal n = (dy, -dx).
+        // (y grows south) crossZ > 0 turns toward -normal, so the outer side is +normal.
+        let s: Double = crossZ > 0 ? 1 : -1
+        let n1 = (s * d1.1, -s * d1.0), n2 = (s * d2.1, -s * d2.0)
+        switch join {
+        case .bevel:
+            let c = mesh.add(p.x, p.y, 0, 0, distance)
+            let a = mesh.add(p.x, p.y, n1.0, n1.1, distance)
+            let b = mesh.add(p.x, p.y, n2.0, n2.1, distance)
+            mesh.triangle(c, a, b)
+        case .miter:
+            let mx = n1.0 + n2.0, my = n1.1 + n2.1
+            let k = 1 + (n1.0 * n2.0 + n1.1 * n2.1) // = 2 cos²(θ/2)
+            let c = mesh.add(p.x, p.y, 0, 0, distance)
+            let a = mesh.add(p.x, p.y, n1.0, n1.1, distance)
+            let b = mesh.add(p.x, p.y, n2.0, n2.1, distance)
+            if k > 1e-9, (mx * mx + my * my) / (k * k) <= miterLimit * miterLimit {
+                let m = mesh.add(p.x, p.y, mx / k, my / k, distance)
+                mesh.triangle(c, a, m)
+                mesh.triangle(c, m, b)
+            } else {
+                mesh.triangle(c, a, b)
+            }
+        case .round:
+            let a1 = atan2(n1.1, n1.0)
+            var sweep = atan2(n2.1, n2.0) - a1
+            while sweep > .pi { sweep -= 2 * .pi }
+            while sweep < -.pi { sweep += 2 * .pi }
+            fan(center: p, fromAngle: a1, sweep: sweep, distance: distance, into: &mesh)
+        }
+    }
+
+    /// A fan of unit extrusions around `center` from `fromAngle` over `sweep` radians.
+    private func fan(center p: MapPoint, fromAngle a0: Double, sweep: Double, distance: Double,
+                     into mesh: inout GroundMeshBuilder) {
+        let steps = max(1, Int((abs(sweep) / roundStep).rounded(.up)))
+        let c = mesh.add(p.x, p.y, 0, 0, distance)
+        var prevV = mesh.add(p.x, p.y, cos(a0), sin(a0), distance)
+        for k in 1 ... steps {
+            let a = a0 + sweep * Double(k) / Double(steps)
+            let v = mesh.add(p.x, p.y, cos(a), sin(a), distance)
+            mesh.triangle(c, prevV, v)
+            prevV = v
+        }
+    }
+
+    /// A lone point: a disc for round caps, a square for square caps.
+    private func dot(_ p: MapPoint, into mesh: inout GroundMeshBuilder, distance: Double) {
+        if cap == .round {
+            fan(center: p, fromAngle: 0, sweep: 2 * .pi, distance: distance, into: &mesh)
+        } else {
+            let a = mesh.add(p.x, p.y, -1, -1, distance), b = mesh.add(p.x, p.y, 1, -1, distance)
+            let c = mesh.add(p.x, p.y, 1, 1, distance), d = mesh.add(p.x, p.y, -1, 1, distance)
+            mesh.triangle(a, b, c); mesh.triangle(a, c, d)
+        }
+    }
+}

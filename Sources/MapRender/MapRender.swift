@@ -1,1 +1,0 @@
-// MapRender — see Documentation/ARCHITECTURE.md for what this module owns.

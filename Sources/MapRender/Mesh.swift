@@ -1,0 +1,68 @@
+import GeoKit
+
+/// The vertex layout of a mesh.
+public enum VertexLayout: Sendable, Equatable {
+    /// Ground geometry, 5 floats per vertex: `x, y` in map units (world widths) relative to the
+    /// draw command's origin, `ex, ey` an extrusion in logical pixels along the map's axes
+    /// (multiplied by the command's `extrudeScale`: half the line width for strokes),
+    /// `distance` along the line in map units (for dashes).
+    case ground
+    /// Upright screen geometry, 6 floats per vertex: `x, y` in map units relative to the
+    /// origin (the anchor), `ox, oy` an offset in logical screen pixels (x right, y down,
+    /// not rotated with the map), `u, v` texture coordinates.
+    case screen
+
+    /// Floats per vertex.
+    public var stride: Int {
+        switch self {
+        case .ground: 5
+        case .screen: 6
+        }
+    }
+}
+
+/// Tessellated triangles, backend-neutral. A class: backends keep GPU buffers per mesh
+/// identity, and the planner's cache hands the same mesh back while its inputs are unchanged.
+public final class Mesh: Sendable {
+    /// How `vertices` is laid out.
+    public let layout: VertexLayout
+    /// Interleaved vertex data (see `VertexLayout`).
+    public let vertices: [Float]
+    /// Triangle list, three indices per triangle.
+    public let indices: [UInt32]
+
+    /// Creates a mesh.
+    public init(layout: VertexLayout, vertices: [Float], indices: [UInt32]) {
+        self.layout = layout; self.vertices = vertices; self.indices = indices
+    }
+
+    /// Number of vertices.
+    public var vertexCount: Int { vertices.count / layout.stride }
+    /// Number of triangles.
+    public var triangleCount: Int { indices.count / 3 }
+}
+
+/// Accumulates ground vertices (see `VertexLayout.ground`).
+struct GroundMeshBuilder {
+    var vertices: [Float] = []
+    var indices: [UInt32] = []
+    let origin: MapPoint
+
+    init(origin: MapPoint) { self.origin = origin }
+
+    var count: UInt32 { UInt32(vertices.count / 5) }
+
+    /// Adds a vertex at map point `p` with a pixel extrusion; returns its index.
+    @inline(__always) mutating func add(_ px: Double, _ py: Double, _ ex: Double, _ ey: Double, _ d: Double) -> UInt32 {
+        let i = count
+        vertices.append(Float(px - origin.x)); vertices.append(Float(py - origin.y))
+        vertices.append(Float(ex)); vertices.append(Float(ey)); vertices.append(Float(d))
+        return i
+    }
+
+    @inline(__always) mutating func triangle(_ a: UInt32, _ b: UInt32, _ c: UInt32) {
+        indices.append(a); indices.append(b); indices.append(c)
+    }
+
+    func build() -> Mesh { Mesh(layout: .ground, vertices: vertices, indices: indices) }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import GeoKit
+import MapCamera
+import MapScene
+
+/// What the planner needs to know about the view: zoom bucket, tolerance, visible area.
+struct PlanView {
+    /// The camera's centre in map units.
+    let center: MapPoint
+    /// World size in logical pixels at the camera's zoom.
+    let worldSize: Double
+    /// `floor(2 · zoom)`: meshes are shared within half a zoom level.
+    let bucket: Int
+    /// World size at the top of the bucket: simplifying to 0.5 px there keeps the error
+    /// under 0.5 px at every zoom of the bucket.
+    let bucketWorldSize: Double
+    /// Simplification tolerance in map units.
+    let tolerance: Double
+    /// Radius around `center` (map units) that holds the whole viewport; nil when the view
+    /// reaches the horizon (no culling then).
+    let viewRadius: Double?
+    /// Output pixels per logical pixel.
+    let pixelRatio: Double
+    /// Metres → logical pixels at the centre latitude.
+    let pixelsPerMeter: Double
+
+    init(camera: Camera) {
+        let zoom = camera.zoom.isFinite ? min(max(camera.zoom, -2), 26) : 0
+        center = MapPoint(camera.center)
+        worldSize = 512 * pow(2, zoom)
+        bucket = Int((zoom * 2).rounded(.down))
+        bucketWorldSize = 512 * pow(2, Double(bucket + 1) / 2)
+        tolerance = 0.5 / bucketWorldSize
+        pixelRatio = camera.pixelRatio
+        pixelsPerMeter = MapPoint.unitsPerMeter(atLatitude: camera.center.lat) * worldSize
+        var radius = 0.0
+        var reachesHorizon = false
+        let w = camera.size.width, h = camera.size.height
+        for (x, y) in [(0.0, 0.0), (w, 0), (0, h), (w, h), (w / 2, 0), (w / 2, h), (0, h / 2), (w, h / 2)] {
+            guard let g = camera.unproject(ScreenPoint(x: x, y: y)) else { reachesHorizon = true; break }
+            let m = MapPoint(g)
+            radius = max(radius, ((m.x - center.x) * (m.x - center.x) + (m.y - center.y) * (m.y - center.y)).squareRoot())
+        }
+        viewRadius = reachesHorizon || !radius.isFinite ? nil : radius
+    }
+
+    /// A length in logical pixels at this view.
+    func pixels(_ length: Length) -> Double {
+        switch length {
+        case .pixels(let v): return v.isFinite ? min(max(v, 0), 2000) : 0
+        case .meters(let m): return m.isFinite ? min(max(m * pixelsPerMeter, 0), 20000) : 0
+        }
+    }
+
+    /// False when `bounds` grown by `marginPx` logical pixels is certainly off screen.
+    func mayBeVisible(_ bounds: MapRect, marginPx: Double) -> Bool {
+        guard let r = viewRadius else { return true }
+        let m = r + marginPx / worldSize
+        return bounds.maxX >= center.x - m && bounds.minX <= center.x + m
+            && bounds.maxY >= center.y - m && bounds.minY <= center.y + m
+    }
+
+    /// The clip cell for geometry much larger than the view, or nil to keep it whole.
+    /// Cells are squares of a power-of-two size ≥ the view radius (plus a 64 px margin); the
+    /// clip rectangle is the cell grown by one cell size on every side, so every camera whose
+    /// centre lies in the cell sees only clipped-in geometry, and the clipped mesh is cached per cell.
+    func clipCell(for bounds: MapRect) -> ClipCell? {
+        guard let r = viewRadius else { return nil }
+        let need = r + 64 / worldSize
+        let exp = Int(log2(need).rounded(.up))
+        let size = pow(2, Double(exp))
+        guard max(bounds.width, bounds.height) > 4 * size else { return nil }
+        let cx = Int((center.x / size).rounded(.down)), cy = Int((center.y / size).rounded(.down))
+        let rect = MapRect(origin: MapPoint(x: Double(cx - 1) * size, y: Double(cy - 1) * size),
+                           width: 3 * size, height: 3 * size)
+        return ClipCell(key: ClipCell.Key(exp: exp, x: cx, y: cy), rect: rect)
+    }
+}
+
+/// A cache cell for clipped geometry.
+struct ClipCell {
+    struct Key: Hashable {
+        var exp: Int
+        var x: Int
+        var y: Int
+    }
+    let key: Key
+    let rect: MapRect
+}

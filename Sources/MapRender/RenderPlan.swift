@@ -1,0 +1,78 @@
+import GeoKit
+import MapCamera
+import MapScene
+
+/// One draw call, backend-neutral.
+///
+/// Ground meshes: a vertex lands at `(origin + pos) · worldSize + extrude · extrudeScale` world
+/// pixels, transformed by `camera.viewProjectionMatrix(relativeTo: origin)`. Screen meshes:
+/// the anchor `origin + pos` is projected, then the pixel offset is added upright on screen.
+public struct DrawCommand: Sendable {
+    /// The triangles.
+    public var mesh: Mesh
+    /// The map point the mesh's positions are relative to.
+    public var origin: MapPoint
+    /// Colour (straight alpha); for textured sprites a tint (white = the image as is).
+    public var color: Color
+    /// Multiplier of ground extrusions in logical pixels (half the line width for strokes,
+    /// 1 for shapes with baked pixel offsets, 0 for plain fills).
+    public var extrudeScale: Double
+    /// Dash pattern in logical pixels (on, off, …); empty for solid.
+    public var dash: [Double]
+    /// Texture for screen meshes (premultiplied); nil draws solid `color`.
+    public var texture: SpriteImage?
+    /// When true each pixel (sample) is blended at most once by this command, so translucent
+    /// strokes do not darken where they overlap themselves.
+    public var blendOnce: Bool
+
+    /// Creates a command.
+    public init(mesh: Mesh, origin: MapPoint, color: Color, extrudeScale: Double = 0, dash: [Double] = [],
+                texture: SpriteImage? = nil, blendOnce: Bool = true) {
+        self.mesh = mesh; self.origin = origin; self.color = color; self.extrudeScale = extrudeScale
+        self.dash = dash; self.texture = texture; self.blendOnce = blendOnce
+    }
+}
+
+/// Everything a backend needs to draw one frame, in order (first drawn first).
+public struct RenderPlan: Sendable {
+    /// The camera the plan was made for.
+    public var camera: Camera
+    /// Colour the frame is cleared to.
+    public var background: Color
+    /// Draw calls, bottom first.
+    public var commands: [DrawCommand]
+
+    /// Creates a plan.
+    public init(camera: Camera, background: Color, commands: [DrawCommand]) {
+        self.camera = camera; self.background = background; self.commands = commands
+    }
+}
+
+/// A rendered image: RGBA, 8 bits per channel, straight (not premultiplied) alpha, rows top-down,
+/// `width · height · 4` bytes, in output pixels (logical size × pixel ratio).
+public struct Frame: Sendable {
+    /// Width in output pixels.
+    public let width: Int
+    /// Height in output pixels.
+    public let height: Int
+    /// The pixels.
+    public let pixels: [UInt8]
+
+    /// Creates a frame.
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        self.width = width; self.height = height; self.pixels = pixels
+    }
+
+    /// The RGBA value at output pixel (x, y), top-left origin; nil outside.
+    public func pixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8)? {
+        guard x >= 0, y >= 0, x < width, y < height else { return nil }
+        let i = (y * width + x) * 4
+        return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
+    }
+}
+
+/// Something that turns a `RenderPlan` into pixels (the GL backend in `MapRenderGL`).
+public protocol RenderBackend: AnyObject {
+    /// Draws the plan and reads the frame back.
+    func draw(_ plan: RenderPlan) throws -> Frame
+}

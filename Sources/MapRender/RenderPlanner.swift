@@ -1,0 +1,430 @@
+import Foundation
+import GeoKit
+import MapCamera
+import MapScene
+
+/// Turns a `Scene` seen through a `Camera` into a `RenderPlan`: simplifies lines to ≈0.5 px
+/// at the render zoom, culls overlays outside the view, clips very large geometry to the
+/// neighbourhood of the view, tessellates, and caches meshes keyed by the geometry's identity
+/// (`GeoPath`), its style variant and the zoom bucket (half zoom levels), so renders of the same
+/// data at nearby zooms re-use their meshes and only the camera matrices change.
+/// Thread-safe (one lock); one planner per renderer.
+public final class RenderPlanner: @unchecked Sendable {
+    /// Draws label text (and marker labels); nil skips text.
+    public var labelRasterizer: (any LabelRasterizer)? {
+        get { lock.withLock { _rasterizer } }
+        set { lock.withLock { _rasterizer = newValue } }
+    }
+
+    /// Cache counters since creation.
+    public struct Statistics: Sendable, Equatable {
+        /// Meshes found in the cache.
+        public var hits = 0
+        /// Meshes tessellated.
+        public var misses = 0
+    }
+
+    /// Cache counters since creation.
+    public var statistics: Statistics { lock.withLock { stats } }
+
+    private let lock = NSLock()
+    private var _rasterizer: (any LabelRasterizer)?
+    private var cache: [MeshKey: CacheEntry] = [:]
+    private var generation = 0
+    private var stats = Statistics()
+    /// Entries unused for this many plans are dropped.
+    private let keepGenerations = 8
+
+    /// Creates a planner.
+    public init(labelRasterizer: (any LabelRasterizer)? = nil) {
+        _rasterizer = labelRasterizer
+    }
+
+    /// Plans the frame. Invalid values inside overlays (non-finite widths and the like) are
+    /// clamped or skipped, never trapped on.
+    public func plan(_ scene: Scene, camera: Camera) -> RenderPlan {
+        lock.lock()
+        defer { lock.unlock() }
+        generation += 1
+        let view = PlanView(camera: camera)
+        var commands: [DrawCommand] = []
+        var labels: [Label] = []
+        for overlay in scene.drawingOrder {
+            switch overlay {
+            case .polyline(let line): addPolyline(line, view, &commands)
+            case .polygon(let poly): addPolygon(poly, view, &commands)
+            case .circle(let circle): addCircle(circle, view, &commands)
+            case .marker(let marker):
+                addMarker(marker, view, &commands)
+                if let text = marker.label, !text.isEmpty,
+                   let label = try? Label(position: marker.position, text: text, anchor: (0, 0.5),
+                                          offset: markerLabelOffset(marker.style)) {
+                    labels.append(label)
+                }
+            case .label(let label): addLabel(label, view, &commands)
+            case .sprite(let sprite):
+                addQuad(at: sprite.position, image: sprite.image, anchor: sprite.anchor, offset: sprite.offset,
+                        view, &commands)
+            }
+        }
+        // Marker labels go on top of everything else in the scene.
+        for label in labels { addLabel(label, view, &commands) }
+        evict()
+        return RenderPlan(camera: camera, background: scene.background, commands: commands)
+    }
+
+    // MARK: cache
+
+    private func cached(_ key: MeshKey, retain: [AnyObject] = [], make: () -> (Mesh, MapPoint)) -> (Mesh, MapPoint) {
+        if let e = cache[key] {
+            e.lastUsed = generation
+            stats.hits += 1
+            return (e.mesh, e.origin)
+        }
+        stats.misses += 1
+        let (mesh, origin) = make()
+        cache[key] = CacheEntry(mesh: mesh, origin: origin, retain: retain, lastUsed: generation)
+        return (mesh, origin)
+    }
+
+    private func evict() {
+        let g = generation, keep = keepGenerations
+        cache = cache.filter { g - $0.value.lastUsed < keep }
+    }
+
+    // MARK: polylines
+
+    private func addPolyline(_ line: Polyline, _ view: PlanView, _ out: inout [DrawCommand]) {
+        let path = line.path
+        guard let bounds = path.bounds else { return }
+        let style = line.style
+        let halfWidth = view.pixels(style.width) / 2
+        guard halfWidth > 0, halfWidth.isFinite else { return }
+        let casing = style.casingColor != nil ? max(0, style.casingWidth.isFinite ? style.casingWidth : 0) : 0
+        let marginPx = halfWidth + casing + 2
+        // Geodesic lines can bulge beyond their vertices' bounds; skip culling for them.
+        if !line.geodesic, !view.mayBeVisible(bounds, marginPx: marginPx) { return }
+        let cell = line.geodesic ? nil : view.clipCell(for: bounds)
+        let variant = 1 + Self.code(style.join) * 3 + Self.code(style.cap) + (line.geodesic ? 100 : 0)
+        let key = MeshKey(source: .path([ObjectIdentifier(path)], variant: variant), bucket: view.bucket, cell: cell?.key)
+        let (mesh, origin) = cached(key, retain: [path]) {
+            var pts = path.points
+            if line.geodesic { pts = GeodesicShapes.greatCircle(pts.map(\.latLng)) }
+            let origin = cell?.rect.mid ?? MapRect(bounding: pts)?.mid ?? bounds.mid
+            var b = GroundMeshBuilder(origin: origin)
+            let stroker = LineStroker(join: style.join, cap: style.cap)
+            if let cell {
+                for piece in Clip.polyline(pts, to: cell.rect) {
+                    stroker.stroke(Simplify.simplify(piece.points, tolerance: view.tolerance), closed: false,
+                                   into: &b, startDistance: piece.start)
+                }
+            } else {
+                stroker.stroke(Simplify.simplify(pts, tolerance: view.tolerance), closed: false, into: &b)
+            }
+            return (b.build(), origin)
+        }
+        guard !mesh.indices.isEmpty else { return }
+        if let casingColor = style.casingColor, casing > 0 {
+            out.append(DrawCommand(mesh: mesh, origin: origin, color: casingColor, extrudeScale: halfWidth + casing))
+        }
+        let dash = style.dash.filter { $0.isFinite && $0 >= 0 }.prefix(8)
+        out.append(DrawCommand(mesh: mesh, origin: origin, color: style.color, extrudeScale: halfWidth,
+                               dash: dash.reduce(0, +) > 0 ? Array(dash) : []))
+    }
+
+    private static func code(_ j: LineJoin) -> Int {
+        switch j { case .round: 0; case .miter: 1; case .bevel: 2 }
+    }
+
+    private static func code(_ c: LineCap) -> Int {
+        switch c { case .butt: 0; case .round: 1; case .square: 2 }
+    }
+
+    // MARK: polygons
+
+    private func addPolygon(_ poly: Polygon, _ view: PlanView, _ out: inout [DrawCommand]) {
+        guard let bounds = poly.exterior.bounds else { return }
+        let strokeHalf = poly.stroke != nil && poly.strokeWidth.isFinite ? max(0, poly.strokeWidth) / 2 : 0
+        guard view.mayBeVisible(bounds, marginPx: strokeHalf + 2) else { return }
+        let cell = view.clipCell(for: bounds)
+        let rings = [poly.exterior] + poly.holes
+        let ids = rings.map { ObjectIdentifier($0) }
+        // Index 0 is always the exterior (empty when clipped away); degenerate holes are dropped.
+        let prepared: () -> [[MapPoint]] = {
+            var result: [[MapPoint]] = []
+            for (k, ring) in rings.enumerated() {
+                var pts = ring.points
+                if pts.count > 1, pts.first == pts.last { pts.removeLast() }
+                if let cell { pts = Clip.ring(pts, to: cell.rect) }
+                var simple: [MapPoint] = []
+                if pts.count >= 3 {
+                    simple = Array(Simplify.simplify(pts + [pts[0]], tolerance: view.tolerance).dropLast())
+                }
+                if simple.count >= 3 { result.append(simple) } else if k == 0 { result.append([]) }
+            }
+            return result
+        }
+        if poly.fill.a > 0 {
+            let key = MeshKey(source: .path(ids, variant: 0), bucket: view.bucket, cell: cell?.key)
+            let (mesh, origin) = cached(key, retain: rings) {
+                let origin = cell?.rect.mid ?? bounds.mid
+                let rs = prepared()
+                return (Self.fillMesh(rs, origin: origin), origin)
+            }
+            if !mesh.indices.isEmpty {
+                out.append(DrawCommand(mesh: mesh, origin: origin, color: poly.fill, extrudeScale: 0))
+            }
+        }
+        if let stroke = poly.stroke, strokeHalf > 0 {
+            let key = MeshKey(source: .path(ids, variant: 1), bucket: view.bucket, cell: cell?.key)
+            let (mesh, origin) = cached(key, retain: rings) {
+                let origin = cell?.rect.mid ?? bounds.mid
+                var b = GroundMeshBuilder(origin: origin)
+                let stroker = LineStroker(join: .miter, cap: .butt)
+                for ring in prepared() where ring.count >= 3 { stroker.stroke(ring, closed: true, into: &b) }
+                return (b.build(), origin)
+            }
+            if !mesh.indices.isEmpty {
+                out.append(DrawCommand(mesh: mesh, origin: origin, color: stroke, extrudeScale: strokeHalf))
+            }
+        }
+    }
+
+    /// Triangulates rings (first the exterior, then holes) into a fill mesh.
+    static func fillMesh(_ rings: [[MapPoint]], origin: MapPoint) -> Mesh {
+        guard let first = rings.first, first.count >= 3 else {
+            return Mesh(layout: .ground, vertices: [], indices: [])
+        }
+        var coords: [Double] = []
+        var holeStarts: [Int] = []
+        var b = GroundMeshBuilder(origin: origin)
+        for (k, ring) in rings.enumerated() {
+            if k > 0 { holeStarts.append(coords.count / 2) }
+            for p in ring {
+                coords.append(p.x - origin.x); coords.append(p.y - origin.y)
+                _ = b.add(p.x, p.y, 0, 0, 0)
+            }
+        }
+        b.indices = Triangulator.triangulate(coords, holeStarts: holeStarts)
+        return b.build()
+    }
+
+    // MARK: circles
+
+    private func addCircle(_ circle: Circle, _ view: PlanView, _ out: inout [DrawCommand]) {
+        let c = MapPoint(circle.center)
+        let strokeHalf = circle.stroke != nil ? circle.strokeWidth / 2 : 0
+        switch circle.radius {
+        case .pixels(let r):
+            guard view.mayBeVisible(MapRect(origin: c, width: 0, height: 0), marginPx: r + strokeHalf + 2) else { return }
+            let n = max(16, min(256, Int((Double.pi * (2 * max(r, 1)).squareRoot() * 2).rounded(.up))))
+            if circle.fill.a > 0, r > 0 {
+                let (mesh, _) = cached(MeshKey(source: .pixelDisc(radius: r, segments: n), bucket: 0, cell: nil)) {
+                    (Self.pixelDisc(radius: r, segments: n), MapPoint(x: 0, y: 0))
+                }
+                out.append(DrawCommand(mesh: mesh, origin: c, color: circle.fill, extrudeScale: 1))
+            }
+            if let stroke = circle.stroke, strokeHalf > 0 {
+                let (mesh, _) = cached(MeshKey(source: .pixelRing(radius: r, half: strokeHalf, segments: n), bucket: 0, cell: nil)) {
+                    (Self.pixelRing(radius: r, halfWidth: strokeHalf, segments: n), MapPoint(x: 0, y: 0))
+                }
+                out.append(DrawCommand(mesh: mesh, origin: c, color: stroke, extrudeScale: 1))
+            }
+        case .meters(let m):
+            guard m > 0 else { return }
+            let unitsRadius = m * MapPoint.unitsPerMeter(atLatitude: circle.center.lat) * 1.1
+            let approx = MapRect(origin: MapPoint(x: c.x - unitsRadius, y: c.y - unitsRadius),
+                                 width: 2 * unitsRadius, height: 2 * unitsRadius)
+            guard view.mayBeVisible(approx, marginPx: strokeHalf + 2) else { return }
+            let rpx = unitsRadius / 1.1 * view.bucketWorldSize
+            let n = max(32, min(1024, Int((Double.pi * (2 * rpx).squareRoot()).rounded(.up))))
+            let ringKey = { (part: Int) in
+                MeshKey(source: .geoCircle(lat: circle.center.lat, lon: circle.center.lon, radius: m, segments: n, part: part),
+                        bucket: 0, cell: nil)
+            }
+            var ringCache: [MapPoint]? = nil
+            let ring: () -> [MapPoint] = {
+                if let r = ringCache { return r }
+                let r = GeodesicShapes.circleRing(center: circle.center, radius: m, count: n)
+                ringCache = r
+                return r
+            }
+            if circle.fill.a > 0 {
+                let (mesh, origin) = cached(ringKey(0)) { (Self.fillMesh([ring()], origin: c), c) }
+                if !mesh.indices.isEmpty { out.append(DrawCommand(mesh: mesh, origin: origin, color: circle.fill)) }
+            }
+            if let stroke = circle.stroke, strokeHalf > 0 {
+                let (mesh, origin) = cached(ringKey(1)) {
+                    var b = GroundMeshBuilder(origin: c)
+                    LineStroker(join: .miter, cap: .butt).stroke(ring(), closed: true, into: &b)
+                    return (b.build(), c)
+                }
+                out.append(DrawCommand(mesh: mesh, origin: origin, color: stroke, extrudeScale: strokeHalf))
+            }
+        }
+    }
+
+    /// A disc of pixel radius around the origin (extrusions baked in pixels; draw with scale 1).
+    static func pixelDisc(radius r: Double, segments n: Int) -> Mesh {
+        var b = GroundMeshBuilder(origin: MapPoint(x: 0, y: 0))
+        let c = b.add(0, 0, 0, 0, 0)
+        var first: UInt32 = 0, prevV: UInt32 = 0
+        for k in 0 ..< n {
+            let a = 2 * Double.pi * Double(k) / Double(n)
+            let v = b.add(0, 0, r * cos(a), r * sin(a), 0)
+            if k == 0 { first = v } else { b.triangle(c, prevV, v) }
+            prevV = v
+        }
+        b.triangle(c, prevV, first)
+        return b.build()
+    }
+
+    /// A ring between pixel radii r − h and r + h around the origin.
+    static func pixelRing(radius r: Double, halfWidth h: Double, segments n: Int) -> Mesh {
+        var b = GroundMeshBuilder(origin: MapPoint(x: 0, y: 0))
+        let inner = max(0, r - h), outer = r + h
+        for k in 0 ... n {
+            let a = 2 * Double.pi * Double(k % n) / Double(n)
+            _ = b.add(0, 0, inner * cos(a), inner * sin(a), 0)
+            _ = b.add(0, 0, outer * cos(a), outer * sin(a), 0)
+        }
+        for k in 0 ..< UInt32(n) {
+            let i0 = 2 * k
+            b.triangle(i0, i0 + 1, i0 + 2)
+            b.triangle(i0 + 1, i0 + 3, i0 + 2)
+        }
+        return b.build()
+    }
+
+    // MARK: markers, labels, sprites
+
+    private func markerLabelOffset(_ style: MarkerStyle) -> (x: Double, y: Double) {
+        switch style {
+        case .dot: return (Marker.dotDiameter / 2 + Marker.dotRingWidth + 4, 0)
+        case .pin: return (12, -Marker.pinHeight + 9)
+        case .image(let img, let anchor): return ((1 - anchor.x) * img.logicalWidth + 4, (0.5 - anchor.y) * img.logicalHeight)
+        }
+    }
+
+    private func addMarker(_ marker: Marker, _ view: PlanView, _ out: inout [DrawCommand]) {
+        let p = MapPoint(marker.position)
+        guard view.mayBeVisible(MapRect(origin: p, width: 0, height: 0), marginPx: 64) else { return }
+        switch marker.style {
+        case .dot:
+            let r = Marker.dotDiameter / 2, ring = Marker.dotRingWidth
+            let (outer, _) = cached(MeshKey(source: .pixelDisc(radius: r + ring, segments: 32), bucket: 0, cell: nil)) {
+                (Self.pixelDisc(radius: r + ring, segments: 32), p)
+            }
+            let (inner, _) = cached(MeshKey(source: .pixelDisc(radius: r, segments: 32), bucket: 0, cell: nil)) {
+                (Self.pixelDisc(radius: r, segments: 32), p)
+            }
+            out.append(DrawCommand(mesh: outer, origin: p, color: .white, extrudeScale: 1))
+            out.append(DrawCommand(mesh: inner, origin: p, color: marker.color, extrudeScale: 1))
+        case .pin:
+            for part in 0 ..< 3 {
+                let (mesh, _) = cached(MeshKey(source: .pin(part: part), bucket: 0, cell: nil)) { (Self.pinMesh(part: part), p) }
+                out.append(DrawCommand(mesh: mesh, origin: p, color: part == 1 ? marker.color : .white))
+            }
+        case .image(let img, let anchor):
+            addQuad(at: marker.position, image: img, anchor: anchor, offset: (0, 0), view, &out)
+        }
+    }
+
+    /// Pin parts in screen pixels (tip at the origin): 0 the white outline, 1 the coloured body,
+    /// 2 the white centre dot.
+    static func pinMesh(part: Int) -> Mesh {
+        let h = Marker.pinHeight
+        let (radius, tip, centre): (Double, Double, Double) = switch part {
+        case 0: (9, 0, -(h - 9))
+        case 1: (7.5, -2.2, -(h - 9))
+        default: (3, -(h - 9) + 3, -(h - 9))
+        }
+        var v: [Float] = []
+        var idx: [UInt32] = []
+        func add(_ x: Double, _ y: Double) -> UInt32 {
+            let i = UInt32(v.count / 6)
+            v += [0, 0, Float(x), Float(y), 0.5, 0.5]
+            return i
+        }
+        let c = add(0, centre)
+        let d = tip - centre // distance from centre down to the tip
+        let n = 40
+        var ring: [UInt32] = []
+        if part == 2 || d <= radius {
+            for k in 0 ..< n {
+                let a = 2 * Double.pi * Double(k) / Double(n)
+                ring.append(add(radius * cos(a), centre + radius * sin(a)))
+            }
+        } else {
+            // Arc between the two tangent points from the tip, the long way round, then the tip.
+            let half = acos(radius / d)
+            let down = Double.pi / 2
+            let start = down + half, sweep = 2 * Double.pi - 2 * half
+            for k in 0 ... n {
+                let a = start + sweep * Double(k) / Double(n)
+                ring.append(add(radius * cos(a), centre + radius * sin(a)))
+            }
+            ring.append(add(0, tip))
+        }
+        for k in 0 ..< ring.count {
+            idx += [c, ring[k], ring[(k + 1) % ring.count]]
+        }
+        return Mesh(layout: .screen, vertices: v, indices: idx)
+    }
+
+    private func addLabel(_ label: Label, _ view: PlanView, _ out: inout [DrawCommand]) {
+        guard let rasterizer = _rasterizer else { return }
+        let p = MapPoint(label.position)
+        guard view.mayBeVisible(MapRect(origin: p, width: 0, height: 0), marginPx: 512) else { return }
+        guard let image = rasterizer.rasterize(label, pixelRatio: view.pixelRatio) else { return }
+        addQuad(at: label.position, image: image, anchor: label.anchor, offset: label.offset, view, &out)
+    }
+
+    private func addQuad(at position: LatLng, image: SpriteImage, anchor: (x: Double, y: Double),
+                         offset: (x: Double, y: Double), _ view: PlanView, _ out: inout [DrawCommand]) {
+        guard position.isValid else { return }
+        let p = MapPoint(position)
+        let w = image.logicalWidth, h = image.logicalHeight
+        guard view.mayBeVisible(MapRect(origin: p, width: 0, height: 0),
+                                marginPx: w + h + abs(offset.x) + abs(offset.y)) else { return }
+        let x0 = -anchor.x * w + offset.x, y0 = -anchor.y * h + offset.y
+        let key = MeshKey(source: .quad(x0: x0, y0: y0, w: w, h: h), bucket: 0, cell: nil)
+        let (mesh, _) = cached(key) {
+            let v: [Float] = [
+                0, 0, Float(x0), Float(y0), 0, 0,
+                0, 0, Float(x0 + w), Float(y0), 1, 0,
+                0, 0, Float(x0 + w), Float(y0 + h), 1, 1,
+                0, 0, Float(x0), Float(y0 + h), 0, 1,
+            ]
+            return (Mesh(layout: .screen, vertices: v, indices: [0, 1, 2, 0, 2, 3]), p)
+        }
+        out.append(DrawCommand(mesh: mesh, origin: p, color: .white, texture: image, blendOnce: false))
+    }
+}
+
+/// Where cached meshes come from.
+struct MeshKey: Hashable {
+    enum Source: Hashable {
+        case path([ObjectIdentifier], variant: Int)
+        case geoCircle(lat: Double, lon: Double, radius: Double, segments: Int, part: Int)
+        case pixelDisc(radius: Double, segments: Int)
+        case pixelRing(radius: Double, half: Double, segments: Int)
+        case pin(part: Int)
+        case quad(x0: Double, y0: Double, w: Double, h: Double)
+    }
+    var source: Source
+    var bucket: Int
+    var cell: ClipCell.Key?
+}
+
+final class CacheEntry {
+    let mesh: Mesh
+    let origin: MapPoint
+    /// Keeps the keyed objects alive so that their identities stay unique while cached.
+    let retain: [AnyObject]
+    var lastUsed: Int
+
+    init(mesh: Mesh, origin: MapPoint, retain: [AnyObject], lastUsed: Int) {
+        self.mesh = mesh; self.origin = origin; self.retain = retain; self.lastUsed = lastUsed
+    }
+}

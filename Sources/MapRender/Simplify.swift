@@ -1,0 +1,63 @@
+import GeoKit
+
+/// Line simplification for rendering (internal; GeoKit's public one is for users).
+enum Simplify {
+    /// Keeps a subset of `points` such that the dropped points lie within `tolerance`
+    /// (map units) of the kept line: a radial-distance pre-pass (O(n)) followed by an
+    /// iterative Douglas–Peucker (explicit stack, no recursion). Always keeps both ends.
+    static func simplify(_ points: [MapPoint], tolerance: Double) -> [MapPoint] {
+        guard points.count > 2, tolerance > 0 else { return points }
+        // Radial pre-pass: drop points closer than the tolerance to the last kept one.
+        let t2 = tolerance * tolerance
+        var radial: [MapPoint] = []
+        radial.reserveCapacity(min(points.count, 1 << 16))
+        var last = points[0]
+        radial.append(last)
+        for i in 1 ..< points.count - 1 {
+            let p = points[i]
+            let dx = p.x - last.x, dy = p.y - last.y
+            if dx * dx + dy * dy > t2 { radial.append(p); last = p }
+        }
+        radial.append(points[points.count - 1])
+        return douglasPeucker(radial, tolerance: tolerance)
+    }
+
+    static func douglasPeucker(_ pts: [MapPoint], tolerance: Double) -> [MapPoint] {
+        let n = pts.count
+        guard n > 2 else { return pts }
+        var keep = [Bool](repeating: false, count: n)
+        keep[0] = true; keep[n - 1] = true
+        var stack: [(Int, Int)] = [(0, n - 1)]
+        let t2 = tolerance * tolerance
+        while let (first, lastIdx) = stack.popLast() {
+            guard lastIdx > first + 1 else { continue }
+            let a = pts[first], b = pts[lastIdx]
+            let dx = b.x - a.x, dy = b.y - a.y
+            let len2 = dx * dx + dy * dy
+            var maxD = -1.0, index = first
+            for i in first + 1 ..< lastIdx {
+                let p = pts[i]
+                var d2: Double
+                if len2 == 0 {
+                    d2 = (p.x - a.x) * (p.x - a.x) + (p.y - a.y) * (p.y - a.y)
+                } else {
+                    // Distance to the segment (not the infinite line), so loops and back-tracks survive.
+                    var t = ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2
+                    t = min(1, max(0, t))
+                    let qx = a.x + t * dx - p.x, qy = a.y + t * dy - p.y
+                    d2 = qx * qx + qy * qy
+                }
+                if d2 > maxD { maxD = d2; index = i }
+            }
+            if maxD > t2 {
+                keep[index] = true
+                stack.append((first, index))
+                stack.append((index, lastIdx))
+            }
+        }
+        var out: [MapPoint] = []
+        out.reserveCapacity(n / 4)
+        for i in 0 ..< n where keep[i] { out.append(pts[i]) }
+        return out
+    }
+}

@@ -1,1 +1,0 @@
-// MapScene — see Documentation/ARCHITECTURE.md for what this module owns.

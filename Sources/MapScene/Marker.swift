@@ -1,0 +1,86 @@
+import GeoKit
+
+/// How a marker looks.
+public enum MarkerStyle: Sendable {
+    /// A 12 px disc in the marker colour with a 2 px white ring, centred on the point.
+    case dot
+    /// A map pin (round head, pointed foot) in the marker colour, its tip on the point.
+    case pin
+    /// A bitmap with the anchor (fractions of its size) on the point.
+    case image(SpriteImage, anchor: (x: Double, y: Double))
+}
+
+/// A point of interest with an optional label.
+public struct Marker: Sendable {
+    /// Position in degrees.
+    public var position: LatLng
+    /// Look of the marker.
+    public var style: MarkerStyle
+    /// Colour of the dot or pin.
+    public var color: Color
+    /// Optional text drawn beside the marker (needs a `LabelRasterizer`).
+    public var label: String?
+    /// Drawing order; nil takes the default for markers.
+    public var zIndex: Int?
+
+    /// Creates a marker; throws `SceneError` for an invalid position.
+    public init(position: LatLng, style: MarkerStyle = .dot, color: Color = Color(rgb: 0xD1242F),
+                label: String? = nil, zIndex: Int? = nil) throws(SceneError) {
+        guard position.isValid else {
+            throw SceneError(parameter: "position", reason: "invalid position \(position.lat),\(position.lon)")
+        }
+        self.position = position; self.style = style; self.color = color; self.label = label; self.zIndex = zIndex
+    }
+
+    /// Diameter of the default dot in logical pixels (the white ring adds `dotRingWidth` around it).
+    public static let dotDiameter = 12.0
+    /// Width of the white ring around the dot in logical pixels.
+    public static let dotRingWidth = 2.0
+    /// Height of a pin from tip to top in logical pixels.
+    public static let pinHeight = 30.0
+}
+
+/// Text on the map, upright, with a halo.
+public struct Label: Sendable {
+    /// Where the text's anchor lands, degrees.
+    public var position: LatLng
+    /// The text (one line).
+    public var text: String
+    /// Font size in logical pixels.
+    public var size: Double
+    /// Text colour.
+    public var color: Color
+    /// Halo colour around the glyphs (nil for none).
+    public var haloColor: Color?
+    /// Halo width in logical pixels.
+    public var haloWidth: Double
+    /// Anchor of the text box as fractions ((0.5,0.5) centred, (0,0.5) text starts at the point).
+    public var anchor: (x: Double, y: Double)
+    /// Extra offset in logical pixels (x right, y down).
+    public var offset: (x: Double, y: Double)
+    /// Drawing order; nil takes the default for labels.
+    public var zIndex: Int?
+
+    /// Creates a label; throws `SceneError` for an invalid position or size (0 < size ≤ 256).
+    public init(position: LatLng, text: String, size: Double = 14, color: Color = Color(rgb: 0x1F2328),
+                haloColor: Color? = .white, haloWidth: Double = 2, anchor: (x: Double, y: Double) = (0.5, 0.5),
+                offset: (x: Double, y: Double) = (0, 0), zIndex: Int? = nil) throws(SceneError) {
+        guard position.isValid else {
+            throw SceneError(parameter: "position", reason: "invalid position \(position.lat),\(position.lon)")
+        }
+        guard size.isFinite, size > 0, size <= 256 else {
+            throw SceneError(parameter: "size", reason: "\(size) is not in (0, 256] px")
+        }
+        self.position = position; self.text = text; self.size = size; self.color = color
+        self.haloColor = haloColor; self.haloWidth = haloWidth; self.anchor = anchor; self.offset = offset
+        self.zIndex = zIndex
+    }
+}
+
+/// Turns label text into a bitmap (Canvas2D's Cairo text in the app); the renderer calls it
+/// for `Label`s and marker labels and draws the result as a sprite. Without one, text is skipped.
+public protocol LabelRasterizer: Sendable {
+    /// A premultiplied bitmap of the label at `pixelRatio` image pixels per logical pixel,
+    /// or nil to skip it.
+    func rasterize(_ label: Label, pixelRatio: Double) -> SpriteImage?
+}

@@ -1,0 +1,83 @@
+/// The kinds of overlay, in their default drawing order (lowest first).
+public enum OverlayKind: Int, Sendable, CaseIterable, Comparable {
+    /// Polygons (default z 100).
+    case polygon = 1
+    /// Circles (default z 200).
+    case circle = 2
+    /// Polylines / routes (default z 300).
+    case route = 3
+    /// Markers (default z 400).
+    case marker = 4
+    /// Labels (default z 500).
+    case label = 5
+    /// Sprites, custom bitmaps (default z 600).
+    case sprite = 6
+
+    /// The z-index used when an overlay gives none: `100 · rawValue`.
+    public var defaultZIndex: Int { rawValue * 100 }
+
+    public static func < (a: OverlayKind, b: OverlayKind) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// One thing drawn on the map.
+public enum Overlay: Sendable {
+    case polyline(Polyline)
+    case polygon(Polygon)
+    case circle(Circle)
+    case marker(Marker)
+    case label(Label)
+    case sprite(Sprite)
+
+    /// Which kind of overlay this is.
+    public var kind: OverlayKind {
+        switch self {
+        case .polyline: .route
+        case .polygon: .polygon
+        case .circle: .circle
+        case .marker: .marker
+        case .label: .label
+        case .sprite: .sprite
+        }
+    }
+
+    /// The z-index in effect: the overlay's own, or its kind's default.
+    public var effectiveZIndex: Int {
+        let own: Int? = switch self {
+        case .polyline(let o): o.zIndex
+        case .polygon(let o): o.zIndex
+        case .circle(let o): o.zIndex
+        case .marker(let o): o.zIndex
+        case .label(let o): o.zIndex
+        case .sprite(let o): o.zIndex
+        }
+        return own ?? kind.defaultZIndex
+    }
+}
+
+/// What to draw: a background, basemap layers (always under the overlays), and overlays
+/// ordered by z-index (ties keep insertion order).
+public struct Scene: Sendable {
+    /// Colour under everything (the ocean for the embedded basemap); transparent allowed.
+    public var background: Color
+    /// Basemap layers drawn first, in array order, under every overlay.
+    public var basemap: [Overlay]
+    /// The overlays.
+    public var overlays: [Overlay]
+
+    /// Creates a scene.
+    public init(background: Color = .white, basemap: [Overlay] = [], overlays: [Overlay] = []) {
+        self.background = background; self.basemap = basemap; self.overlays = overlays
+    }
+
+    /// Appends an overlay.
+    public mutating func add(_ overlay: Overlay) { overlays.append(overlay) }
+
+    /// Basemap layers followed by the overlays sorted by `effectiveZIndex` (stable).
+    public var drawingOrder: [Overlay] {
+        let sorted = overlays.enumerated().sorted { a, b in
+            let za = a.element.effectiveZIndex, zb = b.element.effectiveZIndex
+            return za != zb ? za < zb : a.offset < b.offset
+        }.map(\.element)
+        return basemap + sorted
+    }
+}

@@ -1,0 +1,70 @@
+import GeoKit
+
+/// How two stroked segments meet.
+public enum LineJoin: String, Hashable, Sendable, CaseIterable {
+    /// A circular arc around the vertex.
+    case round
+    /// Extended outer edges meeting at a point; falls back to bevel beyond the miter limit (2 line widths).
+    case miter
+    /// The outer corners joined by a straight edge.
+    case bevel
+}
+
+/// How a stroked line ends.
+public enum LineCap: String, Hashable, Sendable, CaseIterable {
+    /// Ends exactly at the end point.
+    case butt
+    /// A half disc around the end point.
+    case round
+    /// Extends half the line width past the end point.
+    case square
+}
+
+/// How a line is stroked.
+public struct LineStyle: Hashable, Sendable {
+    /// Full line width: logical pixels or metres on the ground.
+    public var width: Length
+    /// Stroke colour.
+    public var color: Color
+    /// Join between segments.
+    public var join: LineJoin
+    /// End caps.
+    public var cap: LineCap
+    /// Dash pattern in logical pixels: on, off, on, off… (at most 8 entries); empty = solid.
+    public var dash: [Double]
+    /// Outline colour drawn under the line, or nil for none.
+    public var casingColor: Color?
+    /// Outline width in logical pixels on each side of the line.
+    public var casingWidth: Double
+
+    /// Creates a line style (defaults: 4 px, `#1f6feb`, round joins and caps, solid, no casing).
+    public init(width: Length = .pixels(4), color: Color = Color(rgb: 0x1F6FEB), join: LineJoin = .round,
+                cap: LineCap = .round, dash: [Double] = [], casingColor: Color? = nil, casingWidth: Double = 1) {
+        self.width = width; self.color = color; self.join = join; self.cap = cap
+        self.dash = dash; self.casingColor = casingColor; self.casingWidth = casingWidth
+    }
+}
+
+/// A route or any open line on the map.
+public struct Polyline: Sendable {
+    /// The points (shared; see `GeoPath`).
+    public var path: GeoPath
+    /// Stroke style.
+    public var style: LineStyle
+    /// When true each segment follows the great circle between its ends instead of a
+    /// straight Mercator line (densified on the sphere).
+    public var geodesic: Bool
+    /// Drawing order; nil takes the default for routes (`OverlayKind.route`).
+    public var zIndex: Int?
+
+    /// Creates a polyline from a shared path.
+    public init(path: GeoPath, style: LineStyle = LineStyle(), geodesic: Bool = false, zIndex: Int? = nil) {
+        self.path = path; self.style = style; self.geodesic = geodesic; self.zIndex = zIndex
+    }
+
+    /// Creates a polyline from positions in degrees; throws `SceneError` for invalid positions.
+    public init(coordinates: [LatLng], style: LineStyle = LineStyle(), geodesic: Bool = false,
+                zIndex: Int? = nil) throws(SceneError) {
+        self.init(path: try GeoPath(coordinates: coordinates), style: style, geodesic: geodesic, zIndex: zIndex)
+    }
+}

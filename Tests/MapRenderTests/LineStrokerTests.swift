@@ -1,0 +1,89 @@
+import Foundation
+import GeoKit
+import MapScene
+import Testing
+@testable import MapRender
+
+/// Sums the triangle areas of a ground mesh with extrusions scaled by `halfWidth` pixels and
+/// positions by `scale` pixels per map unit.
+func strokeArea(_ mesh: Mesh, halfWidth: Double, scale: Double) -> Double {
+    let v = mesh.vertices
+    func pos(_ i: UInt32) -> (Double, Double) {
+        let k = Int(i) * 5
+        return (Double(v[k]) * scale + Double(v[k + 2]) * halfWidth, Double(v[k + 1]) * scale + Double(v[k + 3]) * halfWidth)
+    }
+    var area = 0.0
+    for t in stride(from: 0, to: mesh.indices.count, by: 3) {
+        let a = pos(mesh.indices[t]), b = pos(mesh.indices[t + 1]), c = pos(mesh.indices[t + 2])
+        area += abs((b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0)) / 2
+    }
+    return area
+}
+
+@Suite struct LineStrokerTests {
+    /// Map units scaled by 1000 so that a line from x = 0 to 0.1 is 100 px long.
+    let scale = 1000.0
+    let h = 3.0
+
+    func stroke(_ pts: [(Double, Double)], join: LineJoin, cap: LineCap, closed: Bool = false) -> Mesh {
+        var b = GroundMeshBuilder(origin: MapPoint(x: 0, y: 0))
+        LineStroker(join: join, cap: cap).stroke(pts.map { MapPoint(x: $0.0 / scale, y: $0.1 / scale) }, closed: closed, into: &b)
+        return b.build()
+    }
+
+    // Hand-derived areas of one straight 100 px segment, half width h = 3:
+    // butt 100·2h; square (100 + 2h)·2h; round 100·2h + two fans of 12 triangles of area h²/2·sin(π/12).
+    static let capCases: [(LineCap, Double)] = [
+        (.butt, 600.0),
+        (.square, 636.0),
+        (.round, 600.0 + 24 * 4.5 * sin(Double.pi / 12)),
+    ]
+    @Test(arguments: capCases)
+    func straightSegmentArea(_ cap: LineCap, _ expected: Double) {
+        let mesh = stroke([(0, 0), (100, 0)], join: .miter, cap: cap)
+        // Tolerance 1e-3 px²: Float32 vertex storage.
+        #expect(abs(strokeArea(mesh, halfWidth: h, scale: scale) - expected) < 1e-3)
+    }
+
+    // A right-angle turn, two 100 px legs, butt caps: 2·100·2h plus the outer join patch:
+    // miter a h×h square, bevel half of it, round a fan of 6 triangles (π/2 in π/12 steps) of area h²/2·sin(π/12).
+    static let joinCases: [(LineJoin, Double)] = [
+        (.miter, 1200.0 + 9),
+        (.bevel, 1200.0 + 4.5),
+        (.round, 1200.0 + 6 * 4.5 * sin(Double.pi / 12)),
+    ]
+    @Test(arguments: joinCases)
+    func rightAngleJoinArea(_ join: LineJoin, _ expected: Double) {
+        for turn in [(100.0, 100.0), (100.0, -100.0)] { // turning either way
+            let mesh = stroke([(0, 0), (100, 0), turn], join: join, cap: .butt)
+            #expect(abs(strokeArea(mesh, halfWidth: h, scale: scale) - expected) < 1e-3, "\(join) \(turn)")
+        }
+    }
+
+    @Test func sharpMiterFallsBackToBevel() {
+        // A hairpin: the miter would be ~1/sin(small angle) long; beyond the limit (2) it bevels,
+        // so no vertex is extruded by more than 2 half-widths.
+        let mesh = stroke([(0, 0), (100, 0), (0, 1)], join: .miter, cap: .butt)
+        let v = mesh.vertices
+        for k in stride(from: 0, to: v.count, by: 5) {
+            let len = (Double(v[k + 2]) * Double(v[k + 2]) + Double(v[k + 3]) * Double(v[k + 3])).squareRoot()
+            #expect(len <= 2.0001)
+        }
+    }
+
+    @Test func distancesAccumulateAlongTheLine() {
+        let mesh = stroke([(0, 0), (30, 40), (30, 100)], join: .bevel, cap: .butt)
+        let ds = stride(from: 4, to: mesh.vertices.count, by: 5).map { Double(mesh.vertices[$0]) * scale }
+        // 3-4-5 triangle: first leg 50 px, second 60 px, total 110 px.
+        #expect(abs((ds.max() ?? 0) - 110) < 1e-3)
+        #expect(ds.contains { abs($0 - 50) < 1e-3 })
+    }
+
+    @Test func scribbleCostIsLinear() {
+        // 10k random points: every vertex adds at most 4 segment vertices + 14 round-join vertices.
+        var rng = SystemRandomNumberGenerator()
+        let pts = (0 ..< 10_000).map { _ in (Double.random(in: 0 ... 1000, using: &rng), Double.random(in: 0 ... 1000, using: &rng)) }
+        let mesh = stroke(pts, join: .round, cap: .round)
+        #expect(mesh.vertexCount <= 10_000 * 18 + 100)
+    }
+}

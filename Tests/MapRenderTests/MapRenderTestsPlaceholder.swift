@@ -1,6 +1,0 @@
-import Testing
-@testable import MapRender
-
-@Suite struct MapRenderTestsPlaceholder {
-    @Test func moduleLinks() {}
-}

@@ -1,0 +1,42 @@
+import Testing
+@testable import MapScene
+
+@Suite struct ColorTests {
+    // Expected channels are the hex digits read by hand (0x1f = 31, 0x6f = 111, 0xeb = 235).
+    @Test(arguments: [
+        ("1f6feb", Color(r: 31, g: 111, b: 235, a: 255)),
+        ("#1f6feb", Color(r: 31, g: 111, b: 235, a: 255)),
+        ("#FF000040", Color(r: 255, g: 0, b: 0, a: 64)),
+        ("  00ff0080 ", Color(r: 0, g: 255, b: 0, a: 128)),
+        ("red", Color(r: 255, g: 0, b: 0, a: 255)),
+        ("White", Color(r: 255, g: 255, b: 255, a: 255)),
+        ("transparent", Color(r: 0, g: 0, b: 0, a: 0)),
+    ])
+    func parses(_ text: String, _ expected: Color) throws {
+        #expect(try Color(parsing: text) == expected)
+    }
+
+    @Test(arguments: ["", "#", "12345", "1234567", "gg0000", "#12345678a", "chartreuse", "ff 000"])
+    func rejectsWithReason(_ text: String) {
+        #expect(throws: ColorError.self) { try Color(parsing: text) }
+        do {
+            _ = try Color(parsing: text)
+        } catch {
+            #expect(error.description.contains("unknown colour"))
+            #expect(error.input == text)
+        }
+    }
+
+    @Test func premultipliedHalvesChannels() {
+        // 0x80 = 128 → alpha 128/255; red 255 premultiplied = alpha.
+        let c = Color(r: 255, g: 0, b: 0, a: 128).premultiplied
+        #expect(abs(c.0 - 128.0 / 255) < 1e-6)
+        #expect(c.1 == 0 && c.3 == c.0)
+    }
+
+    @Test func descriptionRoundTrips() throws {
+        let c = Color(r: 1, g: 171, b: 205, a: 239)
+        #expect(c.description == "#01abcdef")
+        #expect(try Color(parsing: c.description) == c)
+    }
+}

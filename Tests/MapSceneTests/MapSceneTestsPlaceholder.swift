@@ -1,6 +1,0 @@
-import Testing
-@testable import MapScene
-
-@Suite struct MapSceneTestsPlaceholder {
-    @Test func moduleLinks() {}
-}
