@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "MapRenderGLTests", dependencies: ["MapRenderGL", "MapImage", "Canvas2D", "MapTestSupport"]),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "MapTestSupport"]),
         .testTarget(name: "MapImageTests", dependencies: ["MapImage", "MapTestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "Canvas2DTests", dependencies: ["Canvas2D", "MapTestSupport"], resources: [.copy("References")]),
+        .testTarget(name: "Canvas2DTests", dependencies: ["Canvas2D", "MapTestSupport"], exclude: ["References"]),
         .testTarget(name: "CLITests", dependencies: ["mapwright", "MapTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -5,7 +5,7 @@ extension MapSprites {
     public static let compassNorthColor = RGBAColor(r8: 0xD3, g8: 0x2F, b8: 0x2F)
 
     /// A compass rose already turned for the camera: a disc of `size` logical px with a needle whose
-    /// red half points to north on screen, and an upright "N" beyond its tip.
+    /// red half points to north on screen, and an upright "N" just beyond its tip.
     ///
     /// `bearing` is the camera bearing in degrees clockwise from north (bearing 90 puts east at the
     /// top, so north points left). `pitch` (degrees, 0 = looking straight down) tilts the rose
@@ -57,11 +57,11 @@ extension MapSprites {
         canvas.fill(north, color: compassNorthColor)
         canvas.fill(.circle(center: centre, radius: max(1, 0.07 * r)), color: RGBAColor(r8: 0x42, g8: 0x42, b8: 0x42))
         canvas.restore()
-        // The "N", upright, centred on the north point at 0.8 r.
-        let font = Font(size: max(6, 0.42 * r), weight: .bold)
+        // The "N", upright, centred on the north point at 0.76 r (just beyond the needle tip at 0.6 r).
+        let font = Font(size: max(6, 0.38 * r), weight: .bold)
         let m = canvas.measure("N", font: font)
-        let nx = size / 2 - sin(b) * 0.8 * r
-        let ny = size / 2 - cos(b) * 0.8 * r * squash
+        let nx = size / 2 - sin(b) * 0.76 * r
+        let ny = size / 2 - cos(b) * 0.76 * r * squash
         canvas.drawText("N", at: CanvasPoint(x: nx - m.inkBounds.x - m.inkBounds.width / 2,
                                              y: ny - m.inkBounds.y - m.inkBounds.height / 2),
                         font: font, color: RGBAColor(r8: 0x21, g8: 0x21, b8: 0x21),

@@ -37,7 +37,7 @@ extension MapSprites {
         let margin = outline + 1
         let r = height * 0.34
         let d = height - r
-        let width = 2 * (r + margin)
+        let width = 2 * (r + margin).rounded(.up) + 1  // odd: the tip on a pixel centre at 1x
         let canvas = try canvas(width: width, height: height + 2 * margin, scale: scale)
         let c = CanvasPoint(x: width / 2, y: margin + r)
         let tip = CanvasPoint(x: c.x, y: c.y + d)
