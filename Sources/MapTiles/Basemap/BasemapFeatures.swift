@@ -1,0 +1,134 @@
+import GeoKit
+
+/// A filled area of the embedded basemap, clipped to one tile of the basemap's pyramid.
+///
+/// `rings[0]` is the outer ring and any further rings are holes; rings are implicitly
+/// closed (the first point is not repeated). Coordinates are normalised Web Mercator
+/// (`MapPoint`), shifted by whole world widths for wrapped views. Outer rings have a
+/// positive shoelace area in `MapPoint` coordinates (clockwise on screen, y down) and
+/// holes a negative one. Rings are clipped to their tile with Sutherland–Hodgman, so a
+/// ring may run along the tile edge and touch itself there with zero area; fill with the
+/// even-odd or non-zero rule (or a triangulator that tolerates such touching edges).
+public struct BasemapPolygon: Hashable, Sendable {
+    /// What a basemap polygon is.
+    public enum Kind: UInt8, Hashable, Sendable, CaseIterable {
+        /// Land (Natural Earth `land`); what is not land is ocean.
+        case land = 0
+        /// A lake, reservoir or alkaline lake (Natural Earth lakes), drawn over land.
+        case lake = 1
+    }
+
+    /// What the polygon is.
+    public var kind: Kind
+    /// Outer ring first, then holes; each implicitly closed.
+    public var rings: [[MapPoint]]
+
+    /// Creates a polygon.
+    public init(kind: Kind, rings: [[MapPoint]]) {
+        self.kind = kind
+        self.rings = rings
+    }
+}
+
+/// A stroked line of the embedded basemap, clipped to one tile.
+public struct BasemapLine: Hashable, Sendable {
+    /// What a basemap line is.
+    public enum Kind: UInt8, Hashable, Sendable, CaseIterable {
+        /// A land boundary between two countries (Natural Earth admin-0 boundary lines).
+        case countryBorder = 0
+        /// The edge of land against the ocean, derived from the land polygons (tile edges,
+        /// the antimeridian cut and the Mercator latitude clamp are left out).
+        case coastline = 1
+        /// The edge of a lake, derived from the lake polygons like `coastline`.
+        case lakeShore = 2
+    }
+
+    /// What the line is.
+    public var kind: Kind
+    /// The vertices in order (normalised Web Mercator), at least two.
+    public var points: [MapPoint]
+
+    /// Creates a line.
+    public init(kind: Kind, points: [MapPoint]) {
+        self.kind = kind
+        self.points = points
+    }
+}
+
+/// A populated place of the embedded basemap (Natural Earth populated places), for labels.
+public struct BasemapPlace: Hashable, Sendable {
+    /// The place's name as Natural Earth spells it (UTF-8).
+    public var name: String
+    /// The position in degrees (WGS84), as stored (± 1e-6°).
+    public var position: LatLng
+    /// The position in normalised Web Mercator, shifted by whole world widths into the
+    /// queried rectangle for wrapped views.
+    public var point: MapPoint
+    /// Natural Earth `scalerank`, 0 (most important) to 10.
+    public var rank: Int
+    /// Natural Earth `labelrank`, 0 (most important) to 10: a secondary priority for labels.
+    public var labelRank: Int
+    /// The smallest zoom (ours: world = 512·2^zoom px) at which the place is returned.
+    public var minZoom: Int
+    /// Natural Earth `pop_max`, people (0 where unknown).
+    public var population: Int
+    /// True for a national (admin-0) capital.
+    public var isCapital: Bool
+    /// True for a first-order subdivision (admin-1) capital.
+    public var isRegionalCapital: Bool
+    /// True for a Natural Earth world city or megacity.
+    public var isMajorCity: Bool
+
+    /// Creates a place.
+    public init(
+        name: String, position: LatLng, point: MapPoint, rank: Int, labelRank: Int, minZoom: Int,
+        population: Int, isCapital: Bool, isRegionalCapital: Bool, isMajorCity: Bool
+    ) {
+        self.name = name
+        self.position = position
+        self.point = point
+        self.rank = rank
+        self.labelRank = labelRank
+        self.minZoom = minZoom
+        self.population = population
+        self.isCapital = isCapital
+        self.isRegionalCapital = isRegionalCapital
+        self.isMajorCity = isMajorCity
+    }
+}
+
+/// What the embedded basemap holds in a rectangle at a zoom: draw `polygons` (land, then
+/// lakes, in array order) over the ocean colour, then `lines`, then label `places`.
+public struct BasemapFeatures: Sendable {
+    /// Land and lake polygons of every tile touching the rectangle; land comes before lakes.
+    public var polygons: [BasemapPolygon]
+    /// Country borders, coastlines and lake shores of those tiles.
+    public var lines: [BasemapLine]
+    /// Places inside the rectangle whose `minZoom` ≤ the zoom, most important first
+    /// (by `minZoom`, then `rank`, then population) — the order to place labels in.
+    public var places: [BasemapPlace]
+    /// The Natural Earth scale the geometry comes from: "110m", "50m" or "10m".
+    public var sourceScale: String
+    /// The index of the level of detail used (0 = coarsest).
+    public var level: Int
+    /// The number of tiles read.
+    public var tileCount: Int
+
+    /// Creates a feature set.
+    public init(
+        polygons: [BasemapPolygon] = [], lines: [BasemapLine] = [], places: [BasemapPlace] = [],
+        sourceScale: String = "", level: Int = 0, tileCount: Int = 0
+    ) {
+        self.polygons = polygons
+        self.lines = lines
+        self.places = places
+        self.sourceScale = sourceScale
+        self.level = level
+        self.tileCount = tileCount
+    }
+
+    /// The number of polygon and line vertices (a measure of the work to draw them).
+    public var vertexCount: Int {
+        polygons.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } } + lines.reduce(0) { $0 + $1.points.count }
+    }
+}

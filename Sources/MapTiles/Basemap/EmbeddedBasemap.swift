@@ -1,0 +1,226 @@
+import Foundation
+import GeoKit
+
+/// The offline world basemap embedded in the package: Natural Earth land, lakes, country
+/// borders and populated places, pre-tiled in four levels of detail (see
+/// `scripts/basemap/README.md` for the file layout and how it is built).
+///
+/// Load it once with `EmbeddedBasemap.shared()` and query it from any thread: it is
+/// immutable after loading. Each query decodes only the tiles its rectangle touches at
+/// the level of detail for its zoom, so a city view and a world view are both cheap.
+public final class EmbeddedBasemap: Sendable {
+    /// One level of detail of the tile pyramid.
+    struct Level: Sendable {
+        /// Tiles are `2^tileZoom` per world side.
+        var tileZoom: Int
+        /// Coordinates are integers on a grid of `2^gridBits` per world side.
+        var gridBits: Int
+        /// The smallest render zoom this level is meant for.
+        var minZoom: Int
+        /// Natural Earth scale, metres per map metre divided by 10^6 ("110m" → 110).
+        var scale: Int
+        /// Tile key `y << 16 | x` → byte range in the resource.
+        var tiles: [UInt32: Range<Int>]
+    }
+
+    /// The bytes of the resource.
+    let bytes: [UInt8]
+    let levels: [Level]
+    /// Places sorted by `minZoom`, then rank, then population (descending).
+    let places: [BasemapPlace]
+
+    /// The attribution to show with any map drawn from this basemap.
+    public let attribution: String
+    /// The size of the loaded resource in bytes.
+    public var byteCount: Int { bytes.count }
+
+    /// The most tiles one query reads; a query that would need more at its zoom's level
+    /// falls back to a coarser level (a huge rectangle at a high zoom stays bounded).
+    public static let maxTilesPerQuery = 128
+    /// The most world copies one query returns for a rectangle wider than the world.
+    public static let maxWorldCopies = 8
+
+    /// The file name of the resource inside the package's `Resources` folder.
+    public static let resourceName = "basemap.mwb"
+
+    /// Parses a basemap resource held in memory.
+    public init(bytes: [UInt8]) throws(BasemapError) {
+        self.bytes = bytes
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(BasemapError) in try EmbeddedBasemap.parse(raw) }
+        }
+        let parsed = try result.get()
+        levels = parsed.levels
+        places = parsed.places
+        attribution = parsed.attribution
+    }
+
+    /// Loads a basemap resource from a file.
+    public convenience init(contentsOf url: URL) throws(BasemapError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw .unreadable(path: url.path, reason: "\(error.localizedDescription)")
+        }
+        try self.init(bytes: [UInt8](data))
+    }
+
+    private static let loaded: Result<EmbeddedBasemap, BasemapError> = {
+        let candidates = resourceCandidates()
+        for url in candidates where FileManager.default.isReadableFile(atPath: url.path) {
+            return Result { () throws(BasemapError) in try EmbeddedBasemap(contentsOf: url) }
+        }
+        return .failure(.notFound(tried: candidates.map(\.path)))
+    }()
+
+    /// The package's embedded basemap, loaded on first use (thread-safe, once per process).
+    /// Throws when the resource cannot be found or read; the same error on every call.
+    public static func shared() throws(BasemapError) -> EmbeddedBasemap {
+        try loaded.get()
+    }
+
+    /// Where the resource may be: `$MAPWRIGHT_BASEMAP`, the SwiftPM resource bundle next to
+    /// the executable (or the test bundle), then the source checkout this file was built from.
+    static func resourceCandidates() -> [URL] {
+        var out: [URL] = []
+        if let env = ProcessInfo.processInfo.environment["MAPWRIGHT_BASEMAP"], !env.isEmpty {
+            out.append(URL(fileURLWithPath: env))
+        }
+        var dirs: [URL] = [Bundle.main.bundleURL]
+        if let exe = Bundle.main.executableURL {
+            dirs.append(exe.resolvingSymlinksInPath().deletingLastPathComponent())
+        }
+        for dir in dirs {
+            for bundle in ["Mapwright_MapTiles.resources", "Mapwright_MapTiles.bundle"] {
+                let b = dir.appendingPathComponent(bundle)
+                out.append(b.appendingPathComponent("Resources").appendingPathComponent(resourceName))
+                out.append(b.appendingPathComponent("Contents/Resources/Resources").appendingPathComponent(resourceName))
+            }
+        }
+        out.append(
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Resources").appendingPathComponent(resourceName))
+        return out
+    }
+
+    // MARK: Queries
+
+    /// The features to draw a view of `rect` (normalised Web Mercator; x may lie outside
+    /// [0, 1] for views that wrap across the antimeridian) at `zoom` (world = 512·2^zoom px).
+    ///
+    /// Returns whole tiles touching `rect` at the level of detail for `zoom`: Natural Earth
+    /// 1:110m below zoom 3, 1:50m for zooms 3–5, 1:10m simplified for 5–7, 1:10m from 7.
+    /// Geometry may extend past `rect` up to the tile edges. Places are those inside `rect`
+    /// with `minZoom ≤ zoom`. A non-finite or negative-size rectangle or a non-finite zoom
+    /// gives no features; `y` is clamped to the world, at most `maxWorldCopies` copies are
+    /// returned and at most `maxTilesPerQuery` tiles read.
+    public func features(in rect: MapRect, zoom: Double) -> BasemapFeatures {
+        guard rect.minX.isFinite, rect.minY.isFinite, rect.width.isFinite, rect.height.isFinite,
+              rect.width >= 0, rect.height >= 0, zoom.isFinite, !levels.isEmpty
+        else { return BasemapFeatures() }
+        let y0 = max(0, rect.minY), y1 = min(1, rect.maxY)
+        guard y0 <= y1 else { return BasemapFeatures() }
+        let firstCopy = Int(floor(max(-1e6, min(1e6, rect.minX))))
+        // World copies k with k < maxX and k + 1 > minX.
+        let lastCopy = max(firstCopy, min(Int(ceil(max(-1e6, min(1e6, rect.maxX)))) - 1,
+                                          firstCopy + Self.maxWorldCopies - 1))
+        let x0 = rect.minX, x1 = min(rect.maxX, Double(lastCopy + 1))
+
+        var levelIndex = levelIndex(forZoom: zoom)
+        while levelIndex > 0,
+              tileRanges(x0: x0, x1: x1, y0: y0, y1: y1, firstCopy: firstCopy, lastCopy: lastCopy,
+                         tileZoom: levels[levelIndex].tileZoom).count > Self.maxTilesPerQuery {
+            levelIndex -= 1
+        }
+        let level = levels[levelIndex]
+        var out = BasemapFeatures(sourceScale: "\(level.scale)m", level: levelIndex)
+        let tiles = tileRanges(x0: x0, x1: x1, y0: y0, y1: y1, firstCopy: firstCopy, lastCopy: lastCopy,
+                               tileZoom: level.tileZoom)
+        bytes.withUnsafeBytes { raw in
+            for t in tiles {
+                guard let range = level.tiles[UInt32(t.y) << 16 | UInt32(t.x)] else { continue }
+                out.tileCount += 1
+                // A tile that fails to decode is skipped; `validate()` checks every tile.
+                try? TileDecoder.decode(raw, range: range, level: level, x: t.x, y: t.y,
+                                        shiftX: Double(t.copy), into: &out)
+            }
+        }
+        out.polygons.sort { $0.kind.rawValue < $1.kind.rawValue }
+        out.places = places(x0: x0, x1: x1, y0: y0, y1: y1, firstCopy: firstCopy, lastCopy: lastCopy, zoom: zoom)
+        return out
+    }
+
+    /// The index into the levels of detail used for a render zoom, before the tile cap.
+    func levelIndex(forZoom zoom: Double) -> Int {
+        var index = 0
+        for (i, level) in levels.enumerated() where Double(level.minZoom) <= zoom { index = i }
+        return index
+    }
+
+    struct TileRef: Hashable { var x: Int; var y: Int; var copy: Int }
+
+    private func tileRanges(x0: Double, x1: Double, y0: Double, y1: Double, firstCopy: Int, lastCopy: Int,
+                            tileZoom: Int) -> [TileRef] {
+        let n = 1 << tileZoom
+        let dn = Double(n)
+        let ty0 = max(0, min(n - 1, Int(floor(y0 * dn))))
+        let ty1 = max(0, min(n - 1, Int(floor(y1 * dn))))
+        var out: [TileRef] = []
+        guard firstCopy <= lastCopy else { return out }
+        for copy in firstCopy...lastCopy {
+            let lx0 = max(0, x0 - Double(copy)), lx1 = min(1, x1 - Double(copy))
+            guard lx0 <= lx1 else { continue }
+            let tx0 = max(0, min(n - 1, Int(floor(lx0 * dn))))
+            let tx1 = max(0, min(n - 1, Int(floor(lx1 * dn))))
+            for ty in ty0...ty1 {
+                for tx in tx0...tx1 {
+                    out.append(TileRef(x: tx, y: ty, copy: copy))
+                    if out.count > Self.maxTilesPerQuery * 4 { return out }
+                }
+            }
+        }
+        return out
+    }
+
+    private func places(x0: Double, x1: Double, y0: Double, y1: Double, firstCopy: Int, lastCopy: Int,
+                        zoom: Double) -> [BasemapPlace] {
+        var out: [BasemapPlace] = []
+        guard firstCopy <= lastCopy else { return out }
+        for stored in places {
+            if Double(stored.minZoom) > zoom { break }  // sorted by minZoom
+            let p = stored.point
+            guard p.y >= y0, p.y <= y1 else { continue }
+            for copy in firstCopy...lastCopy {
+                let x = p.x + Double(copy)
+                if x >= x0 && x <= x1 {
+                    var place = stored
+                    place.point = MapPoint(x: x, y: p.y)
+                    out.append(place)
+                }
+            }
+        }
+        return out
+    }
+
+    /// Decodes every tile of every level; throws the first format error. For tests and
+    /// tools: queries skip a damaged tile silently instead.
+    public func validate() throws(BasemapError) -> (tiles: Int, vertices: Int) {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(BasemapError) -> (tiles: Int, vertices: Int) in
+                var tiles = 0, vertices = 0
+                for level in levels {
+                    for (key, range) in level.tiles {
+                        var f = BasemapFeatures()
+                        try TileDecoder.decode(raw, range: range, level: level, x: Int(key & 0xFFFF),
+                                               y: Int(key >> 16), shiftX: 0, into: &f)
+                        tiles += 1
+                        vertices += f.vertexCount
+                    }
+                }
+                return (tiles, vertices)
+            }
+        }
+        return try result.get()
+    }
+}

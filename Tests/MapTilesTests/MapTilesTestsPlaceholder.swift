@@ -1,6 +1,0 @@
-import Testing
-@testable import MapTiles
-
-@Suite struct MapTilesTestsPlaceholder {
-    @Test func moduleLinks() {}
-}
