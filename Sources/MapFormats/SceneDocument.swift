@@ -1,0 +1,195 @@
+import Foundation
+import GeoKit
+
+/// A scene file (`mapwright render --scene FILE.json`): camera, basemap, extras and overlays,
+/// as plain data. Positions are `[lat, lon]` arrays in degrees (the human-facing order; only
+/// GeoJSON files say `[lon, lat]`). Colours are `RRGGBB` or `RRGGBBAA` strings, `#` optional.
+/// The JSON Schema is `Documentation/scene.schema.json`.
+public struct SceneDocument: Codable, Sendable, Equatable {
+    /// Format version; 1.
+    public var version: Int?
+    /// Output size `[width, height]` in logical pixels.
+    public var size: [Double]?
+    /// Output pixels per logical pixel, 1–4.
+    public var scale: Double?
+    /// The camera; when absent (or without `center`/`zoom`) the camera fits all overlays.
+    public var camera: CameraSpec?
+    /// `embedded` (default) or `none`.
+    public var basemap: String?
+    /// `light` (default) or `dark`.
+    public var style: String?
+    /// Draw the attribution text (default true).
+    public var attribution: Bool?
+    /// Draw a scale bar (default false).
+    public var scaleBar: Bool?
+    /// Draw a compass rose (default false).
+    public var compass: Bool?
+    /// The overlays, drawn in the default order (polygons, circles, routes, markers, labels)
+    /// unless an overlay gives `z`.
+    public var overlays: [OverlaySpec]?
+
+    /// The camera part of a scene.
+    public struct CameraSpec: Codable, Sendable, Equatable {
+        /// `[lat, lon]` in degrees.
+        public var center: [Double]?
+        /// MapLibre zoom (world = 512·2^zoom px).
+        public var zoom: Double?
+        /// Degrees clockwise from north.
+        public var bearing: Double?
+        /// Degrees from straight down, 0–85.
+        public var pitch: Double?
+        /// Padding in logical pixels used when fitting (default 24).
+        public var padding: Double?
+        /// Largest zoom a fit may choose.
+        public var maxZoom: Double?
+    }
+
+    /// Line styling shared by routes, polygon outlines and arcs.
+    public struct CasingSpec: Codable, Sendable, Equatable {
+        /// Casing colour.
+        public var color: String
+        /// Casing width in pixels on each side of the line.
+        public var width: Double?
+    }
+
+    /// One overlay. `type` picks which of the other fields apply.
+    public struct OverlaySpec: Codable, Sendable, Equatable {
+        /// `route`, `polygon`, `circle`, `marker`, `label`, `column`, `arc` or `extrusion`.
+        public var type: String
+        /// Draw order; higher is drawn later (on top). Default by type.
+        public var z: Double?
+        // Geometry.
+        /// A track or GeoJSON file (route, polygon, extrusion), relative to the scene file.
+        public var file: String?
+        /// Route vertices, `[[lat, lon], …]`.
+        public var coordinates: [[Double]]?
+        /// Route as a Google encoded polyline (precision 5).
+        public var polyline: String?
+        /// Polygon rings, `[[[lat, lon], …], …]`: the outer ring, then holes.
+        public var rings: [[[Double]]]?
+        /// Point position `[lat, lon]` (circle, marker, label, column).
+        public var position: [Double]?
+        /// Arc start and end, `[lat, lon]` each.
+        public var from: [Double]?
+        public var to: [Double]?
+        // Styles.
+        /// Line or marker colour.
+        public var color: String?
+        /// Line width (route, outline, arc).
+        public var width: Double?
+        /// `px` (default) or `m` for `width`.
+        public var widthUnit: String?
+        /// `round` (default), `miter` or `bevel`.
+        public var join: String?
+        /// `round` (default), `butt` or `square`.
+        public var cap: String?
+        /// Dash pattern in line widths, `[on, off, …]`.
+        public var dash: [Double]?
+        /// Outline casing under a route.
+        public var casing: CasingSpec?
+        /// Route segments follow great circles.
+        public var geodesic: Bool?
+        /// Fill colour (polygon, circle).
+        public var fill: String?
+        /// Outline colour (polygon, circle).
+        public var stroke: String?
+        /// Outline width in pixels.
+        public var strokeWidth: Double?
+        /// Circle radius; unit from `radiusUnit`.
+        public var radius: Double?
+        /// `m` (default), `km` or `px`.
+        public var radiusUnit: String?
+        /// Marker style: `dot` (default) or `pin`.
+        public var style: String?
+        /// Marker or label text.
+        public var label: String?
+        /// Label text.
+        public var text: String?
+        /// Text size in pixels.
+        public var size: Double?
+        /// Label halo colour.
+        public var halo: String?
+        /// Marker icon PNG file, relative to the scene file.
+        public var icon: String?
+        /// Icon anchor as fractions of its size, `[x, y]` from the top-left (default `[0.5, 0.5]`).
+        public var anchor: [Double]?
+        /// Height in metres (column, arc apex, extrusion).
+        public var height: Double?
+        /// Base height in metres (extrusion).
+        public var base: Double?
+        /// Property names for extrusion height and base.
+        public var heightProperty: String?
+        public var baseProperty: String?
+        /// End colour (arc); `color` is the start.
+        public var toColor: String?
+    }
+
+    /// Reads a scene document from JSON data. Errors name the JSON path and what was expected.
+    public static func decode(_ data: Data, file: String) throws -> SceneDocument {
+        do {
+            return try JSONDecoder().decode(SceneDocument.self, from: data)
+        } catch let error as DecodingError {
+            throw SceneDocumentError(file: file, path: Self.path(of: error), reason: Self.reason(of: error))
+        } catch {
+            throw SceneDocumentError(file: file, path: "", reason: "not valid JSON (\(error.localizedDescription))")
+        }
+    }
+
+    private static func path(of error: DecodingError) -> String {
+        let keys: [CodingKey]
+        switch error {
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): keys = c.codingPath
+        case .keyNotFound(let k, let c): keys = c.codingPath + [k]
+        @unknown default: keys = []
+        }
+        var s = ""
+        for k in keys {
+            if let i = k.intValue { s += "[\(i)]" } else { s += (s.isEmpty ? "" : ".") + k.stringValue }
+        }
+        return s
+    }
+
+    private static func reason(of error: DecodingError) -> String {
+        switch error {
+        case .typeMismatch(let t, _): return "expected \(Self.typeName(t))"
+        case .valueNotFound(let t, _): return "expected \(Self.typeName(t)), found null"
+        case .keyNotFound(let k, _): return "missing required key '\(k.stringValue)'"
+        case .dataCorrupted(let c):
+            if let u = c.underlyingError { return "not valid JSON (\(u.localizedDescription))" }
+            return c.debugDescription
+        @unknown default: return "invalid"
+        }
+    }
+
+    private static func typeName(_ t: Any.Type) -> String {
+        switch t {
+        case is String.Type: return "a string"
+        case is Double.Type, is Int.Type: return "a number"
+        case is Bool.Type: return "true or false"
+        case is [Double].Type, is [[Double]].Type, is [[[Double]]].Type: return "an array of numbers"
+        default:
+            let n = String(describing: t)
+            return n.hasPrefix("Array") ? "an array" : "an object"
+        }
+    }
+}
+
+/// A scene file that cannot be read, with where (JSON path) and why.
+public struct SceneDocumentError: Error, CustomStringConvertible, Sendable {
+    /// The scene file's path as given.
+    public var file: String
+    /// The JSON path of the offending value, e.g. `overlays[2].radius`; empty for the whole file.
+    public var path: String
+    /// What was wrong.
+    public var reason: String
+
+    public init(file: String, path: String, reason: String) {
+        self.file = file
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String {
+        path.isEmpty ? "\(file): \(reason)" : "\(file): \(path): \(reason)"
+    }
+}
