@@ -1,1 +1,0 @@
-// MapFormats — see Documentation/ARCHITECTURE.md for what this module owns.

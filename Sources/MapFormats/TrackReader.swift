@@ -1,0 +1,80 @@
+import Foundation
+
+/// Reads track files in any `TrackFormat` into a `Track`.
+///
+/// Every failure is a `FormatError` naming the file, line and column (and JSON path for
+/// GeoJSON). Limits (see `TrackReadOptions`) bound the file size, the point count and the
+/// nesting depth, so no input crashes or hangs the reader.
+public enum TrackReader {
+    /// Reads a file; the format comes from `options.format`, else the extension, else the content.
+    public static func read(contentsOf url: URL, options: TrackReadOptions = TrackReadOptions()) throws(FormatError) -> Track {
+        let name = url.isFileURL ? url.path : url.absoluteString
+        let named = SourceText(bytes: [], name: name)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw named.named(.unreadable("no such file"))
+        }
+        guard !isDirectory.boolValue else { throw named.named(.unreadable("is a directory")) }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
+           size > options.maxBytes {
+            throw named.named(.tooLarge(bytes: size, limit: options.maxBytes))
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .mappedIfSafe)
+        } catch {
+            throw named.named(.unreadable(error.localizedDescription))
+        }
+        return try read([UInt8](data), name: name, options: options)
+    }
+
+    /// Reads bytes already in memory; `name` (a file name, optional) is used for the
+    /// extension-based format detection and in error messages.
+    public static func read(_ bytes: [UInt8], name: String? = nil, options: TrackReadOptions = TrackReadOptions()) throws(FormatError) -> Track {
+        let source = SourceText(bytes: bytes, name: name)
+        guard bytes.count <= options.maxBytes else {
+            throw source.named(.tooLarge(bytes: bytes.count, limit: options.maxBytes))
+        }
+        guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else {
+            throw source.named(.noPoints("the file is empty"))
+        }
+        guard !looksBinary(bytes) else { throw source.named(.binary()) }
+        let format = options.format ?? TrackFormat.detect(path: name ?? "", bytes: bytes.prefix(4096)) ?? .csv
+        do {
+            switch format {
+            case .csv: return try CSVReader(source: source, options: options).read()
+            case .gpx: return try GPXReader(source: source, options: options).read()
+            case .geojson: return try GeoJSONReader(source: source, options: options).read()
+            case .polyline: return try PolylineFileReader(source: source, options: options).read()
+            }
+        } catch let e as FormatError {
+            throw e
+        } catch {
+            throw source.named(.unreadable("\(error)"))
+        }
+    }
+}
+
+/// How `TrackReader` reads: the format (nil: detect) and the limits.
+public struct TrackReadOptions: Sendable {
+    /// The format to read, or nil to detect it from the extension and content.
+    public var format: TrackFormat?
+    /// Decimal digits of encoded polylines (5: Google, 6: OSRM/Valhalla).
+    public var polylinePrecision: Int
+    /// The largest file read, in bytes (default 1 GiB).
+    public var maxBytes: Int
+    /// The most points (parts and waypoints together) read (default 50 million).
+    public var maxPoints: Int
+    /// The deepest nesting of JSON arrays/objects or XML elements read (default 256).
+    public var maxDepth: Int
+
+    /// Options with the defaults: detect the format, precision 5, 1 GiB, 50M points, depth 256.
+    public init(format: TrackFormat? = nil, polylinePrecision: Int = 5, maxBytes: Int = 1 << 30,
+                maxPoints: Int = 50_000_000, maxDepth: Int = 256) {
+        self.format = format
+        self.polylinePrecision = polylinePrecision
+        self.maxBytes = maxBytes
+        self.maxPoints = maxPoints
+        self.maxDepth = maxDepth
+    }
+}

@@ -1,6 +1,0 @@
-import Testing
-@testable import mapwright
-
-@Suite struct CLITestsPlaceholder {
-    @Test func moduleLinks() {}
-}

@@ -1,6 +1,0 @@
-import Testing
-@testable import MapFormats
-
-@Suite struct MapFormatsTestsPlaceholder {
-    @Test func moduleLinks() {}
-}
