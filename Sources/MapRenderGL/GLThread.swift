@@ -1,0 +1,74 @@
+import Foundation
+
+/// A dedicated OS thread that runs every GL call: an EGL context is current on one thread,
+/// and Swift concurrency may resume a task on any thread, so the renderer funnels its work here.
+final class GLThread: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [GLJob] = []
+    private var stopped = false
+    private var thread: Thread?
+
+    init(name: String) {
+        let t = Thread { [self] in self.loop() }
+        t.name = name
+        t.stackSize = 8 << 20
+        thread = t
+        t.start()
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty && !stopped { condition.wait() }
+            if jobs.isEmpty && stopped { condition.unlock(); return }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job.run()
+        }
+    }
+
+    /// Runs `body` on the GL thread and waits for it.
+    func sync<T>(_ body: () throws -> T) throws -> T {
+        if let t = thread, Thread.current === t { return try body() }
+        return try withoutActuallyEscaping(body) { escaping in
+            let box = ResultBox<T>()
+            let job = GLJob { box.result = Result { try escaping() } }
+            condition.lock()
+            guard !stopped else { condition.unlock(); throw RenderError(.threadStopped) }
+            jobs.append(job)
+            condition.signal()
+            condition.unlock()
+            job.done.wait()
+            guard let r = box.result else { throw RenderError(.threadStopped) }
+            return try r.get()
+        }
+    }
+
+    /// Runs `body` (if given) as the last job, then ends the thread.
+    func stop(after body: (() -> Void)? = nil) {
+        condition.lock()
+        if let body { jobs.append(GLJob(body)) }
+        stopped = true
+        condition.signal()
+        condition.unlock()
+    }
+}
+
+private final class ResultBox<T>: @unchecked Sendable {
+    var result: Result<T, any Error>?
+}
+
+/// A unit of work for the GL thread; the closure is released before the waiter is woken, so a
+/// caller's non-escaping closure never outlives its `sync` call.
+private final class GLJob: @unchecked Sendable {
+    private var work: (() -> Void)?
+    let done = DispatchSemaphore(value: 0)
+
+    init(_ work: @escaping () -> Void) { self.work = work }
+
+    func run() {
+        work?()
+        work = nil
+        done.signal()
+    }
+}

@@ -1,1 +1,0 @@
-// MapRenderGL — see Documentation/ARCHITECTURE.md for what this module owns.

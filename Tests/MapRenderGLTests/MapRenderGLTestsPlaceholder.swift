@@ -1,6 +1,0 @@
-import Testing
-@testable import MapRenderGL
-
-@Suite struct MapRenderGLTestsPlaceholder {
-    @Test func moduleLinks() {}
-}
