@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "MapCameraTests", dependencies: ["MapCamera", "MapTestSupport"]),
         .testTarget(name: "MapSceneTests", dependencies: ["MapScene", "MapTestSupport"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapTestSupport"]),
-        .testTarget(name: "MapRenderGLTests", dependencies: ["MapRenderGL", "MapImage", "Canvas2D", "MapTestSupport"]),
+        .testTarget(name: "MapRenderGLTests", dependencies: ["MapRenderGL", "MapImage", "Canvas2D", "MapTestSupport"], exclude: ["References", "Fixtures"]),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "MapTestSupport"]),
         .testTarget(name: "MapImageTests", dependencies: ["MapImage", "MapTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "Canvas2DTests", dependencies: ["Canvas2D", "MapTestSupport"], exclude: ["References"]),
