@@ -120,10 +120,10 @@ public struct GeoBounds: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The smallest box holding this one and the position, growing west or east,
-    /// whichever adds less longitude span (east on a tie). Throws `invalidPoint` (index 0)
+    /// whichever adds less longitude span (east on a tie). Throws `invalidPosition`
     /// for a NaN/infinite coordinate or a latitude outside ±90°.
     public func extended(toInclude p: LatLng) throws(GeometryError) -> GeoBounds {
-        guard p.isValid else { throw .invalidPoint(index: 0, p) }
+        guard p.isValid else { throw .invalidPosition("point", p) }
         let s = min(south, p.lat), n = max(north, p.lat)
         let span = longitudeSpan
         if span >= 360 { return GeoBounds(unchecked: s, west, n, east) }

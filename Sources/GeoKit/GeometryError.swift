@@ -3,6 +3,7 @@
 public struct GeometryError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Base: Hashable, Sendable {
         case invalidPoint(index: Int, lat: Double, lon: Double)
+        case invalidPosition(parameter: String, lat: Double, lon: Double)
         case notFinite(parameter: String, value: Double)
         case outOfRange(parameter: String, value: Double, range: ClosedRange<Double>)
         case emptyInput(parameter: String)
@@ -17,6 +18,11 @@ public struct GeometryError: Error, Hashable, Sendable, CustomStringConvertible 
     /// Point `index` is not a valid position (a NaN or infinite coordinate, or a latitude outside ±90°).
     public static func invalidPoint(index: Int, _ p: LatLng) -> GeometryError {
         GeometryError(.invalidPoint(index: index, lat: p.lat, lon: p.lon))
+    }
+
+    /// The named position parameter is not valid (a NaN or infinite coordinate, or a latitude outside ±90°).
+    public static func invalidPosition(_ parameter: String, _ p: LatLng) -> GeometryError {
+        GeometryError(.invalidPosition(parameter: parameter, lat: p.lat, lon: p.lon))
     }
 
     /// The named parameter is NaN or infinite.
@@ -54,6 +60,9 @@ public struct GeometryError: Error, Hashable, Sendable, CustomStringConvertible 
         switch base {
         case let .invalidPoint(index, lat, lon):
             return "point \(index) (\(lat),\(lon)) is not a valid position: "
+                + "coordinates must be finite and the latitude within [-90, 90]"
+        case let .invalidPosition(parameter, lat, lon):
+            return "\(parameter) (\(lat),\(lon)) is not a valid position: "
                 + "coordinates must be finite and the latitude within [-90, 90]"
         case let .notFinite(parameter, value):
             return "\(parameter) must be finite, got \(value)"

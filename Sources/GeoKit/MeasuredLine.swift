@@ -27,6 +27,8 @@ public struct MeasuredLine: Sendable {
     public let cumulativeDistances: [Double]
     /// The forward azimuth of each segment at its start, degrees clockwise from north.
     private let azimuths: [Double]
+    /// Each vertex as a unit vector on a sphere, for ranking segments in `nearest(to:)`.
+    private let unitVectors: [SIMD3<Double>]
     private let geodesic: Geodesic
 
     /// Measures a line. Throws `emptyInput` for no points and `invalidPoint` (with its
@@ -46,6 +48,7 @@ public struct MeasuredLine: Sendable {
         self.points = points
         cumulativeDistances = cum
         azimuths = azi
+        unitVectors = points.map(Self.unitVector)
         self.geodesic = geodesic
     }
 
@@ -115,7 +118,7 @@ public struct MeasuredLine: Sendable {
     /// Segments longer than half the globe's circumference may have two local minima, of
     /// which the one nearer the spherical estimate is found.
     public func nearest(to query: LatLng) throws(GeometryError) -> NearestPoint {
-        guard query.isValid else { throw .invalidPoint(index: 0, query) }
+        guard query.isValid else { throw .invalidPosition("query", query) }
         if points.count == 1 {
             let d = geodesic.inverse(query, points[0]).distance
             return NearestPoint(point: points[0], distance: d, segmentIndex: 0, distanceAlong: 0)
@@ -123,14 +126,11 @@ public struct MeasuredLine: Sendable {
         let q = Self.unitVector(query)
         var estimates: [(distance: Double, fraction: Double)] = []
         estimates.reserveCapacity(points.count - 1)
-        var va = Self.unitVector(points[0])
         var bestEstimate = Double.infinity
         for i in 1..<points.count {
-            let vb = Self.unitVector(points[i])
-            let e = Self.sphericalDistance(q, va, vb)
+            let e = Self.sphericalDistance(q, unitVectors[i - 1], unitVectors[i])
             estimates.append(e)
             bestEstimate = min(bestEstimate, e.distance)
-            va = vb
         }
         let cutoff = bestEstimate * 1.02 + 1
         var best: NearestPoint? = nil

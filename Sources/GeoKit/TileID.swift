@@ -106,7 +106,7 @@ public struct TileID: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// widths west (north) of the edge, so that tile corners round-trip (as mercantile
     /// does). Throws for an invalid position or zoom.
     public static func containing(_ p: LatLng, zoom z: Int) throws(GeometryError) -> TileID {
-        guard p.isValid else { throw .invalidPoint(index: 0, p) }
+        guard p.isValid else { throw .invalidPosition("point", p) }
         guard (0...maxZoom).contains(z) else { throw .outOfRange("zoom", Double(z), 0...Double(maxZoom)) }
         let m = MapPoint(LatLng(lat: p.lat, lon: (-180...180).contains(p.lon) ? p.lon : LatLng.wrapLongitude(p.lon)))
         return TileID(unchecked: z, lowerIndex(m.x, z), lowerIndex(m.y, z))
