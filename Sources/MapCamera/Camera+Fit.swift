@@ -145,6 +145,18 @@ extension Camera {
         return fitting(corners, size: size, padding: padding, bearing: bearing, pitch: pitch, maxZoom: maxZoom)
     }
 
+    /// The camera that shows geographic bounds inside the viewport inset by `padding`; see
+    /// `fitting(_:size:padding:bearing:pitch:maxZoom:)`. Bounds across the antimeridian
+    /// (west > east) are fitted across it.
+    public static func fitting(
+        _ bounds: GeoBounds, size: ScreenSize, padding: EdgeInsets = .zero,
+        bearing: Double = 0, pitch: Double = 0, maxZoom: Double = 22
+    ) -> Camera? {
+        fitting(southWest: LatLng(lat: bounds.south, lon: bounds.west),
+                northEast: LatLng(lat: bounds.north, lon: bounds.east),
+                size: size, padding: padding, bearing: bearing, pitch: pitch, maxZoom: maxZoom)
+    }
+
     /// The ground under a screen point in world pixels from the centre, in the frame turned
     /// with the map (before the bearing is undone): (x1, y1) of the projection pipeline.
     func rotatedGroundOffset(at s: ScreenPoint) -> (Double, Double)? {

@@ -1,8 +1,10 @@
+import GeoKit
+
 /// A map tile the camera needs, as an `z/x/y` address plus the copy of the world it is
 /// drawn in (`wrap` 0 is the primary world, −1 the copy to the west, …).
 ///
-/// MapCamera keeps its own small tile address so it depends on nothing but GeoKit's core
-/// types; `x` and `y` are in 0..<2^z for every copy.
+/// `x` and `y` are in 0..<2^z for every copy; `tileID` gives GeoKit's `TileID` for
+/// fetching the tile.
 public struct CoverTile: Hashable, Sendable, CustomStringConvertible {
     /// Tile zoom level.
     public var z: Int
@@ -17,6 +19,10 @@ public struct CoverTile: Hashable, Sendable, CustomStringConvertible {
     public init(z: Int, x: Int, y: Int, wrap: Int = 0) {
         self.z = z; self.x = x; self.y = y; self.wrap = wrap
     }
+
+    /// The GeoKit tile index (the same for every world copy); nil only for an address made by
+    /// hand outside the pyramid.
+    public var tileID: TileID? { try? TileID(z: z, x: x, y: y) }
 
     /// `z/x/y`, with `@wrap` when not the primary world.
     public var description: String { wrap == 0 ? "\(z)/\(x)/\(y)" : "\(z)/\(x)/\(y)@\(wrap)" }

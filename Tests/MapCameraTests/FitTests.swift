@@ -98,6 +98,9 @@ import Testing
         // 20° of longitude across 600 px: zoom = log2(600 / (512 · 20/360)) (x limits: 20° is
         // wider than the 10° of latitude here, which is ~10.2° in Mercator units of longitude).
         expectNear(cam.zoom, log2(600 / (512 * 20.0 / 360)), tolerance: 1e-6)
+        let viaBounds = try #require(Camera.fitting(try GeoBounds(south: -20, west: 170, north: -10, east: -170),
+                                                    size: ScreenSize(width: 600, height: 600)))
+        #expect(viaBounds == cam)
     }
 
     @Test func badInputGivesNil() {
