@@ -170,7 +170,8 @@ extension Geodesic {
                     calp1 = (calp1a + calp1b) / 2
                     M.normalize(&salp1, &calp1)
                     tripn = false
-                    tripb = abs(salp1a - salp1) + (calp1a - calp1) < M.tolb
+                    tripb =
+                        abs(salp1a - salp1) + (calp1a - calp1) < M.tolb
                         || abs(salp1 - salp1b) + (calp1 - calp1b) < M.tolb
                 }
                 salp2 = state.salp2

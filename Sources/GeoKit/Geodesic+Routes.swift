@@ -69,7 +69,8 @@ extension Geodesic {
         guard points.count >= 2 else { throw GeometryError.emptyInput("points") }
         guard maxSegmentLength.isFinite else { throw GeometryError.notFinite("maxSegmentLength", maxSegmentLength) }
         guard maxSegmentLength > 0 else {
-            throw GeometryError.outOfRange("maxSegmentLength", maxSegmentLength, Double.leastNonzeroMagnitude...Double.greatestFiniteMagnitude)
+            throw GeometryError.outOfRange(
+                "maxSegmentLength", maxSegmentLength, Double.leastNonzeroMagnitude...Double.greatestFiniteMagnitude)
         }
         for (i, p) in points.enumerated() where !p.isValid { throw GeometryError.invalidPoint(index: i, p) }
         // Plan first (distances only), so an over-long request fails before allocating.

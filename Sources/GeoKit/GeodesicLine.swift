@@ -108,7 +108,8 @@ public struct GeodesicLine: Sendable {
         // ω₁₂ unrolled: counts whole turns around the auxiliary sphere.
         let e: Double = salp0.sign == .minus ? -1 : 1
         let omg12 =
-            e * (sig12 - (atan2(ssig2, csig2) - atan2(ssig1, csig1))
+            e
+            * (sig12 - (atan2(ssig2, csig2) - atan2(ssig1, csig1))
                 + (atan2(e * somg2, comg2) - atan2(e * somg1, comg1)))
         // λ₁₂ = ω₁₂ − f sin α₀ I₃ (eq. 8, 23).
         let lam12 = omg12 + a3c * (sig12 + (c3a.sinSeries(ssig2, csig2) - b31))

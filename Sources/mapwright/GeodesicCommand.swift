@@ -63,9 +63,9 @@ enum GeodesicBatch {
     static func run(_ problem: Problem, input: String, geodesic: Geodesic = .wgs84) -> Result<String, LineError> {
         var out = ""
         var lineNumber = 0
-        for raw in input.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Split on Character.isNewline: "\r\n" is one Character in Swift, so CRLF files work too.
+        for line in input.split(omittingEmptySubsequences: false, whereSeparator: { $0.isNewline }) {
             lineNumber += 1
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw[...]
             let trimmed = line.drop { $0 == " " || $0 == "\t" }
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             switch parse(trimmed, problem: problem, line: lineNumber) {
@@ -93,9 +93,10 @@ enum GeodesicBatch {
         let fields = text.split { $0 == "," || $0 == " " || $0 == "\t" }
         let names = problem.fields
         guard fields.count == names.count else {
-            return .failure(LineError(
-                line: line,
-                why: "expected \(names.count) numbers (\(names.joined(separator: " "))), found \(fields.count)"))
+            return .failure(
+                LineError(
+                    line: line,
+                    why: "expected \(names.count) numbers (\(names.joined(separator: " "))), found \(fields.count)"))
         }
         var values: [Double] = []
         for (field, name) in zip(fields, names) {

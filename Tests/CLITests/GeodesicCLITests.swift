@@ -98,6 +98,15 @@ import Testing
                 == .failure(.init(line: 1, why: "lat1 must be within [-90, 90], got -90.1")))
     }
 
+    /// CRLF line ends (a file saved on Windows) and a missing final newline are accepted.
+    @Test func crlfInput() throws {
+        let out = try GeodesicBatch.run(.direct, input: "# header\r\n40 0 30 10000000\r\n40,0,30,10000000").get()
+        #expect(Self.numbers(out).count == 2)
+        #expect(
+            GeodesicBatch.run(.direct, input: "\r\n1 2 3\r\n")
+                == .failure(.init(line: 2, why: "expected 4 numbers (lat1 lon1 azi1 s12), found 3")))
+    }
+
     /// Empty input (or only comments) is a valid empty batch.
     @Test func emptyInput() {
         #expect(GeodesicBatch.run(.inverse, input: "") == .success(""))

@@ -31,27 +31,28 @@ import Testing
 
     /// GeodSolve inverse cases: (lat1, lon1, lat2, lon2, azi1, azi2, s12, tolerance in degrees,
     /// tolerance in metres); azimuth NaN means "not checked". Each names the bug it pins.
-    @Test(arguments: [
-        // GeodSolve0: JFK → CDG-like, the GeodSolve documentation example.
-        (40.6, -73.8, 49.01666667, 2.55, 53.47022, 111.59367, 5_853_226.0, 0.5e-5, 0.5),
-        // GeodSolve4: short line bug found 2010-05-21.
-        (36.493349428792, 0, 36.49334942879201, 0.0000008, .nan, .nan, 0.072, 0, 0.5e-3),
-        // GeodSolve6/9/10/11: nearly antipodal cases that broke the start / tol1.
-        (88.202499451857, 0, -88.202499451857, 179.981022032992859592, .nan, .nan, 20_003_898.214, 0, 0.5e-3),
-        (89.262080389218, 0, -89.262080389218, 179.992207982775375662, .nan, .nan, 20_003_925.854, 0, 0.5e-3),
-        (56.320923501171, 0, -56.320923501171, 179.664747671772880215, .nan, .nan, 19_993_558.287, 0, 0.5e-3),
-        (52.784459512564, 0, -52.784459512563990912, 179.634407464943777557, .nan, .nan, 19_991_596.095, 0, 0.5e-3),
-        (48.522876735459, 0, -48.52287673545898293, 179.599720456223079643, .nan, .nan, 19_989_144.774, 0, 0.5e-3),
-        // GeodSolve29: longitudes outside [-180, 180].
-        (0, 539, 0, 181, .nan, .nan, 222_639, 0, 0.5),
-        // GeodSolve33: equatorial points, short of, on and beyond 180(1 − f) of longitude.
-        (0, 0, 0, 179, 90, 90, 19_926_189, 0.5e-5, 0.5),
-        (0, 0, 0, 179.5, 55.96650, 124.03350, 19_980_862, 0.5e-5, 0.5),
-        (0, 0, 0, 180, 0, 180, 20_003_931, 0.5e-5, 0.5),
-        (0, 0, 1, 180, 0, 180, 19_893_357, 0.5e-5, 0.5),
-        // GeodSolve59: lon12 computed without rounding error.
-        (5, 0.00000000000001, 10, 180, 0.000000000000035, 179.99999999999996, 18_345_191.174332713, 1.5e-14, 5e-9),
-    ] as [(Double, Double, Double, Double, Double, Double, Double, Double, Double)])
+    @Test(
+        arguments: [
+            // GeodSolve0: JFK → CDG-like, the GeodSolve documentation example.
+            (40.6, -73.8, 49.01666667, 2.55, 53.47022, 111.59367, 5_853_226.0, 0.5e-5, 0.5),
+            // GeodSolve4: short line bug found 2010-05-21.
+            (36.493349428792, 0, 36.49334942879201, 0.0000008, .nan, .nan, 0.072, 0, 0.5e-3),
+            // GeodSolve6/9/10/11: nearly antipodal cases that broke the start / tol1.
+            (88.202499451857, 0, -88.202499451857, 179.981022032992859592, .nan, .nan, 20_003_898.214, 0, 0.5e-3),
+            (89.262080389218, 0, -89.262080389218, 179.992207982775375662, .nan, .nan, 20_003_925.854, 0, 0.5e-3),
+            (56.320923501171, 0, -56.320923501171, 179.664747671772880215, .nan, .nan, 19_993_558.287, 0, 0.5e-3),
+            (52.784459512564, 0, -52.784459512563990912, 179.634407464943777557, .nan, .nan, 19_991_596.095, 0, 0.5e-3),
+            (48.522876735459, 0, -48.52287673545898293, 179.599720456223079643, .nan, .nan, 19_989_144.774, 0, 0.5e-3),
+            // GeodSolve29: longitudes outside [-180, 180].
+            (0, 539, 0, 181, .nan, .nan, 222_639, 0, 0.5),
+            // GeodSolve33: equatorial points, short of, on and beyond 180(1 − f) of longitude.
+            (0, 0, 0, 179, 90, 90, 19_926_189, 0.5e-5, 0.5),
+            (0, 0, 0, 179.5, 55.96650, 124.03350, 19_980_862, 0.5e-5, 0.5),
+            (0, 0, 0, 180, 0, 180, 20_003_931, 0.5e-5, 0.5),
+            (0, 0, 1, 180, 0, 180, 19_893_357, 0.5e-5, 0.5),
+            // GeodSolve59: lon12 computed without rounding error.
+            (5, 0.00000000000001, 10, 180, 0.000000000000035, 179.99999999999996, 18_345_191.174332713, 1.5e-14, 5e-9),
+        ] as [(Double, Double, Double, Double, Double, Double, Double, Double, Double)])
     func geodSolveInverse(
         _ c: (Double, Double, Double, Double, Double, Double, Double, Double, Double)
     ) {

@@ -40,14 +40,17 @@ import Testing
             try #require(pts.count == r.points.count, "\(name)")
             for (p, q) in zip(pts, r.points) {
                 // At (or within 1e-6° of) a pole the longitude is arbitrary: compare latitude only.
-                if abs(q.lat) > 90 - 1e-6 { expectNear(p.lat, q.lat, tolerance: 1e-9, "\(name)") } else {
+                if abs(q.lat) > 90 - 1e-6 {
+                    expectNear(p.lat, q.lat, tolerance: 1e-9, "\(name)")
+                } else {
                     expectNear(p, q, tolerance: 1e-9, "\(name)")
                 }
             }
             for (p, q) in zip(pts, pts.dropFirst()) { #expect(abs(q.lon - p.lon) < 180, "\(name) jumps") }
             #expect(pts.first == a)
             #expect(pts.last?.lat == b.lat)
-            expectNear(LatLng.wrapLongitude(pts.last!.lon - b.lon), 0, tolerance: 1e-12, "\(name) end")
+            let last = try #require(pts.last)
+            expectNear(LatLng.wrapLongitude(last.lon - b.lon), 0, tolerance: 1e-12, "\(name) end")
         }
     }
 
@@ -60,8 +63,10 @@ import Testing
 
     /// Max-length densification: every piece ≤ maxSegmentLength, pieces equal (±1 µm), their sum
     /// the inverse distance (±1 µm); checked with the inverse validated against GeographicLib.
-    @Test(arguments: [(40.64, -73.78, 1.36, 103.99, 500_000.0), (51.47, -0.45, -33.95, 151.18, 1_234_567),
-                      (10, 10, 10.001, 10.001, 50), (-30, 0, 29.9, 179.8, 2_000_000)])
+    @Test(arguments: [
+        (40.64, -73.78, 1.36, 103.99, 500_000.0), (51.47, -0.45, -33.95, 151.18, 1_234_567),
+        (10, 10, 10.001, 10.001, 50), (-30, 0, 29.9, 179.8, 2_000_000),
+    ])
     func densifyByLength(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double, _ maxLen: Double) throws {
         let a = LatLng(lat: lat1, lon: lon1), b = LatLng(lat: lat2, lon: lon2)
         let total = g.inverse(a, b).distance
@@ -120,7 +125,8 @@ import Testing
         let circles = try Self.shapes("circle")
         #expect(circles.count == 5)
         for (name, c) in circles {
-            let circle = try g.circle(center: LatLng(lat: c.params[0], lon: c.params[1]), radius: c.params[2], count: c.n)
+            let circle = try g.circle(
+                center: LatLng(lat: c.params[0], lon: c.params[1]), radius: c.params[2], count: c.n)
             try #require(circle.points.count == c.points.count)
             for (p, q) in zip(circle.points, c.points) { expectNear(p, q, tolerance: 1e-9, "\(name)") }
             for (p, q) in zip(circle.points, circle.points.dropFirst()) { #expect(abs(q.lon - p.lon) < 180, "\(name)") }
