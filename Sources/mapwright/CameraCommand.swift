@@ -55,7 +55,10 @@ struct CameraCommand: ParsableCommand {
         @OptionGroup var options: CameraOptions
 
         func run() throws {
-            let out = try CameraCLI.project(CameraCLI.readStandardInput(), camera: options.camera())
+            let cam = try options.camera()
+            let out = try CameraInputError.naming("mapwright camera project") {
+                try CameraCLI.project(CameraCLI.readStandardInput(), camera: cam)
+            }
             print(out, terminator: "")
         }
     }
@@ -67,7 +70,10 @@ struct CameraCommand: ParsableCommand {
         @OptionGroup var options: CameraOptions
 
         func run() throws {
-            let out = try CameraCLI.unproject(CameraCLI.readStandardInput(), camera: options.camera())
+            let cam = try options.camera()
+            let out = try CameraInputError.naming("mapwright camera unproject") {
+                try CameraCLI.unproject(CameraCLI.readStandardInput(), camera: cam)
+            }
             print(out, terminator: "")
         }
     }
@@ -103,8 +109,10 @@ struct CameraCommand: ParsableCommand {
             guard maxZoom.isFinite, (-5...30).contains(maxZoom) else {
                 throw ValidationError("--max-zoom must be within -5...30, got \(maxZoom)")
             }
-            let out = try CameraCLI.fit(CameraCLI.readStandardInput(), size: sz, padding: padding,
-                                        bearing: bearing, pitch: pitch, maxZoom: maxZoom)
+            let out = try CameraInputError.naming("mapwright camera fit") {
+                try CameraCLI.fit(CameraCLI.readStandardInput(), size: sz, padding: padding,
+                                  bearing: bearing, pitch: pitch, maxZoom: maxZoom)
+            }
             print(out, terminator: "")
         }
     }
@@ -115,7 +123,22 @@ struct CameraInputError: Error, CustomStringConvertible {
     /// 1-based line number in the input, nil for the input as a whole.
     var line: Int?
     var why: String
-    var description: String { line.map { "line \($0): \(why)" } ?? why }
+    /// The command that read it, e.g. `mapwright camera project`.
+    var command = ""
+    var description: String {
+        let what = line.map { "line \($0): \(why)" } ?? why
+        return command.isEmpty ? what : "\(command): \(what)"
+    }
+
+    /// Runs `body`, naming `command` in any input error it throws.
+    static func naming<T>(_ command: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch var e as CameraInputError {
+            e.command = command
+            throw e
+        }
+    }
 }
 
 /// The text processing behind `mapwright camera`, separate from argument parsing.
