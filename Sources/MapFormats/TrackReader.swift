@@ -19,13 +19,16 @@ public enum TrackReader {
            size > options.maxBytes {
             throw named.named(.tooLarge(bytes: size, limit: options.maxBytes))
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url, options: .mappedIfSafe)
-        } catch {
-            throw named.named(.unreadable(error.localizedDescription))
+        guard let bytes = readWholeFile(url.path, limit: options.maxBytes) else {
+            let data: Data
+            do {
+                data = try Data(contentsOf: url)
+            } catch {
+                throw named.named(.unreadable(error.localizedDescription))
+            }
+            return try read([UInt8](data), name: name, options: options)
         }
-        return try read([UInt8](data), name: name, options: options)
+        return try read(bytes, name: name, options: options)
     }
 
     /// Reads bytes already in memory; `name` (a file name, optional) is used for the
@@ -77,4 +80,31 @@ public struct TrackReadOptions: Sendable {
         self.maxPoints = maxPoints
         self.maxDepth = maxDepth
     }
+}
+
+/// The whole file read straight into an array (no intermediate `Data` copy), or nil when
+/// it cannot be opened or sized; a file over `limit` bytes is read only up to `limit + 1`.
+private func readWholeFile(_ path: String, limit: Int) -> [UInt8]? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    guard fseek(file, 0, SEEK_END) == 0 else { return nil }
+    let size = ftell(file)
+    guard size >= 0, fseek(file, 0, SEEK_SET) == 0 else { return nil }
+    let capacity = min(size, limit + 1)
+    var failed = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+        guard let base = buffer.baseAddress else {
+            count = 0
+            return
+        }
+        var done = 0
+        while done < capacity {
+            let n = fread(base + done, 1, capacity - done, file)
+            if n <= 0 { break }
+            done += n
+        }
+        failed = done != capacity
+        count = done
+    }
+    return failed ? nil : bytes
 }

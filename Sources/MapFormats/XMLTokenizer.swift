@@ -297,6 +297,11 @@ struct XMLTokenizer {
     /// and `&#N;`/`&#xH;`; throws for anything else after `&`.
     func decode(_ r: Range<Int>, into out: inout [UInt8]) throws {
         var k = r.lowerBound
+        // Fast path: no '&' at all, copy the span in one go.
+        if let base = p.baseAddress, memchr(base + r.lowerBound, 0x26, r.count) == nil {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[r]))
+            return
+        }
         while k < r.upperBound {
             let b = p[k]
             if b != 0x26 {

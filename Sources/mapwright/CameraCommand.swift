@@ -55,10 +55,7 @@ struct CameraCommand: ParsableCommand {
         @OptionGroup var options: CameraOptions
 
         func run() throws {
-            let cam = try options.camera()
-            let out = try CameraInputError.naming("mapwright camera project") {
-                try CameraCLI.project(CameraCLI.readStandardInput(), camera: cam)
-            }
+            let out = try CameraCLI.project(CameraCLI.readStandardInput(), camera: options.camera())
             print(out, terminator: "")
         }
     }
@@ -70,10 +67,7 @@ struct CameraCommand: ParsableCommand {
         @OptionGroup var options: CameraOptions
 
         func run() throws {
-            let cam = try options.camera()
-            let out = try CameraInputError.naming("mapwright camera unproject") {
-                try CameraCLI.unproject(CameraCLI.readStandardInput(), camera: cam)
-            }
+            let out = try CameraCLI.unproject(CameraCLI.readStandardInput(), camera: options.camera())
             print(out, terminator: "")
         }
     }
@@ -109,10 +103,8 @@ struct CameraCommand: ParsableCommand {
             guard maxZoom.isFinite, (-5...30).contains(maxZoom) else {
                 throw ValidationError("--max-zoom must be within -5...30, got \(maxZoom)")
             }
-            let out = try CameraInputError.naming("mapwright camera fit") {
-                try CameraCLI.fit(CameraCLI.readStandardInput(), size: sz, padding: padding,
-                                  bearing: bearing, pitch: pitch, maxZoom: maxZoom)
-            }
+            let out = try CameraCLI.fit(CameraCLI.readStandardInput(), size: sz, padding: padding,
+                                        bearing: bearing, pitch: pitch, maxZoom: maxZoom)
             print(out, terminator: "")
         }
     }
@@ -123,22 +115,7 @@ struct CameraInputError: Error, CustomStringConvertible {
     /// 1-based line number in the input, nil for the input as a whole.
     var line: Int?
     var why: String
-    /// The command that read it, e.g. `mapwright camera project`.
-    var command = ""
-    var description: String {
-        let what = line.map { "line \($0): \(why)" } ?? why
-        return command.isEmpty ? what : "\(command): \(what)"
-    }
-
-    /// Runs `body`, naming `command` in any input error it throws.
-    static func naming<T>(_ command: String, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch var e as CameraInputError {
-            e.command = command
-            throw e
-        }
-    }
+    var description: String { line.map { "line \($0): \(why)" } ?? why }
 }
 
 /// The text processing behind `mapwright camera`, separate from argument parsing.

@@ -16,6 +16,9 @@ struct InspectCommand: ParsableCommand {
     @Option(help: "Decimal digits of encoded-polyline files: 5 or 6.")
     var precision: Int = 5
 
+    @Flag(help: "Print how long reading and measuring each file took, on stderr.")
+    var timing = false
+
     @Argument(help: "Track files: GPX, CSV, GeoJSON or encoded polylines (detected by extension, else content).")
     var files: [String]
 
@@ -27,7 +30,7 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         var failed = false
         for file in files {
-            switch Self.inspect(file, json: json, precision: precision) {
+            switch Self.inspect(file, json: json, precision: precision, timing: timing) {
             case .success(let text):
                 print(text)
             case .failure(let error):
@@ -39,11 +42,23 @@ struct InspectCommand: ParsableCommand {
     }
 
     /// The summary of one file as text or a JSON object, or the located read error.
-    static func inspect(_ file: String, json: Bool, precision: Int = 5) -> Result<String, FormatError> {
+    static func inspect(_ file: String, json: Bool, precision: Int = 5, timing: Bool = false) -> Result<String, FormatError> {
         do {
+            let clock = ContinuousClock()
+            let t0 = clock.now
+            let c0 = Foundation.clock()
             let track = try TrackReader.read(contentsOf: URL(fileURLWithPath: file),
                                              options: TrackReadOptions(polylinePrecision: precision))
+            let t1 = clock.now
+            let c1 = Foundation.clock()
             let summary = TrackSummary(file: file, track: track)
+            if timing {
+                let ms = { (d: Duration) in String(format: "%.1f", Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000) }
+                let cpu = { (a: clock_t, b: clock_t) in String(format: "%.1f", Double(b - a) * 1000 / Double(CLOCKS_PER_SEC)) }
+                let c2 = Foundation.clock()
+                FileHandle.standardError.write(Data(("\(file): \(track.pointCount) points; read \(ms(t1 - t0)) ms wall, \(cpu(c0, c1)) ms CPU; "
+                    + "summary (bounds, geodesic length, time) \(ms(clock.now - t1)) ms wall, \(cpu(c1, c2)) ms CPU\n").utf8))
+            }
             return .success(json ? summary.json : summary.text)
         } catch {
             return .failure(error)

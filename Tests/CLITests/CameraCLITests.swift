@@ -95,7 +95,7 @@ private func numbers(_ s: String) -> [[Double]] {
 
     /// Bad input: non-zero exit, the line named on stderr, nothing on stdout.
     @Test(arguments: [
-        (["project", "--center", "0,0", "--zoom", "3", "--size", "800x600"], "1 2\n3 4\nabc 5\n", "mapwright camera project: line 3"),
+        (["project", "--center", "0,0", "--zoom", "3", "--size", "800x600"], "1 2\n3 4\nabc 5\n", "line 3"),
         (["project", "--center", "0,0", "--zoom", "3", "--size", "800x600"], "1 2\n\n95 4\n", "line 3"),
         (["project", "--center", "0,0", "--zoom", "3", "--size", "800x600"], "1 2 3 4\n", "line 1"),
         (["unproject", "--center", "0,0", "--zoom", "3", "--size", "800x600"], "1 2\nnan 3\n", "line 2"),
