@@ -111,6 +111,29 @@ import Testing
         #expect(z0.first { $0.name == "New York" }?.isCapital == false)
     }
 
+    /// Country labels sit inside their country, near its middle. Truth: the countries' extents
+    /// from an atlas (mainland France 42.3–51.1°N, 4.8°W–8.2°E; Brazil 33.8°S–5.3°N,
+    /// 74°W–34.8°W; contiguous United States 24.5–49.4°N, 124.8°W–66.9°W), the label point
+    /// at least 2° inside each edge, and on land.
+    static let countries: [(String, ClosedRange<Double>, ClosedRange<Double>)] = [
+        ("France", 44.3...49.1, -2.8...6.2),
+        ("Brazil", -31.8...3.3, -72...(-36.8)),
+        ("United States", 26.5...47.4, -122.8...(-68.9)),
+    ]
+
+    @Test(arguments: countries.indices)
+    func countryLabels(index: Int) throws {
+        let (name, lat, lon) = Self.countries[index]
+        let map = try Self.basemap()
+        let f = map.features(in: .world, zoom: 3)
+        let label = try #require(f.places.first { $0.isCountry && $0.name == name })
+        #expect(lat.contains(label.position.lat) && lon.contains(label.position.lon), "\(name) at \(label.position)")
+        let land = contains(f, .land, label.point)
+        #expect(land)
+        let cityScale = map.features(in: viewRect(center: label.position, zoom: 8), zoom: 8).places
+        #expect(!cityScale.contains { $0.isCountry }, "no country labels at zoom 8")
+    }
+
     /// The France–Spain border crosses 0.5°E at about 42.7°N (Pyrenees, Val d'Aran):
     /// some country border passes within 0.1° (0.35° for 1:110m).
     @Test(arguments: zooms)

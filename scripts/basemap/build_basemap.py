@@ -29,8 +29,8 @@ KIND_BORDER = 0
 # (the last level: half a grid unit, which only drops collinear points).
 LEVELS = [
     ("110m", 0, 16, 0, 0.5 / (512 * 2 ** 3)),
-    ("50m", 2, 18, 3, 0.5 / (512 * 2 ** 5)),
-    ("10m", 4, 19, 5, 1.0 / (512 * 2 ** 7)),
+    ("50m", 3, 18, 3, 0.5 / (512 * 2 ** 5)),
+    ("10m", 5, 19, 5, 1.0 / (512 * 2 ** 7)),
     ("10m", 6, 20, 7, 0.5 / (1 << 20)),
 ]
 
@@ -425,8 +425,8 @@ def build_level(sources, tz, bits, tol):
     return build_tiles(polys, lines, tz, min_area)
 
 
-def load_places(magics):
-    out = []
+def load_places(magics, gpkg):
+    out = load_countries(gpkg) if gpkg else []
     feats = ne_read.read_features(os.path.join(magics, "10m", "ne_10m_populated_places_simple"))
     for (stype, parts), a in feats:
         if not parts:
@@ -457,6 +457,97 @@ def load_places(magics):
     return bytes(buf), len(out)
 
 
+def seg_dist2(px, py, ax, ay, bx, by):
+    dx, dy = bx - ax, by - ay
+    dd = dx * dx + dy * dy
+    t = 0.0 if dd == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / dd))
+    qx, qy = ax + t * dx - px, ay + t * dy - py
+    return qx * qx + qy * qy
+
+
+def signed_distance(px, py, rings):
+    """Distance from a point to the polygon's boundary, negative outside (even-odd)."""
+    inside = False
+    best = float("inf")
+    for ring in rings:
+        n = len(ring)
+        j = n - 1
+        for i in range(n):
+            (xi, yi), (xj, yj) = ring[i], ring[j]
+            if (yi > py) != (yj > py) and px < (xj - xi) * (py - yi) / (yj - yi) + xi:
+                inside = not inside
+            best = min(best, seg_dist2(px, py, xi, yi, xj, yj))
+            j = i
+    d = math.sqrt(best)
+    return d if inside else -d
+
+
+def label_point(rings, precision):
+    """The polygon's pole of inaccessibility (the inside point farthest from its edges), found
+    by best-first subdivision of square cells (Garcia-Castellanos & Lombardo 2007)."""
+    import heapq
+    x0, y0, x1, y1 = bbox(rings[0])
+    size = min(x1 - x0, y1 - y0)
+    if size <= 0:
+        return rings[0][0]
+    h = size / 2
+    heap = []
+    best = ((x0 + x1) / 2, (y0 + y1) / 2)
+    best_d = signed_distance(best[0], best[1], rings)
+    y = y0
+    while y < y1:
+        x = x0
+        while x < x1:
+            cx, cy = x + h, y + h
+            d = signed_distance(cx, cy, rings)
+            heapq.heappush(heap, (-(d + h * math.sqrt(2)), cx, cy, h, d))
+            x += size
+        y += size
+    while heap:
+        neg_max, cx, cy, ch, d = heapq.heappop(heap)
+        if d > best_d:
+            best, best_d = (cx, cy), d
+        if -neg_max - best_d <= precision:
+            continue
+        ch /= 2
+        for sx in (-1, 1):
+            for sy in (-1, 1):
+                nx, ny = cx + sx * ch, cy + sy * ch
+                nd = signed_distance(nx, ny, rings)
+                heapq.heappush(heap, (-(nd + ch * math.sqrt(2)), nx, ny, ch, nd))
+    return best
+
+
+# Minimum render zoom of a country label by area (km²); countries are labelled below zoom 7 only.
+COUNTRY_MIN_ZOOM = [(2.5e6, 1), (5e5, 2), (1e5, 3), (2e4, 4), (0, 5)]
+
+
+def load_countries(gpkg):
+    """Country labels from spData's world.gpkg: name_long at the pole of inaccessibility
+    (in Web Mercator) of the country's largest polygon."""
+    out = []
+    for attrs, polys in ne_read.read_gpkg(gpkg):
+        name = (attrs.get("name_long") or "").strip()
+        if not name or name == "Antarctica":
+            continue
+        best = None
+        for poly in polys:
+            rings = [open_ring([merc(lon, lat) for lon, lat in r]) for r in poly]
+            rings = [r for r in rings if len(r) >= 3]
+            if rings and (best is None or abs(signed_area(rings[0])) > abs(signed_area(best[0]))):
+                best = rings
+        if best is None:
+            continue
+        x, y = label_point(best, 1.0 / 8192)
+        lon = x * 360 - 180
+        lat = math.degrees(math.atan(math.sinh(math.pi * (1 - 2 * y))))
+        area = attrs.get("area_km2") or 0
+        mz = next(z for limit, z in COUNTRY_MIN_ZOOM if area >= limit)
+        pop = int(attrs.get("pop") or 0)
+        out.append((mz, mz, mz, 8, pop, lat, lon, name))
+    return out
+
+
 ATTRIBUTION = "Made with Natural Earth. Free vector and raster map data @ naturalearthdata.com."
 
 
@@ -465,6 +556,8 @@ def main():
     root = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     ap.add_argument("--magics", default="/usr/share/magics", help="libmagics++-data's Natural Earth folder")
     ap.add_argument("--out", default=os.path.join(root, "Sources", "MapTiles", "Resources", "basemap.mwb"))
+    ap.add_argument("--world", default="/usr/lib/R/site-library/spData/shapes/world.gpkg",
+                    help="r-cran-spdata's world.gpkg (country labels); empty to leave them out")
     args = ap.parse_args()
 
     t0 = time.time()
@@ -488,7 +581,7 @@ def main():
         print("level %s z%d: %d tiles, %d vertices, %d bytes (%.1fs)" %
               (scale, tz, len(entries), stats["vertices"], len(data), time.time() - t0), file=sys.stderr)
 
-    places, nplaces = load_places(args.magics)
+    places, nplaces = load_places(args.magics, args.world)
     attribution = ATTRIBUTION.encode("utf-8")
 
     # Layout: header, level records, tile indexes, tile data, places, attribution.

@@ -55,16 +55,21 @@ public struct BasemapLine: Hashable, Sendable {
     }
 }
 
-/// A populated place of the embedded basemap (Natural Earth populated places), for labels.
+/// A labelled place of the embedded basemap: a populated place (Natural Earth populated
+/// places) or a country (spData's world, at the pole of inaccessibility of its largest part).
 public struct BasemapPlace: Hashable, Sendable {
-    /// The place's name as Natural Earth spells it (UTF-8).
+    /// Country labels are returned below this zoom only (at city scale a country's label
+    /// point is just somewhere in the countryside).
+    public static let countryLabelMaxZoom = 7.0
+
+    /// The name (UTF-8): Natural Earth's `name` for places, spData's `name_long` for countries.
     public var name: String
     /// The position in degrees (WGS84), as stored (± 1e-6°).
     public var position: LatLng
     /// The position in normalised Web Mercator, shifted by whole world widths into the
     /// queried rectangle for wrapped views.
     public var point: MapPoint
-    /// Natural Earth `scalerank`, 0 (most important) to 10.
+    /// Natural Earth `scalerank`, 0 (most important) to 10; for a country, its `minZoom`.
     public var rank: Int
     /// Natural Earth `labelrank`, 0 (most important) to 10: a secondary priority for labels.
     public var labelRank: Int
@@ -78,11 +83,13 @@ public struct BasemapPlace: Hashable, Sendable {
     public var isRegionalCapital: Bool
     /// True for a Natural Earth world city or megacity.
     public var isMajorCity: Bool
+    /// True for a country label (not a populated place).
+    public var isCountry: Bool
 
     /// Creates a place.
     public init(
         name: String, position: LatLng, point: MapPoint, rank: Int, labelRank: Int, minZoom: Int,
-        population: Int, isCapital: Bool, isRegionalCapital: Bool, isMajorCity: Bool
+        population: Int, isCapital: Bool, isRegionalCapital: Bool, isMajorCity: Bool, isCountry: Bool = false
     ) {
         self.name = name
         self.position = position
@@ -94,6 +101,7 @@ public struct BasemapPlace: Hashable, Sendable {
         self.isCapital = isCapital
         self.isRegionalCapital = isRegionalCapital
         self.isMajorCity = isMajorCity
+        self.isCountry = isCountry
     }
 }
 
@@ -104,7 +112,8 @@ public struct BasemapFeatures: Sendable {
     public var polygons: [BasemapPolygon]
     /// Country borders, coastlines and lake shores of those tiles.
     public var lines: [BasemapLine]
-    /// Places inside the rectangle whose `minZoom` ≤ the zoom, most important first
+    /// Places and country labels inside the rectangle whose `minZoom` ≤ the zoom (country
+    /// labels only below `BasemapPlace.countryLabelMaxZoom`), most important first
     /// (by `minZoom`, then `rank`, then population) — the order to place labels in.
     public var places: [BasemapPlace]
     /// The Natural Earth scale the geometry comes from: "110m", "50m" or "10m".

@@ -78,7 +78,7 @@ extension EmbeddedBasemap {
     }
 
     // Places: u32 count, then per place: i32 lat·10^6, i32 lon·10^6, u8 minZoom, u8 scalerank,
-    // u8 labelrank, u8 flags (1 national capital, 2 world city/megacity, 4 admin-1 capital),
+    // u8 labelrank, u8 flags (1 national capital, 2 world city/megacity, 4 admin-1 capital, 8 country),
     // u32 pop_max, u8 nameLength, name (UTF-8). Sorted by minZoom, scalerank, -pop_max, name.
     private static func parsePlaces(_ raw: UnsafeRawBufferPointer, range: Range<Int>) throws(BasemapError)
         -> [BasemapPlace]
@@ -105,7 +105,7 @@ extension EmbeddedBasemap {
             out.append(BasemapPlace(
                 name: name, position: position, point: MapPoint(position), rank: rank, labelRank: labelRank,
                 minZoom: minZoom, population: population, isCapital: flags & 1 != 0,
-                isRegionalCapital: flags & 4 != 0, isMajorCity: flags & 2 != 0))
+                isRegionalCapital: flags & 4 != 0, isMajorCity: flags & 2 != 0, isCountry: flags & 8 != 0))
         }
         return out
     }

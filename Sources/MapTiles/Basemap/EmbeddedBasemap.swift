@@ -190,7 +190,7 @@ public final class EmbeddedBasemap: Sendable {
         for stored in places {
             if Double(stored.minZoom) > zoom { break }  // sorted by minZoom
             let p = stored.point
-            guard p.y >= y0, p.y <= y1 else { continue }
+            guard p.y >= y0, p.y <= y1, !stored.isCountry || zoom < BasemapPlace.countryLabelMaxZoom else { continue }
             for copy in firstCopy...lastCopy {
                 let x = p.x + Double(copy)
                 if x >= x0 && x <= x1 {
