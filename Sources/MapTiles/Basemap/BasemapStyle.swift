@@ -100,8 +100,8 @@ public struct BasemapStyle: Hashable, Sendable {
     /// Dark: near-black ocean, dark grey land, light grey borders, light text on dark halos.
     public static let dark = BasemapStyle(
         name: "dark",
-        ocean: BasemapColor(rgb: 0x17263C), land: BasemapColor(rgb: 0x3A3F47), lake: BasemapColor(rgb: 0x17263C),
-        coastline: BasemapColor(rgb: 0x56657A), border: BasemapColor(rgb: 0x9AA1AC),
+        ocean: BasemapColor(rgb: 0x0F1B2D), land: BasemapColor(rgb: 0x454A53), lake: BasemapColor(rgb: 0x0F1B2D),
+        coastline: BasemapColor(rgb: 0x5E6E85), border: BasemapColor(rgb: 0x9AA1AC),
         labelText: BasemapColor(rgb: 0xE8E8E8), labelHalo: BasemapColor(rgb: 0x101010, alpha: 0.85),
         placeDot: BasemapColor(rgb: 0xCCCCCC))
 
