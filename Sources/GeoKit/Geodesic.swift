@@ -27,8 +27,9 @@ public struct GeodesicDirect: Sendable, Equatable {
 ///
 /// Units: latitudes, longitudes and azimuths in degrees (azimuths clockwise from north),
 /// distances in metres. A latitude outside [-90, 90] or a non-finite input gives NaN results
-/// (no trap). The implementation is tuned for |f| ≤ 1/50; flatter ellipsoids (and prolate ones,
-/// f < 0, which lack the astroid start) still converge but are not tested.
+/// (no trap). Accurate to round-off for |f| ≤ 1/50; also tested against GeographicLib for a
+/// sphere, f = −1/150 (prolate, where the nearly antipodal start is the spherical guess with
+/// bisection as the fallback), 1/150 and 1/10.
 public struct Geodesic: Sendable {
     /// Equatorial radius in metres.
     public let a: Double
