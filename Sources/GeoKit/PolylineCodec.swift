@@ -145,8 +145,10 @@ public enum PolylineCodec {
     }
 
     /// Reads one zig-zag value starting at `i`; on failure sets `error` and returns nil.
-    private static func readValue(_ bytes: UnsafeMutableBufferPointer<UInt8>, _ i: inout Int,
-                                  _ error: inout Error?) -> Int? {
+    private static func readValue(
+        _ bytes: UnsafeMutableBufferPointer<UInt8>, _ i: inout Int,
+        _ error: inout Error?
+    ) -> Int? {
         var result = 0
         var shift = 0
         let n = bytes.count

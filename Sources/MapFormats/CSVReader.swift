@@ -69,7 +69,8 @@ struct CSVReader {
                     columns = c
                     continue
                 }
-                let numeric = fields.count >= 2
+                let numeric =
+                    fields.count >= 2
                     && DecimalNumber.parse(p, trimmed(p, fields[0]).lowerBound, trimmed(p, fields[0]).upperBound) != nil
                 if numeric || (fields.count >= 2 && looksNumericOrNonFinite(p, fields[0])) {
                     headerless = true
@@ -79,13 +80,20 @@ struct CSVReader {
                     c.names = (0..<fields.count).map { $0 < 2 ? "" : "column\($0 + 1)" }
                     columns = c
                 } else if c.lat >= 0 {
-                    throw fail(.invalid("the header has a latitude column but no longitude column (lon, lng, long or longitude)"), recordStart)
+                    throw fail(
+                        .invalid(
+                            "the header has a latitude column but no longitude column (lon, lng, long or longitude)"),
+                        recordStart)
                 } else if c.lon >= 0 {
-                    throw fail(.invalid("the header has a longitude column but no latitude column (lat or latitude)"), recordStart)
+                    throw fail(
+                        .invalid("the header has a longitude column but no latitude column (lat or latitude)"),
+                        recordStart)
                 } else {
-                    throw fail(.unexpected(quoted(p, recordStart, fields.last.map { $0.end } ?? recordStart),
-                                           expected: "a header naming latitude and longitude columns, or LAT,LON numbers"),
-                               recordStart)
+                    throw fail(
+                        .unexpected(
+                            quoted(p, recordStart, fields.last.map { $0.end } ?? recordStart),
+                            expected: "a header naming latitude and longitude columns, or LAT,LON numbers"),
+                        recordStart)
                 }
             }
             guard let c = columns else { continue }
@@ -94,10 +102,13 @@ struct CSVReader {
                     throw fail(.unexpected("\(fields.count) field", expected: "LAT,LON"), recordStart)
                 }
             } else if fields.count != c.count {
-                throw fail(.unexpected("\(fields.count) fields", expected: "\(c.count) fields as in the header"), recordStart)
+                throw fail(
+                    .unexpected("\(fields.count) fields", expected: "\(c.count) fields as in the header"), recordStart)
             }
             let lat = try number(p, fields[c.lat], what: "latitude")
-            guard lat >= -90 && lat <= 90 else { throw fail(.latitudeOutOfRange(lat), trimmed(p, fields[c.lat]).lowerBound) }
+            guard lat >= -90 && lat <= 90 else {
+                throw fail(.latitudeOutOfRange(lat), trimmed(p, fields[c.lat]).lowerBound)
+            }
             let lon = try number(p, fields[c.lon], what: "longitude")
             var point = TrackPoint(LatLng(lat: lat, lon: lon))
             if c.ele >= 0 && !trimmed(p, fields[c.ele]).isEmpty {
@@ -111,8 +122,10 @@ struct CSVReader {
                     } else if let s = DecimalNumber.parse(p, r.lowerBound, r.upperBound), s.isFinite {
                         point.time = Date(timeIntervalSince1970: s)
                     } else {
-                        throw fail(.unexpected(quoted(p, r.lowerBound, r.upperBound),
-                                               expected: "an ISO 8601 time or seconds since 1970"), r.lowerBound)
+                        throw fail(
+                            .unexpected(
+                                quoted(p, r.lowerBound, r.upperBound),
+                                expected: "an ISO 8601 time or seconds since 1970"), r.lowerBound)
                     }
                 }
             }
@@ -163,8 +176,10 @@ struct CSVReader {
     }
 
     /// Reads one record starting at `i`, leaving `i` after its line end.
-    private func readRecord(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ delimiter: UInt8,
-                            _ fields: inout [Field]) throws {
+    private func readRecord(
+        _ p: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ delimiter: UInt8,
+        _ fields: inout [Field]
+    ) throws {
         fields.removeAll(keepingCapacity: true)
         let n = p.count
         while true {
@@ -177,7 +192,9 @@ struct CSVReader {
                 let start = j
                 var escaped = false
                 while true {
-                    guard j < n else { throw fail(.truncated(expected: "the closing quote of the field opened here"), open) }
+                    guard j < n else {
+                        throw fail(.truncated(expected: "the closing quote of the field opened here"), open)
+                    }
                     if p[j] == 0x22 {
                         if j + 1 < n && p[j + 1] == 0x22 {
                             escaped = true
@@ -192,7 +209,8 @@ struct CSVReader {
                 j += 1
                 while j < n && p[j] == 0x20 { j += 1 }
                 if j < n && p[j] != delimiter && p[j] != 0x0A && p[j] != 0x0D {
-                    throw fail(.unexpected(describeByte(p[j]), expected: "a separator or line end after the closing quote"), j)
+                    throw fail(
+                        .unexpected(describeByte(p[j]), expected: "a separator or line end after the closing quote"), j)
                 }
             } else {
                 j = i

@@ -13,11 +13,12 @@ struct GPXReader {
         case gpx, metadata, wpt, rte, rtept, trk, trkseg, trkpt, ele, time, name, desc, cmt, type, extensions, other
     }
 
-    private static let names: [([UInt8], Tag)] = ([
-        ("gpx", .gpx), ("metadata", .metadata), ("wpt", .wpt), ("rte", .rte), ("rtept", .rtept), ("trk", .trk),
-        ("trkseg", .trkseg), ("trkpt", .trkpt), ("ele", .ele), ("time", .time), ("name", .name), ("desc", .desc),
-        ("cmt", .cmt), ("type", .type), ("extensions", .extensions),
-    ] as [(String, Tag)]).map { (Array($0.0.utf8), $0.1) }
+    private static let names: [([UInt8], Tag)] =
+        ([
+            ("gpx", .gpx), ("metadata", .metadata), ("wpt", .wpt), ("rte", .rte), ("rtept", .rtept), ("trk", .trk),
+            ("trkseg", .trkseg), ("trkpt", .trkpt), ("ele", .ele), ("time", .time), ("name", .name), ("desc", .desc),
+            ("cmt", .cmt), ("type", .type), ("extensions", .extensions),
+        ] as [(String, Tag)]).map { (Array($0.0.utf8), $0.1) }
 
     /// A point being read (`<wpt>`, `<rtept>` or `<trkpt>`).
     private struct OpenPoint {
@@ -66,7 +67,8 @@ struct GPXReader {
             var props: [String: JSONValue] = [:]
             if let partDesc { props["desc"] = .string(partDesc) }
             if let partType { props["type"] = .string(partType) }
-            track.parts.append(TrackPart(kind: kind, points: points, name: partName, feature: max(feature, 0), properties: props))
+            track.parts.append(
+                TrackPart(kind: kind, points: points, name: partName, feature: max(feature, 0), properties: props))
             points = []
         }
 
@@ -100,8 +102,11 @@ struct GPXReader {
                 case .wpt, .rtept, .trkpt:
                     let expectedParent: Tag = kind == .wpt ? .gpx : kind == .rtept ? .rte : .trkseg
                     guard parent == expectedParent || (kind == .trkpt && parent == .trk) else {
-                        throw fail(.unexpected("<\(t.string(name))> inside <\(String(describing: parent))>",
-                                               expected: "<\(String(describing: kind))> inside <\(String(describing: expectedParent))>"), at)
+                        throw fail(
+                            .unexpected(
+                                "<\(t.string(name))> inside <\(String(describing: parent))>",
+                                expected: "<\(String(describing: kind))> inside <\(String(describing: expectedParent))>"
+                            ), at)
                     }
                     point = OpenPoint(coordinate: try coordinate(t, name, at))
                     total += 1
@@ -112,7 +117,8 @@ struct GPXReader {
                     partDesc = nil
                     partType = nil
                 case .ele, .time, .name, .desc, .cmt, .type:
-                    collecting = parent == .wpt || parent == .rtept || parent == .trkpt || parent == .trk || parent == .rte
+                    collecting =
+                        parent == .wpt || parent == .rtept || parent == .trkpt || parent == .trk || parent == .rte
                         || (parent == .metadata && kind == .name)
                     text.removeAll(keepingCapacity: true)
                     textStart = t.i
@@ -143,8 +149,10 @@ struct GPXReader {
                     if let pt = point {
                         var props: [String: JSONValue] = [:]
                         if let d = pt.desc { props["desc"] = .string(d) }
-                        track.waypoints.append(Waypoint(pt.coordinate, elevation: pt.elevation, time: pt.time, name: pt.name,
-                                                        feature: track.waypoints.count, properties: props))
+                        track.waypoints.append(
+                            Waypoint(
+                                pt.coordinate, elevation: pt.elevation, time: pt.time, name: pt.name,
+                                feature: track.waypoints.count, properties: props))
                     }
                     point = nil
                 case .trkseg, .trk:
@@ -198,9 +206,11 @@ struct GPXReader {
         throw fail(.unexpected(found, expected: "a \(what) in \(unit)"), s)
     }
 
-    private func assign(_ kind: Tag, parent: Tag, _ point: inout OpenPoint?, _ partName: inout String?,
-                        _ partDesc: inout String?, _ partType: inout String?, _ track: inout Track,
-                        _ text: [UInt8], _ textStart: Int) throws {
+    private func assign(
+        _ kind: Tag, parent: Tag, _ point: inout OpenPoint?, _ partName: inout String?,
+        _ partDesc: inout String?, _ partType: inout String?, _ track: inout Track,
+        _ text: [UInt8], _ textStart: Int
+    ) throws {
         let isPoint = parent == .wpt || parent == .rtept || parent == .trkpt
         switch kind {
         case .ele where isPoint:
@@ -213,7 +223,9 @@ struct GPXReader {
                 while s < e && buf[s] <= 0x20 { s += 1 }
                 while e > s && buf[e - 1] <= 0x20 { e -= 1 }
                 guard let d = ISO8601Time.parse(buf, s, e) else {
-                    throw fail(.unexpected(s == e ? "an empty value" : quoted(buf, s, e), expected: "an ISO 8601 time"), textStart)
+                    throw fail(
+                        .unexpected(s == e ? "an empty value" : quoted(buf, s, e), expected: "an ISO 8601 time"),
+                        textStart)
                 }
                 return d
             }
@@ -243,7 +255,10 @@ struct GPXReader {
             guard v.isFinite else { throw fail(.notFinite("Elevation"), textStart) }
             return v
         }
-        if DecimalNumber.isNonFiniteWord(buf, s, e) { throw fail(.notFinite("Elevation \(quoted(buf, s, e))"), textStart) }
-        throw fail(.unexpected(s == e ? "an empty value" : quoted(buf, s, e), expected: "an elevation in metres"), textStart)
+        if DecimalNumber.isNonFiniteWord(buf, s, e) {
+            throw fail(.notFinite("Elevation \(quoted(buf, s, e))"), textStart)
+        }
+        throw fail(
+            .unexpected(s == e ? "an empty value" : quoted(buf, s, e), expected: "an elevation in metres"), textStart)
     }
 }

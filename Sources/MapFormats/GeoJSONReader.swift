@@ -42,7 +42,8 @@ struct GeoJSONReader {
 
     func read() throws -> Track {
         try source.bytes.withUnsafeBufferPointer { p in
-            var state = State(scanner: JSONScanner(p, source: source, maxDepth: options.maxDepth), maxPoints: options.maxPoints)
+            var state = State(
+                scanner: JSONScanner(p, source: source, maxDepth: options.maxDepth), maxPoints: options.maxPoints)
             let root = try state.readObject()
             try state.scanner.expectEnd()
             var track = Track(format: .geojson, name: root.name)
@@ -157,7 +158,8 @@ struct GeoJSONReader {
                 let at = scanner.i
                 let child = try readCoordinates()
                 if case .position = child {
-                    throw scanner.fail(.unexpected("a position", expected: "an array of positions like its siblings"), at)
+                    throw scanner.fail(
+                        .unexpected("a position", expected: "an array of positions like its siblings"), at)
                 }
                 children.append(child)
             }
@@ -220,8 +222,10 @@ struct GeoJSONReader {
                 for f in features {
                     guard f.type == "Feature" else {
                         let found = f.type.map { "'\($0)'" } ?? "an object without \"type\""
-                        throw fail(.unexpected(found, expected: "a Feature in the features array"), f, at: f.type == nil ? f.at : f.typeAt,
-                                   member: f.type == nil ? nil : "type")
+                        throw fail(
+                            .unexpected(found, expected: "a Feature in the features array"), f,
+                            at: f.type == nil ? f.at : f.typeAt,
+                            member: f.type == nil ? nil : "type")
                     }
                     try emitFeature(f, into: &track, feature: feature)
                     feature += 1
@@ -241,8 +245,10 @@ struct GeoJSONReader {
             try emitGeometry(geometry, into: &track, feature: feature, properties: raw.properties ?? [:])
         }
 
-        private mutating func emitGeometry(_ raw: RawObject, into track: inout Track, feature: Int,
-                                           properties: [String: JSONValue]) throws {
+        private mutating func emitGeometry(
+            _ raw: RawObject, into track: inout Track, feature: Int,
+            properties: [String: JSONValue]
+        ) throws {
             guard let type = raw.type else {
                 throw fail(.invalid("the geometry has no \"type\" member"), raw, at: raw.at)
             }
@@ -268,8 +274,9 @@ struct GeoJSONReader {
             guard let coordinates = raw.coordinates else {
                 throw fail(.invalid("a \(type) needs a \"coordinates\" member"), raw, at: raw.at)
             }
-            let mismatch = fail(.unexpected(describe(coordinates), expected: "\(shape.noun) for a \(type)"), raw,
-                                at: raw.coordinatesAt, member: "coordinates")
+            let mismatch = fail(
+                .unexpected(describe(coordinates), expected: "\(shape.noun) for a \(type)"), raw,
+                at: raw.coordinatesAt, member: "coordinates")
             func lines(_ c: Coordinates) throws -> [Range<Int>] {
                 switch c {
                 case .positions(let r): return [r]
@@ -286,12 +293,15 @@ struct GeoJSONReader {
                 let points = positions[r].map {
                     TrackPoint(LatLng(lat: $0.lat, lon: $0.lon), elevation: $0.elevation)
                 }
-                track.parts.append(TrackPart(kind: kind, points: points, name: name, feature: feature, properties: properties))
+                track.parts.append(
+                    TrackPart(kind: kind, points: points, name: name, feature: feature, properties: properties))
             }
             func addWaypoint(_ k: Int) {
                 let q = positions[k]
-                track.waypoints.append(Waypoint(LatLng(lat: q.lat, lon: q.lon), elevation: q.elevation, name: name,
-                                                feature: feature, properties: properties))
+                track.waypoints.append(
+                    Waypoint(
+                        LatLng(lat: q.lat, lon: q.lon), elevation: q.elevation, name: name,
+                        feature: feature, properties: properties))
             }
             switch shape.depth {
             case 0:
@@ -317,7 +327,8 @@ struct GeoJSONReader {
             case .positions: return "an array of positions"
             case .lists(let l):
                 guard let first = l.first else { return "an empty array" }
-                return "an array of " + describe(first).replacingOccurrences(of: "a position", with: "positions")
+                return "an array of "
+                    + describe(first).replacingOccurrences(of: "a position", with: "positions")
                     .replacingOccurrences(of: "an array", with: "arrays")
             }
         }

@@ -187,7 +187,10 @@ struct JSONScanner {
                 return s
             }
             if b == 0x5C { break }
-            if b < 0x20 { throw fail(.unexpected(describeByte(b), expected: "a closing '\"' (control characters must be escaped)"), i) }
+            if b < 0x20 {
+                throw fail(
+                    .unexpected(describeByte(b), expected: "a closing '\"' (control characters must be escaped)"), i)
+            }
             i += 1
         }
         var out = Array(p[start..<min(i, p.count)])
@@ -198,7 +201,10 @@ struct JSONScanner {
                 i += 1
                 return String(decoding: out, as: UTF8.self)
             }
-            if b < 0x20 { throw fail(.unexpected(describeByte(b), expected: "a closing '\"' (control characters must be escaped)"), i) }
+            if b < 0x20 {
+                throw fail(
+                    .unexpected(describeByte(b), expected: "a closing '\"' (control characters must be escaped)"), i)
+            }
             if b != 0x5C {
                 out.append(b)
                 i += 1
@@ -236,7 +242,9 @@ struct JSONScanner {
                 let scalar = Unicode.Scalar(code) ?? "\u{FFFD}"
                 out.append(contentsOf: Array(String(Character(scalar)).utf8))
             default:
-                throw fail(.unexpected(describeByte(e), expected: "an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)"), i - 1)
+                throw fail(
+                    .unexpected(describeByte(e), expected: "an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)"),
+                    i - 1)
             }
         }
     }
@@ -271,7 +279,8 @@ struct JSONScanner {
         if p[k] == 0x30 {
             k += 1
             if k < n && p[k] &- 0x30 < 10 {
-                throw fail(.unexpected("a leading zero", expected: "\(what) (JSON numbers have no leading zeros)"), start)
+                throw fail(
+                    .unexpected("a leading zero", expected: "\(what) (JSON numbers have no leading zeros)"), start)
             }
         } else {
             while k < n && p[k] &- 0x30 < 10 { k += 1 }
@@ -279,7 +288,8 @@ struct JSONScanner {
         if k < n && p[k] == 0x2E {
             k += 1
             guard k < n, p[k] &- 0x30 < 10 else {
-                throw k < n ? fail(.unexpected(describeByte(p[k]), expected: "a digit after '.'"), k)
+                throw k < n
+                    ? fail(.unexpected(describeByte(p[k]), expected: "a digit after '.'"), k)
                     : fail(.truncated(expected: "a digit after '.'"), k)
             }
             while k < n && p[k] &- 0x30 < 10 { k += 1 }
@@ -288,7 +298,8 @@ struct JSONScanner {
             k += 1
             if k < n && (p[k] == 0x2B || p[k] == 0x2D) { k += 1 }
             guard k < n, p[k] &- 0x30 < 10 else {
-                throw k < n ? fail(.unexpected(describeByte(p[k]), expected: "a digit in the exponent"), k)
+                throw k < n
+                    ? fail(.unexpected(describeByte(p[k]), expected: "a digit in the exponent"), k)
                     : fail(.truncated(expected: "a digit in the exponent"), k)
             }
             while k < n && p[k] &- 0x30 < 10 { k += 1 }
@@ -354,6 +365,8 @@ struct JSONScanner {
 
     /// Throws unless only white space is left.
     mutating func expectEnd() throws {
-        guard peek() == nil else { throw fail(.unexpected(foundDescription(), expected: "the end of the file"), i, path: []) }
+        guard peek() == nil else {
+            throw fail(.unexpected(foundDescription(), expected: "the end of the file"), i, path: [])
+        }
     }
 }

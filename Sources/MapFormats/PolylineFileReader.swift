@@ -29,7 +29,9 @@ struct PolylineFileReader {
                     throw source.locate(.invalid("invalid encoded polyline: \(error.message)"), at: s + error.offset)
                 }
                 total += points.count
-                guard total <= options.maxPoints else { throw source.locate(.tooManyPoints(limit: options.maxPoints), at: s) }
+                guard total <= options.maxPoints else {
+                    throw source.locate(.tooManyPoints(limit: options.maxPoints), at: s)
+                }
                 if !points.isEmpty {
                     track.parts.append(TrackPart(points: points.map { TrackPoint($0) }, feature: track.parts.count))
                 }

@@ -76,10 +76,15 @@ func looksBinary(_ bytes: [UInt8]) -> Bool {
         if b == 0x7F { return true }
         if b >= 0x80 {
             let len: Int
-            if b & 0xE0 == 0xC0 && b >= 0xC2 { len = 2 }
-            else if b & 0xF0 == 0xE0 { len = 3 }
-            else if b & 0xF8 == 0xF0 && b <= 0xF4 { len = 4 }
-            else { return true }
+            if b & 0xE0 == 0xC0 && b >= 0xC2 {
+                len = 2
+            } else if b & 0xF0 == 0xE0 {
+                len = 3
+            } else if b & 0xF8 == 0xF0 && b <= 0xF4 {
+                len = 4
+            } else {
+                return true
+            }
             if i + len > bytes.count { return i + len <= n }  // cut at the sniff window: fine
             for k in 1..<len where bytes[i + k] & 0xC0 != 0x80 { return true }
             i += len

@@ -35,7 +35,9 @@ public enum TrackFormat: String, Sendable, CaseIterable, CustomStringConvertible
     /// line made only of polyline characters (`?`…`~`) an encoded polyline, anything else CSV.
     /// A UTF-8 byte order mark and leading white space are skipped. Nil for empty input.
     public static func sniff(_ bytes: some Collection<UInt8>) -> TrackFormat? {
-        var it = bytes.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+        var it = bytes.drop {
+            $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF
+        }
         guard let first = it.first else { return nil }
         switch first {
         case UInt8(ascii: "<"): return .gpx
@@ -51,7 +53,9 @@ public enum TrackFormat: String, Sendable, CaseIterable, CustomStringConvertible
     /// The format of a file: from its extension when it names one, else by sniffing.
     public static func detect(path: String, bytes: some Collection<UInt8>) -> TrackFormat? {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        if let dot = name.lastIndex(of: "."), let f = TrackFormat(fileExtension: String(name[name.index(after: dot)...])) {
+        if let dot = name.lastIndex(of: "."),
+            let f = TrackFormat(fileExtension: String(name[name.index(after: dot)...]))
+        {
             return f
         }
         return sniff(bytes)

@@ -7,7 +7,9 @@ import Foundation
 /// nesting depth, so no input crashes or hangs the reader.
 public enum TrackReader {
     /// Reads a file; the format comes from `options.format`, else the extension, else the content.
-    public static func read(contentsOf url: URL, options: TrackReadOptions = TrackReadOptions()) throws(FormatError) -> Track {
+    public static func read(contentsOf url: URL, options: TrackReadOptions = TrackReadOptions()) throws(FormatError)
+        -> Track
+    {
         let name = url.isFileURL ? url.path : url.absoluteString
         let named = SourceText(bytes: [], name: name)
         var isDirectory: ObjCBool = false
@@ -16,7 +18,8 @@ public enum TrackReader {
         }
         guard !isDirectory.boolValue else { throw named.named(.unreadable("is a directory")) }
         if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
-           size > options.maxBytes {
+            size > options.maxBytes
+        {
             throw named.named(.tooLarge(bytes: size, limit: options.maxBytes))
         }
         guard let bytes = readWholeFile(url.path, limit: options.maxBytes) else {
@@ -33,7 +36,9 @@ public enum TrackReader {
 
     /// Reads bytes already in memory; `name` (a file name, optional) is used for the
     /// extension-based format detection and in error messages.
-    public static func read(_ bytes: [UInt8], name: String? = nil, options: TrackReadOptions = TrackReadOptions()) throws(FormatError) -> Track {
+    public static func read(_ bytes: [UInt8], name: String? = nil, options: TrackReadOptions = TrackReadOptions())
+        throws(FormatError) -> Track
+    {
         let source = SourceText(bytes: bytes, name: name)
         guard bytes.count <= options.maxBytes else {
             throw source.named(.tooLarge(bytes: bytes.count, limit: options.maxBytes))
@@ -55,30 +60,6 @@ public enum TrackReader {
         } catch {
             throw source.named(.unreadable("\(error)"))
         }
-    }
-}
-
-/// How `TrackReader` reads: the format (nil: detect) and the limits.
-public struct TrackReadOptions: Sendable {
-    /// The format to read, or nil to detect it from the extension and content.
-    public var format: TrackFormat?
-    /// Decimal digits of encoded polylines (5: Google, 6: OSRM/Valhalla).
-    public var polylinePrecision: Int
-    /// The largest file read, in bytes (default 1 GiB).
-    public var maxBytes: Int
-    /// The most points (parts and waypoints together) read (default 50 million).
-    public var maxPoints: Int
-    /// The deepest nesting of JSON arrays/objects or XML elements read (default 256).
-    public var maxDepth: Int
-
-    /// Options with the defaults: detect the format, precision 5, 1 GiB, 50M points, depth 256.
-    public init(format: TrackFormat? = nil, polylinePrecision: Int = 5, maxBytes: Int = 1 << 30,
-                maxPoints: Int = 50_000_000, maxDepth: Int = 256) {
-        self.format = format
-        self.polylinePrecision = polylinePrecision
-        self.maxBytes = maxBytes
-        self.maxPoints = maxPoints
-        self.maxDepth = maxDepth
     }
 }
 

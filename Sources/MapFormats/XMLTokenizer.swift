@@ -109,7 +109,8 @@ struct XMLTokenizer {
     private func unclosedError() -> FormatError {
         guard let top = stack.last else { return fail(.truncated(expected: "a root element"), p.count) }
         let (line, _) = source.location(of: top.at)
-        return fail(.truncated(expected: "</\(string(top.name))> to close <\(string(top.name))> from line \(line)"), p.count)
+        return fail(
+            .truncated(expected: "</\(string(top.name))> to close <\(string(top.name))> from line \(line)"), p.count)
     }
 
     /// The next event.
@@ -136,7 +137,9 @@ struct XMLTokenizer {
                     var k = start
                     while k < i && isSpace(p[k]) { k += 1 }
                     if k < i {
-                        throw fail(.unexpected(describeByte(p[k]), expected: sawRoot ? "nothing after the root element" : "'<'"), k)
+                        throw fail(
+                            .unexpected(
+                                describeByte(p[k]), expected: sawRoot ? "nothing after the root element" : "'<'"), k)
                     }
                     continue
                 }
@@ -186,7 +189,8 @@ struct XMLTokenizer {
                     guard k < n else { throw fail(.truncated(expected: "'>' to end the DOCTYPE"), lt) }
                     i = k + 1
                 } else {
-                    throw fail(.unexpected(quoted(p, i, min(n, i + 9)), expected: "a comment, CDATA section or tag"), lt)
+                    throw fail(
+                        .unexpected(quoted(p, i, min(n, i + 9)), expected: "a comment, CDATA section or tag"), lt)
                 }
             case 0x2F:  // </name>
                 var k = i + 2
@@ -203,7 +207,10 @@ struct XMLTokenizer {
                 }
                 guard sameBytes(top.name, name) else {
                     let (line, _) = source.location(of: top.at)
-                    throw fail(.unexpected("</\(string(name))>", expected: "</\(string(top.name))> to close <\(string(top.name))> from line \(line)"), lt)
+                    throw fail(
+                        .unexpected(
+                            "</\(string(name))>",
+                            expected: "</\(string(top.name))> to close <\(string(top.name))> from line \(line)"), lt)
                 }
                 stack.removeLast()
                 i = k + 1
@@ -243,7 +250,9 @@ struct XMLTokenizer {
             }
             if b == 0x2F {
                 guard k + 1 < n else { throw fail(.truncated(expected: "'>' to end the <\(string(name))> tag"), lt) }
-                guard p[k + 1] == 0x3E else { throw fail(.unexpected(describeByte(p[k + 1]), expected: "'>' after '/'"), k + 1) }
+                guard p[k + 1] == 0x3E else {
+                    throw fail(.unexpected(describeByte(p[k + 1]), expected: "'>' after '/'"), k + 1)
+                }
                 k += 2
                 selfClosing = true
                 break
@@ -256,7 +265,8 @@ struct XMLTokenizer {
             }
             let attrName = attrStart..<k
             guard !attrName.isEmpty else {
-                throw fail(.unexpected(describeByte(b), expected: "an attribute name, '>' or '/>' in <\(string(name))>"), k)
+                throw fail(
+                    .unexpected(describeByte(b), expected: "an attribute name, '>' or '/>' in <\(string(name))>"), k)
             }
             while k < n && isSpace(p[k]) { k += 1 }
             guard k < n else { throw fail(.truncated(expected: "'>' to end the <\(string(name))> tag"), lt) }
@@ -268,17 +278,23 @@ struct XMLTokenizer {
             guard k < n else { throw fail(.truncated(expected: "'>' to end the <\(string(name))> tag"), lt) }
             let quote = p[k]
             guard quote == 0x22 || quote == 0x27 else {
-                throw fail(.unexpected(describeByte(quote), expected: "a quoted value for the attribute \(string(attrName))"), k)
+                throw fail(
+                    .unexpected(describeByte(quote), expected: "a quoted value for the attribute \(string(attrName))"),
+                    k)
             }
             k += 1
             let valueStart = k
             while k < n && p[k] != quote {
                 if p[k] == 0x3C {
-                    throw fail(.unexpected("'<'", expected: "the closing quote of the attribute \(string(attrName))"), k)
+                    throw fail(
+                        .unexpected("'<'", expected: "the closing quote of the attribute \(string(attrName))"), k)
                 }
                 k += 1
             }
-            guard k < n else { throw fail(.truncated(expected: "the closing quote of the attribute \(string(attrName))"), valueStart - 1) }
+            guard k < n else {
+                throw fail(
+                    .truncated(expected: "the closing quote of the attribute \(string(attrName))"), valueStart - 1)
+            }
             attributes.append(Attribute(name: attrName, value: valueStart..<k))
             k += 1
             if k < n && !isSpace(p[k]) && p[k] != 0x3E && p[k] != 0x2F {
@@ -312,7 +328,9 @@ struct XMLTokenizer {
             var e = k + 1
             while e < r.upperBound && p[e] != 0x3B && e - k < 12 { e += 1 }
             guard e < r.upperBound && p[e] == 0x3B else {
-                throw fail(.unexpected(quoted(p, k, min(r.upperBound, k + 12)), expected: "an entity like &amp; ending in ';'"), k)
+                throw fail(
+                    .unexpected(
+                        quoted(p, k, min(r.upperBound, k + 12)), expected: "an entity like &amp; ending in ';'"), k)
             }
             let name = Array(p[(k + 1)..<e])
             switch String(decoding: name, as: UTF8.self) {
@@ -332,7 +350,9 @@ struct XMLTokenizer {
                     }
                 }
                 guard let v = value, v != 0, let scalar = Unicode.Scalar(v) else {
-                    throw fail(.unexpected(quoted(p, k, e + 1), expected: "a known entity (&lt; &gt; &amp; &quot; &apos; &#N;)"), k)
+                    throw fail(
+                        .unexpected(
+                            quoted(p, k, e + 1), expected: "a known entity (&lt; &gt; &amp; &quot; &apos; &#N;)"), k)
                 }
                 out.append(contentsOf: Array(String(Character(scalar)).utf8))
             }

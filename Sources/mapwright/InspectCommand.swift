@@ -42,22 +42,33 @@ struct InspectCommand: ParsableCommand {
     }
 
     /// The summary of one file as text or a JSON object, or the located read error.
-    static func inspect(_ file: String, json: Bool, precision: Int = 5, timing: Bool = false) -> Result<String, FormatError> {
+    static func inspect(_ file: String, json: Bool, precision: Int = 5, timing: Bool = false) -> Result<
+        String, FormatError
+    > {
         do {
             let clock = ContinuousClock()
             let t0 = clock.now
             let c0 = Foundation.clock()
-            let track = try TrackReader.read(contentsOf: URL(fileURLWithPath: file),
-                                             options: TrackReadOptions(polylinePrecision: precision))
+            let track = try TrackReader.read(
+                contentsOf: URL(fileURLWithPath: file),
+                options: TrackReadOptions(polylinePrecision: precision))
             let t1 = clock.now
             let c1 = Foundation.clock()
             let summary = TrackSummary(file: file, track: track)
             if timing {
-                let ms = { (d: Duration) in String(format: "%.1f", Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000) }
-                let cpu = { (a: clock_t, b: clock_t) in String(format: "%.1f", Double(b - a) * 1000 / Double(CLOCKS_PER_SEC)) }
+                let ms = { (d: Duration) in
+                    String(
+                        format: "%.1f", Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000)
+                }
+                let cpu = { (a: clock_t, b: clock_t) in
+                    String(format: "%.1f", Double(b - a) * 1000 / Double(CLOCKS_PER_SEC))
+                }
                 let c2 = Foundation.clock()
-                FileHandle.standardError.write(Data(("\(file): \(track.pointCount) points; read \(ms(t1 - t0)) ms wall, \(cpu(c0, c1)) ms CPU; "
-                    + "summary (bounds, geodesic length, time) \(ms(clock.now - t1)) ms wall, \(cpu(c1, c2)) ms CPU\n").utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        ("\(file): \(track.pointCount) points; read \(ms(t1 - t0)) ms wall, \(cpu(c0, c1)) ms CPU; "
+                            + "summary (bounds, geodesic length, time) \(ms(clock.now - t1)) ms wall, \(cpu(c1, c2)) ms CPU\n")
+                            .utf8))
             }
             return .success(json ? summary.json : summary.text)
         } catch {
@@ -90,10 +101,13 @@ struct TrackSummary {
 
     /// Human-readable lines.
     var text: String {
-        var lines = ["\(file): \(format), \(points) points in \(parts) part\(parts == 1 ? "" : "s"), "
-            + "\(waypoints) waypoint\(waypoints == 1 ? "" : "s")"]
+        var lines = [
+            "\(file): \(format), \(points) points in \(parts) part\(parts == 1 ? "" : "s"), "
+                + "\(waypoints) waypoint\(waypoints == 1 ? "" : "s")"
+        ]
         if let b = bounds {
-            lines.append("  bounds (south west north east): \(num(b.south)) \(num(b.west)) \(num(b.north)) \(num(b.east))")
+            lines.append(
+                "  bounds (south west north east): \(num(b.south)) \(num(b.west)) \(num(b.north)) \(num(b.east))")
         }
         lines.append("  length: \(String(format: "%.3f", length)) m (geodesic, WGS84)")
         if let t = timeSpan {
@@ -111,14 +125,18 @@ struct TrackSummary {
             "waypoints": .number(Double(waypoints)), "length_m": .number(length),
         ]
         if let b = bounds {
-            o["bounds"] = .object(["south": .number(b.south), "west": .number(b.west),
-                                   "north": .number(b.north), "east": .number(b.east)])
+            o["bounds"] = .object([
+                "south": .number(b.south), "west": .number(b.west),
+                "north": .number(b.north), "east": .number(b.east),
+            ])
         } else {
             o["bounds"] = .null
         }
         if let t = timeSpan {
-            o["time"] = .object(["start": .string(Track.formatTime(t.start)), "end": .string(Track.formatTime(t.end)),
-                                 "duration_s": .number(t.end.timeIntervalSince(t.start))])
+            o["time"] = .object([
+                "start": .string(Track.formatTime(t.start)), "end": .string(Track.formatTime(t.end)),
+                "duration_s": .number(t.end.timeIntervalSince(t.start)),
+            ])
         } else {
             o["time"] = .null
         }

@@ -75,10 +75,16 @@ struct PolylineCommand: ParsableCommand {
             if text.isEmpty || text.hasPrefix("#") { continue }
             let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).map(String.init)
             guard fields.count == 2 else {
-                return .failure(Failure(description: "line \(lineNumber): expected 'LAT LON', found \(fields.count) values in '\(text)'"))
+                return .failure(
+                    Failure(
+                        description: "line \(lineNumber): expected 'LAT LON', found \(fields.count) values in '\(text)'"
+                    ))
             }
-            guard let lat = Double(fields[0]), let lon = Double(fields[1]), !fields[0].contains("x"), !fields[1].contains("x") else {
-                return .failure(Failure(description: "line \(lineNumber): expected two numbers 'LAT LON', found '\(text)'"))
+            guard let lat = Double(fields[0]), let lon = Double(fields[1]), !fields[0].contains("x"),
+                !fields[1].contains("x")
+            else {
+                return .failure(
+                    Failure(description: "line \(lineNumber): expected two numbers 'LAT LON', found '\(text)'"))
             }
             guard lat.isFinite, lon.isFinite else {
                 return .failure(Failure(description: "line \(lineNumber): '\(text)' is not a pair of finite numbers"))

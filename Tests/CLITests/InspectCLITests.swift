@@ -39,7 +39,9 @@ struct InspectOutput: Decodable {
 
 @Suite struct InspectCLITests {
     static let expected: RouteExpectation? = {
-        guard let data = try? Data(contentsOf: routeDirectory.appendingPathComponent("expected.json")) else { return nil }
+        guard let data = try? Data(contentsOf: routeDirectory.appendingPathComponent("expected.json")) else {
+            return nil
+        }
         return try? JSONDecoder().decode(RouteExpectation.self, from: data)
     }()
 
@@ -56,8 +58,9 @@ struct InspectOutput: Decodable {
         let out = try JSONDecoder().decode(InspectOutput.self, from: Data(r.stdout.utf8))
         #expect(out.format == format)
         #expect(out.file == path)
-        #expect(abs(out.length_m - expected.length_m) <= 1e-9 * expected.length_m,
-                "\(out.length_m) vs GeographicLib \(expected.length_m)")
+        #expect(
+            abs(out.length_m - expected.length_m) <= 1e-9 * expected.length_m,
+            "\(out.length_m) vs GeographicLib \(expected.length_m)")
         #expect(out.points == expected.points)
         #expect(out.parts == expected.parts)
         #expect(out.waypoints == 0)

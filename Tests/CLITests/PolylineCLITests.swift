@@ -7,7 +7,8 @@ func runMapwright(_ arguments: [String], stdin: String = "") throws -> (status: 
     let bundle = Bundle(for: BundleToken.self).bundleURL
     var exe = bundle.deletingLastPathComponent().appendingPathComponent("mapwright")
     if !FileManager.default.fileExists(atPath: exe.path) {
-        exe = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug/mapwright")
+        exe = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../.build/debug/mapwright")
     }
     let process = Process()
     process.executableURL = exe

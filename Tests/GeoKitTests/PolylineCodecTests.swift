@@ -4,7 +4,9 @@ import Testing
 @Suite struct PolylineCodecTests {
     /// Google's published example: developers.google.com/maps/documentation/utilities/polylinealgorithm
     /// ("Points: (38.5, -120.2), (40.7, -120.95), (43.252, -126.453)").
-    static let google = [LatLng(lat: 38.5, lon: -120.2), LatLng(lat: 40.7, lon: -120.95), LatLng(lat: 43.252, lon: -126.453)]
+    static let google = [
+        LatLng(lat: 38.5, lon: -120.2), LatLng(lat: 40.7, lon: -120.95), LatLng(lat: 43.252, lon: -126.453),
+    ]
     static let googleEncoded = "_p~iF~ps|U_ulLnnqC_mqNvxq`@"
 
     @Test func encodesGoogleExample() throws {

@@ -36,7 +36,8 @@ import Testing
     func headerNames(_ header: String) throws {
         let names = header.split(separator: ",").map { $0.lowercased() }
         let lonNames: Set = ["lon", "lng", "long", "longitude"]
-        let row = names.map { $0.hasPrefix("lat") ? "10.5" : lonNames.contains($0) ? "-20.25" : "z" }.joined(separator: ",")
+        let row = names.map { $0.hasPrefix("lat") ? "10.5" : lonNames.contains($0) ? "-20.25" : "z" }.joined(
+            separator: ",")
         let track = try readText("\(header)\n\(row)\n", name: "t.csv")
         #expect(coordinates(track.parts[0]) == [[10.5, -20.25]])
     }
@@ -51,10 +52,19 @@ import Testing
         ("lat,lon\n1,1e999\n", "t.csv:2:3: Longitude is not a finite number"),
         ("lat,lon\n,2\n", "t.csv:2:1: expected a latitude in degrees, found an empty field"),
         ("lat,lon,ele\n1,2,high\n", "t.csv:2:5: expected a elevation in metres, found 'high'"),
-        ("lat,lon,time\n1,2,yesterday\n", "t.csv:2:5: expected an ISO 8601 time or seconds since 1970, found 'yesterday'"),
-        ("lat,lon,time\n1,2,2024-02-30T00:00:00Z\n", "t.csv:2:5: expected an ISO 8601 time or seconds since 1970, found '2024-02-30T00:00:00Z'"),
+        (
+            "lat,lon,time\n1,2,yesterday\n",
+            "t.csv:2:5: expected an ISO 8601 time or seconds since 1970, found 'yesterday'"
+        ),
+        (
+            "lat,lon,time\n1,2,2024-02-30T00:00:00Z\n",
+            "t.csv:2:5: expected an ISO 8601 time or seconds since 1970, found '2024-02-30T00:00:00Z'"
+        ),
         ("lat,lon\n\"1\"x,2\n", "t.csv:2:4: expected a separator or line end after the closing quote, found 'x'"),
-        ("lat\n1\n", "t.csv:1:1: the header has a latitude column but no longitude column (lon, lng, long or longitude)"),
+        (
+            "lat\n1\n",
+            "t.csv:1:1: the header has a latitude column but no longitude column (lon, lng, long or longitude)"
+        ),
         ("-90.5,2\n", "t.csv:1:1: latitude -90.5 is outside [-90, 90]"),
         ("\n\n  \n", "t.csv: no points: the file is empty"),
     ])

@@ -27,7 +27,8 @@ func fixtureError(_ relative: String, options: TrackReadOptions = TrackReadOptio
 }
 
 /// Reads text in memory as `name` (the extension picks the format).
-func readText(_ text: String, name: String, options: TrackReadOptions = TrackReadOptions()) throws(FormatError) -> Track {
+func readText(_ text: String, name: String, options: TrackReadOptions = TrackReadOptions()) throws(FormatError) -> Track
+{
     try TrackReader.read(Array(text.utf8), name: name, options: options)
 }
 

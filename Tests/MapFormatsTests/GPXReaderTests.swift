@@ -34,14 +34,25 @@ import Testing
         ("<kml/>", "t.gpx:1:1: expected a <gpx> root element, found <kml>"),
         ("<gpx><wpt lat=1 lon=2/></gpx>", "t.gpx:1:15: expected a quoted value for the attribute lat, found '1'"),
         ("<gpx><wpt lat='1'/></gpx>", "t.gpx:1:6: <wpt> has no lon attribute"),
-        ("<gpx><wpt lat='1' lon='2'><name>a &nbsp; b</name></wpt></gpx>",
-         "t.gpx:1:35: expected a known entity (&lt; &gt; &amp; &quot; &apos; &#N;), found '&nbsp;'"),
+        (
+            "<gpx><wpt lat='1' lon='2'><name>a &nbsp; b</name></wpt></gpx>",
+            "t.gpx:1:35: expected a known entity (&lt; &gt; &amp; &quot; &apos; &#N;), found '&nbsp;'"
+        ),
         ("<gpx><wpt lat='1' lon='2'/></gpx>junk", "t.gpx:1:34: expected nothing after the root element, found 'j'"),
-        ("<gpx><wpt lat='1' lon='2'><time>noon</time></wpt></gpx>", "t.gpx:1:33: expected an ISO 8601 time, found 'noon'"),
-        ("<gpx><trkpt lat='1' lon='2'/></gpx>", "t.gpx:1:6: expected <trkpt> inside <trkseg>, found <trkpt> inside <gpx>"),
+        (
+            "<gpx><wpt lat='1' lon='2'><time>noon</time></wpt></gpx>",
+            "t.gpx:1:33: expected an ISO 8601 time, found 'noon'"
+        ),
+        (
+            "<gpx><trkpt lat='1' lon='2'/></gpx>",
+            "t.gpx:1:6: expected <trkpt> inside <trkseg>, found <trkpt> inside <gpx>"
+        ),
         ("<gpx><!-- never closed", "t.gpx:1:6: unexpected end of file, expected '-->' to end the comment"),
         ("<gpx><wpt lat='1' lon='2'", "t.gpx:1:6: unexpected end of file, expected '>' to end the <wpt> tag"),
-        ("<gpx><wpt lat='1' lon='2'/>", "t.gpx:1:28: unexpected end of file, expected </gpx> to close <gpx> from line 1"),
+        (
+            "<gpx><wpt lat='1' lon='2'/>",
+            "t.gpx:1:28: unexpected end of file, expected </gpx> to close <gpx> from line 1"
+        ),
     ])
     func errors(_ text: String, _ expected: String) {
         #expect(textError(text, name: "t.gpx")?.description == expected)
@@ -54,7 +65,8 @@ import Testing
     }
 
     @Test func numericCharacterReferences() throws {
-        let track = try readText("<gpx><wpt lat='1' lon='2'><name>&#65;&#x42;&#x1F600;</name></wpt></gpx>", name: "t.gpx")
+        let track = try readText(
+            "<gpx><wpt lat='1' lon='2'><name>&#65;&#x42;&#x1F600;</name></wpt></gpx>", name: "t.gpx")
         #expect(track.waypoints.first?.name == "AB\u{1F600}")
     }
 }

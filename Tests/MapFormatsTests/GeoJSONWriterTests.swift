@@ -19,7 +19,9 @@ import Testing
     /// an independent parser) to exactly the same Double, for random and edge values.
     @Test func numbersRoundTrip() {
         var rng = SplitMix64(seed: 7)
-        var values: [Double] = [0.1, -0.0, 1e-7, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 123_456_789_012_345_680, 38.5, -120.95]
+        var values: [Double] = [
+            0.1, -0.0, 1e-7, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 123_456_789_012_345_680, 38.5, -120.95,
+        ]
         for _ in 0..<2000 {
             let x = Double(bitPattern: rng.next())
             if x.isFinite { values.append(x) }
@@ -37,8 +39,10 @@ import Testing
     /// Our decimal parser agrees bit for bit with the C library's strtod (via `Double(String)`).
     @Test func decimalParserMatchesStrtod() {
         var rng = SplitMix64(seed: 11)
-        var texts = ["0", "-0", "1e22", "1e23", "9007199254740993", "0.1", "2.2250738585072014e-308", "4.9e-324",
-                     "123456789012345678901234567890", "1.00000000000000011102230246251565", "-120.95", "43.252"]
+        var texts = [
+            "0", "-0", "1e22", "1e23", "9007199254740993", "0.1", "2.2250738585072014e-308", "4.9e-324",
+            "123456789012345678901234567890", "1.00000000000000011102230246251565", "-120.95", "43.252",
+        ]
         for _ in 0..<3000 {
             let digits = String(rng.next() % 100_000_000_000_000_000)
             let dot = Int(rng.next() % UInt64(digits.count + 1))

@@ -16,15 +16,19 @@ import Testing
         #expect(d?.timeIntervalSince1970 == seconds)
     }
 
-    @Test(arguments: ["", "2024", "2024-13-01", "2023-02-29", "2024-04-31T00:00:00Z", "2024-05-01T24:00:00Z",
-                      "2024-05-01T10:60:00Z", "2024-05-01T10:00:00Q", "2024-05-01T10:00:00.Z", "20240501T100000Z"])
+    @Test(arguments: [
+        "", "2024", "2024-13-01", "2023-02-29", "2024-04-31T00:00:00Z", "2024-05-01T24:00:00Z",
+        "2024-05-01T10:60:00Z", "2024-05-01T10:00:00Q", "2024-05-01T10:00:00.Z", "20240501T100000Z",
+    ])
     func rejects(_ text: String) {
         let bytes = Array(text.utf8)
         #expect(bytes.withUnsafeBufferPointer { ISO8601Time.parse($0, 0, $0.count) } == nil)
     }
 
-    @Test(arguments: [(0.0, "1970-01-01T00:00:00Z"), (-1, "1969-12-31T23:59:59Z"), (1_714_557_600.25, "2024-05-01T10:00:00.25Z"),
-                      (951_868_799, "2000-02-29T23:59:59Z")])
+    @Test(arguments: [
+        (0.0, "1970-01-01T00:00:00Z"), (-1, "1969-12-31T23:59:59Z"), (1_714_557_600.25, "2024-05-01T10:00:00.25Z"),
+        (951_868_799, "2000-02-29T23:59:59Z"),
+    ])
     func formats(_ seconds: Double, _ text: String) {
         #expect(ISO8601Time.format(Date(timeIntervalSince1970: seconds)) == text)
     }

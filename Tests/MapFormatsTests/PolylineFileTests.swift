@@ -8,7 +8,10 @@ import Testing
     @Test func onePartPerLine() throws {
         let track = try readFixture("polyline/two_lines.polyline")
         #expect(track.format == .polyline)
-        #expect(track.parts.map(coordinates) == [[[38.5, -120.2], [40.7, -120.95], [43.252, -126.453]], [[38.5, -120.2]]])
+        #expect(
+            track.parts.map(coordinates) == [
+                [[38.5, -120.2], [40.7, -120.95], [43.252, -126.453]], [[38.5, -120.2]],
+            ])
     }
 
     /// Precision 6 reads the same characters as values ten times smaller.
