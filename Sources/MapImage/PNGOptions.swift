@@ -43,9 +43,10 @@ public struct PNGOptions: Sendable, Hashable {
         self.dropOpaqueAlpha = dropOpaqueAlpha
     }
 
-    /// The default: zlib level 1, `up` filter, run-length matching — chosen by measurement for
-    /// rendered maps (see README, "Rendering: images and 2D drawing").
-    public static let fast = PNGOptions(compressionLevel: 1, filter: .up, strategy: .runLength)
+    /// The default: zlib level 1, no filter, zlib's default matching — chosen by measurement on a
+    /// map-like 1024×768 image (`bash scripts/bench-png.sh`): as fast as any level-1 variant and
+    /// the smallest of them (filters only help photos; flat map colours match well unfiltered).
+    public static let fast = PNGOptions(compressionLevel: 1, filter: .none)
     /// zlib level 6 with adaptive filtering: libpng's usual trade-off.
     public static let balanced = PNGOptions(compressionLevel: 6, filter: .adaptive)
     /// zlib level 9 with adaptive filtering: smallest files, slowest.
