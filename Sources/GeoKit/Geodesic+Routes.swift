@@ -55,7 +55,7 @@ extension Geodesic {
         for (i, p) in [a, b].enumerated() where !p.isValid { throw GeometryError.invalidPoint(index: i, p) }
         var out: [LatLng] = []
         out.reserveCapacity(count)
-        appendSegment(from: a, startLon: a.lon, to: b, pieces: count - 1, into: &out)
+        appendSegment(from: a, startLon: a.lon, to: b, inverse: inverse(a, b), pieces: count - 1, into: &out)
         return out
     }
 
@@ -75,9 +75,11 @@ extension Geodesic {
         for (i, p) in points.enumerated() where !p.isValid { throw GeometryError.invalidPoint(index: i, p) }
         // Plan first (distances only), so an over-long request fails before allocating.
         var pieces: [Int] = []
+        var solutions: [GeodesicInverse] = []
         var total = 1
         for i in 1..<points.count {
-            let s = inverse(points[i - 1], points[i]).distance
+            let inv = inverse(points[i - 1], points[i])
+            let s = inv.distance
             let k = max(1, (s / maxSegmentLength).rounded(.up))
             guard k <= Double(Self.maxGeneratedPoints - total) else {
                 throw GeometryError.outOfRange(
@@ -85,6 +87,7 @@ extension Geodesic {
                     (s / Double(Self.maxGeneratedPoints))...Double.greatestFiniteMagnitude)
             }
             pieces.append(Int(k))
+            solutions.append(inv)
             total += Int(k)
         }
         var out: [LatLng] = []
@@ -92,15 +95,20 @@ extension Geodesic {
         var lon = points[0].lon
         for i in 1..<points.count {
             if i > 1 { out.removeLast() }  // the joint is re-added as the next segment's start
-            appendSegment(from: points[i - 1], startLon: lon, to: points[i], pieces: pieces[i - 1], into: &out)
+            appendSegment(
+                from: points[i - 1], startLon: lon, to: points[i], inverse: solutions[i - 1], pieces: pieces[i - 1],
+                into: &out)
             lon = out[out.count - 1].lon
         }
         return out
     }
 
-    /// Appends `pieces + 1` points from `a` (written with longitude `startLon`) to `b`.
-    private func appendSegment(from a: LatLng, startLon: Double, to b: LatLng, pieces: Int, into out: inout [LatLng]) {
-        let inv = inverse(a, b)
+    /// Appends `pieces + 1` points from `a` (written with longitude `startLon`) to `b`, given
+    /// the inverse solution from `a` to `b`.
+    private func appendSegment(
+        from a: LatLng, startLon: Double, to b: LatLng, inverse inv: GeodesicInverse, pieces: Int,
+        into out: inout [LatLng]
+    ) {
         let line = GeodesicLine(self, from: LatLng(lat: a.lat, lon: startLon), azimuth: inv.azimuth1)
         out.append(LatLng(lat: a.lat, lon: startLon))
         if pieces > 1 {
