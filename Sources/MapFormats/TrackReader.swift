@@ -10,7 +10,7 @@ public enum TrackReader {
     public static func read(contentsOf url: URL, options: TrackReadOptions = TrackReadOptions()) throws(FormatError)
         -> Track
     {
-        let name = url.isFileURL ? url.path : url.absoluteString
+        let name = url.isFileURL ? url.relativePath : url.absoluteString
         let named = SourceText(bytes: [], name: name)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {

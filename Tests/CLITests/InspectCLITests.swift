@@ -100,6 +100,13 @@ struct InspectOutput: Decodable {
         #expect(r.stderr == "mapwright inspect: \(bad):4:26: Longitude 'NaN' is not a finite number\n")
     }
 
+    /// Messages name the file as the user typed it, relative paths included.
+    @Test func relativePathInMessages() throws {
+        let r = try runMapwright(["inspect", "gpx/nan.gpx"], in: routeDirectory.deletingLastPathComponent())
+        #expect(r.status != 0)
+        #expect(r.stderr == "mapwright inspect: gpx/nan.gpx:4:26: Longitude 'NaN' is not a finite number\n")
+    }
+
     @Test func missingFile() throws {
         let r = try runMapwright(["inspect", "/nonexistent/x.gpx"])
         #expect(r.status != 0)

@@ -3,7 +3,9 @@ import Testing
 @testable import mapwright
 
 /// Runs the built `mapwright` binary (next to the test bundle in .build/debug).
-func runMapwright(_ arguments: [String], stdin: String = "") throws -> (status: Int32, stdout: String, stderr: String) {
+func runMapwright(_ arguments: [String], stdin: String = "", in directory: URL? = nil) throws -> (
+    status: Int32, stdout: String, stderr: String
+) {
     let bundle = Bundle(for: BundleToken.self).bundleURL
     var exe = bundle.deletingLastPathComponent().appendingPathComponent("mapwright")
     if !FileManager.default.fileExists(atPath: exe.path) {
@@ -13,6 +15,7 @@ func runMapwright(_ arguments: [String], stdin: String = "") throws -> (status: 
     let process = Process()
     process.executableURL = exe
     process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
     let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
     process.standardInput = inPipe
     process.standardOutput = outPipe
