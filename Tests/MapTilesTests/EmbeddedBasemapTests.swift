@@ -159,6 +159,21 @@ import Testing
         #expect(inside)
     }
 
+    /// Shoelace area (y down): outer rings positive, holes negative, at every level.
+    @Test(arguments: zooms)
+    func ringOrientation(zoom: Double) throws {
+        let f = try Self.basemap().features(in: viewRect(center: LatLng(lat: 50, lon: 10), zoom: zoom), zoom: zoom)
+        func area(_ r: [MapPoint]) -> Double {
+            var a = 0.0
+            for i in r.indices { let p = r[i], q = r[(i + 1) % r.count]; a += p.x * q.y - q.x * p.y }
+            return a / 2
+        }
+        let outersPositive = f.polygons.allSatisfy { area($0.rings[0]) > 0 }
+        let holesNegative = f.polygons.allSatisfy { $0.rings.dropFirst().allSatisfy { area($0) < 0 } }
+        #expect(outersPositive && holesNegative)
+        #expect(f.polygons.allSatisfy { $0.rings.allSatisfy { $0.count >= 3 } })
+    }
+
     /// A 1024×768 px view of Paris at zoom 12 reads one tile of the finest level.
     @Test func cityViewIsBounded() throws {
         let f = try Self.basemap().features(in: viewRect(center: LatLng(lat: 48.8566, lon: 2.3522), zoom: 12), zoom: 12)
@@ -167,6 +182,31 @@ import Testing
         #expect(f.places.contains { $0.name == "Paris" })
         let land = contains(f, .land, MapPoint(LatLng(lat: 48.8566, lon: 2.3522)))
         #expect(land)
+    }
+
+    /// Many tasks querying the shared basemap at once get the same answers as one task alone.
+    @Test func concurrentQueriesAgree() async throws {
+        let views: [(LatLng, Double)] = [
+            (LatLng(lat: 50, lon: 10), 3.5), (LatLng(lat: 56, lon: 11), 6), (LatLng(lat: 66, lon: 180), 8),
+            (LatLng(lat: 0, lon: 0), 0), (LatLng(lat: 48.8566, lon: 2.3522), 12),
+        ]
+        let serial = try views.map { v in
+            try EmbeddedBasemap.shared().features(in: viewRect(center: v.0, zoom: v.1), zoom: v.1).vertexCount
+        }
+        let parallel = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for k in 0..<40 {
+                group.addTask {
+                    let v = views[k % views.count]
+                    let f = try EmbeddedBasemap.shared().features(in: viewRect(center: v.0, zoom: v.1), zoom: v.1)
+                    return (k % views.count, f.vertexCount)
+                }
+            }
+            var out: [(Int, Int)] = []
+            for try await r in group { out.append(r) }
+            return out
+        }
+        #expect(parallel.count == 40)
+        #expect(parallel.allSatisfy { serial[$0.0] == $0.1 })
     }
 
     @Test func hugeRectangleAtHighZoomStaysBounded() throws {

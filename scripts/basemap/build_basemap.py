@@ -327,10 +327,6 @@ def quantize(pts, scale, closed):
     return q
 
 
-def ring_area_q(q):
-    return abs(signed_area(q))
-
-
 def encode_tile(x, y, tz, bits, polys, lines, stats):
     scale = float(1 << bits)
     ox, oy = x << (bits - tz), y << (bits - tz)
@@ -350,7 +346,10 @@ def encode_tile(x, y, tz, bits, polys, lines, stats):
         qr = []
         for i, r in enumerate(rings):
             q = quantize(r, scale, True)
-            if len(q) >= 3 and ring_area_q(q) > 0:
+            # Outer rings keep a positive shoelace area (y down), holes a negative one; a
+            # ring that rounding collapsed or flipped is dropped (with its holes if outer).
+            a = signed_area(q) if len(q) >= 3 else 0
+            if (a > 0) if i == 0 else (a < 0):
                 qr.append(q)
             elif i == 0:
                 break
