@@ -298,7 +298,7 @@ extension FillRule {
     }
 }
 
-extension LineJoin {
+extension CanvasLineJoin {
     var cairo: cairo_line_join_t {
         switch self {
         case .miter: CAIRO_LINE_JOIN_MITER
@@ -308,7 +308,7 @@ extension LineJoin {
     }
 }
 
-extension LineCap {
+extension CanvasLineCap {
     var cairo: cairo_line_cap_t {
         switch self {
         case .butt: CAIRO_LINE_CAP_BUTT

@@ -14,7 +14,7 @@ extension MapSprites {
     /// before normalising (x right, y down). The anchor is the disc centre. The needle's north tip
     /// lies 0.6 × radius from the centre along that direction (radius = size / 2 − 1).
     public static func compass(bearing: Double, pitch: Double = 0, size: Double = 48,
-                               scale: Double = 1) throws(CanvasError) -> SpriteImage {
+                               scale: Double = 1) throws(CanvasError) -> AnchoredBitmap {
         guard bearing.isFinite else { throw .invalidArgument("bearing", "\(bearing) is not a finite angle") }
         guard pitch.isFinite, pitch >= 0, pitch <= 90 else {
             throw .invalidArgument("pitch", "\(pitch) is not in 0...90 degrees")
@@ -66,7 +66,7 @@ extension MapSprites {
                                              y: ny - m.inkBounds.y - m.inkBounds.height / 2),
                         font: font, color: RGBAColor(r8: 0x21, g8: 0x21, b8: 0x21),
                         halo: TextHalo(color: RGBAColor.white.withAlpha(0.9), width: 1))
-        return SpriteImage(bitmap: try canvas.makeBitmap(), anchor: CanvasPoint(x: size / 2 * scale, y: size / 2 * scale),
+        return AnchoredBitmap(bitmap: try canvas.makeBitmap(), anchor: CanvasPoint(x: size / 2 * scale, y: size / 2 * scale),
                            scale: scale)
     }
 

@@ -32,7 +32,7 @@ extension MapSprites {
     /// Throws for empty text, a font size outside (0, 1000] px, or a bitmap over the size limits.
     public static func label(_ text: String, font: Font = Font(size: 13), color: RGBAColor = labelColor,
                              halo: TextHalo? = TextHalo(), anchor: LabelAnchor = .center,
-                             scale: Double = 1) throws(CanvasError) -> SpriteImage {
+                             scale: Double = 1) throws(CanvasError) -> AnchoredBitmap {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard lines.contains(where: { !$0.trimmingWhitespace.isEmpty }) else {
             throw .invalidArgument("text", "label text is empty")
@@ -82,7 +82,7 @@ extension MapSprites {
         case .bottomLeft: (0, boxHeight)
         case .bottomRight: (boxWidth, boxHeight)
         }
-        return SpriteImage(bitmap: try canvas.makeBitmap(),
+        return AnchoredBitmap(bitmap: try canvas.makeBitmap(),
                            anchor: CanvasPoint(x: (ax - left) * scale, y: (ay - top) * scale), scale: scale)
     }
 
@@ -90,7 +90,7 @@ extension MapSprites {
     /// translucent white box (white at `boxOpacity`, 4 px horizontal and 2 px vertical padding).
     /// The anchor is the box's bottom-right corner, for the image's bottom-right corner.
     public static func attribution(_ text: String, font: Font = Font(size: 10), color: RGBAColor = labelColor,
-                                   boxOpacity: Double = 0.7, scale: Double = 1) throws(CanvasError) -> SpriteImage {
+                                   boxOpacity: Double = 0.7, scale: Double = 1) throws(CanvasError) -> AnchoredBitmap {
         guard !text.trimmingWhitespace.isEmpty, !text.contains("\n") else {
             throw .invalidArgument("text", "attribution text must be one non-empty line")
         }
@@ -104,7 +104,7 @@ extension MapSprites {
                     color: RGBAColor.white.withAlpha(boxOpacity.isFinite ? boxOpacity : 0.7))
         canvas.drawText(text, at: CanvasPoint(x: padX, y: (height - m.height) / 2 + m.ascent), font: font, color: color)
         let bitmap = try canvas.makeBitmap()
-        return SpriteImage(bitmap: bitmap, anchor: CanvasPoint(x: Double(bitmap.width), y: Double(bitmap.height)),
+        return AnchoredBitmap(bitmap: bitmap, anchor: CanvasPoint(x: Double(bitmap.width), y: Double(bitmap.height)),
                            scale: scale)
     }
 }

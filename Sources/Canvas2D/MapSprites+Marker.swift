@@ -8,7 +8,7 @@ extension MapSprites {
     /// (9.5, 9.5) logical px — a pixel centre at scale 1, so the dot is symmetric on the pixel grid
     /// when the renderer puts that pixel on the marker's pixel.
     public static func markerDot(color: RGBAColor, scale: Double = 1, diameter: Double = 12, ringWidth: Double = 2,
-                                 ringColor: RGBAColor = .white) throws(CanvasError) -> SpriteImage {
+                                 ringColor: RGBAColor = .white) throws(CanvasError) -> AnchoredBitmap {
         try positive(diameter, "diameter")
         guard ringWidth.isFinite, ringWidth >= 0, ringWidth <= 100 else {
             throw .invalidArgument("ringWidth", "\(ringWidth) is not in [0, 100]")
@@ -22,13 +22,13 @@ extension MapSprites {
         canvas.fill(.circle(center: c, radius: outer + edge), color: RGBAColor.black.withAlpha(0.28))
         canvas.fill(.circle(center: c, radius: outer), color: ringColor)
         canvas.fill(.circle(center: c, radius: r), color: color)
-        return SpriteImage(bitmap: try canvas.makeBitmap(), anchor: CanvasPoint(x: half * scale, y: half * scale),
+        return AnchoredBitmap(bitmap: try canvas.makeBitmap(), anchor: CanvasPoint(x: half * scale, y: half * scale),
                            scale: scale)
     }
 
     /// A map pin: a teardrop of `height` logical px in `color` with a white outline and a white
     /// dot in its head, anchored at the tip of its point (bottom centre).
-    public static func markerPin(color: RGBAColor, scale: Double = 1, height: Double = 30) throws(CanvasError) -> SpriteImage {
+    public static func markerPin(color: RGBAColor, scale: Double = 1, height: Double = 30) throws(CanvasError) -> AnchoredBitmap {
         try positive(height, "height")
         // Head: a circle of radius r centred r + margin below the top; tip at distance d below the
         // centre. The sides are the tangents from the tip to the circle, touching it at ±acos(r/d)
@@ -52,7 +52,7 @@ extension MapSprites {
         canvas.stroke(pin, color: .white, style: StrokeStyle(width: 2 * outline, join: .round))
         canvas.fill(pin, color: color)
         canvas.fill(.circle(center: c, radius: r * 0.38), color: .white)
-        return SpriteImage(bitmap: try canvas.makeBitmap(), anchor: CanvasPoint(x: tip.x * scale, y: tip.y * scale),
+        return AnchoredBitmap(bitmap: try canvas.makeBitmap(), anchor: CanvasPoint(x: tip.x * scale, y: tip.y * scale),
                            scale: scale)
     }
 }

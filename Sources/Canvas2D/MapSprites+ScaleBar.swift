@@ -49,7 +49,7 @@ extension MapSprites {
     /// dark grey with white halos on a translucent white box. The anchor is the bitmap's
     /// bottom-left corner; the bar's left end is 4 logical px right of it.
     public static func scaleBar(metresPerPixel: Double, maxLength: Double = 100, font: Font = Font(size: 11),
-                                scale: Double = 1) throws(CanvasError) -> SpriteImage {
+                                scale: Double = 1) throws(CanvasError) -> AnchoredBitmap {
         let choice = try scaleBarChoice(metresPerPixel: metresPerPixel, maxLength: maxLength)
         try positive(font.size, "font size")
         let m = Canvas.measure(choice.label, font: font)
@@ -68,6 +68,6 @@ extension MapSprites {
         canvas.drawText(choice.label, at: CanvasPoint(x: pad + 1, y: pad + m.ascent), font: font, color: ink,
                         halo: TextHalo(color: .white, width: 1.5))
         let bitmap = try canvas.makeBitmap()
-        return SpriteImage(bitmap: bitmap, anchor: CanvasPoint(x: 0, y: Double(bitmap.height)), scale: scale)
+        return AnchoredBitmap(bitmap: bitmap, anchor: CanvasPoint(x: 0, y: Double(bitmap.height)), scale: scale)
     }
 }

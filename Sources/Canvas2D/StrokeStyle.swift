@@ -7,7 +7,7 @@ public enum FillRule: Sendable, Hashable {
 }
 
 /// How a stroke turns corners.
-public enum LineJoin: Sendable, Hashable {
+public enum CanvasLineJoin: Sendable, Hashable {
     /// Sharp corners, cut to a bevel past the style's miter limit.
     case miter
     /// Rounded corners.
@@ -17,7 +17,7 @@ public enum LineJoin: Sendable, Hashable {
 }
 
 /// How a stroke ends open subpaths.
-public enum LineCap: Sendable, Hashable {
+public enum CanvasLineCap: Sendable, Hashable {
     /// Ends exactly at the end point.
     case butt
     /// A half disc around the end point.
@@ -31,9 +31,9 @@ public struct StrokeStyle: Sendable, Hashable {
     /// Line width, logical px (non-finite or negative values draw nothing).
     public var width: Double
     /// Corner style.
-    public var join: LineJoin
+    public var join: CanvasLineJoin
     /// End style.
-    public var cap: LineCap
+    public var cap: CanvasLineCap
     /// Miter length limit as a multiple of the width (Cairo/SVG meaning; default 4).
     public var miterLimit: Double
     /// Alternating dash and gap lengths, logical px; empty for a solid line.
@@ -42,7 +42,7 @@ public struct StrokeStyle: Sendable, Hashable {
     public var dashPhase: Double
 
     /// Creates a stroke style.
-    public init(width: Double = 1, join: LineJoin = .miter, cap: LineCap = .butt, miterLimit: Double = 4,
+    public init(width: Double = 1, join: CanvasLineJoin = .miter, cap: CanvasLineCap = .butt, miterLimit: Double = 4,
                 dash: [Double] = [], dashPhase: Double = 0) {
         self.width = width
         self.join = join

@@ -104,8 +104,8 @@ func coverage(_ b: Bitmap) -> Double {
 @Suite struct CanvasStrokeTests {
     /// A horizontal 2 px line centred on y = 5 covers rows 4 and 5 fully from x = 2 to 18
     /// (butt caps): 32 px. With square caps it grows by 1 px (half the width) at each end: 36 px.
-    @Test("a stroked horizontal line covers its rows exactly", arguments: [(LineCap.butt, 2, 18), (.square, 1, 19)])
-    func horizontalLine(cap: LineCap, x0: Int, x1: Int) throws {
+    @Test("a stroked horizontal line covers its rows exactly", arguments: [(CanvasLineCap.butt, 2, 18), (.square, 1, 19)])
+    func horizontalLine(cap: CanvasLineCap, x0: Int, x1: Int) throws {
         let canvas = try Canvas(pixelWidth: 20, pixelHeight: 10)
         canvas.stroke(.polyline([CanvasPoint(x: 2, y: 5), CanvasPoint(x: 18, y: 5)]), color: .black,
                       style: StrokeStyle(width: 2, cap: cap))
@@ -142,7 +142,7 @@ func coverage(_ b: Bitmap) -> Double {
 
     @Test("round joins and caps differ from miter/butt at a corner")
     func joins() throws {
-        func draw(_ join: LineJoin) throws -> Double {
+        func draw(_ join: CanvasLineJoin) throws -> Double {
             let canvas = try Canvas(pixelWidth: 40, pixelHeight: 40)
             canvas.stroke(.polyline([CanvasPoint(x: 5, y: 30), CanvasPoint(x: 20, y: 10), CanvasPoint(x: 35, y: 30)]),
                           color: .black, style: StrokeStyle(width: 6, join: join))

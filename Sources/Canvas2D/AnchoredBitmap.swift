@@ -2,7 +2,7 @@ import MapImage
 
 /// A ready raster piece of the map (marker, label, compass, scale bar, attribution): pixels plus
 /// the point of those pixels that belongs on the map position or screen corner.
-public struct SpriteImage: Sendable, Equatable {
+public struct AnchoredBitmap: Sendable, Equatable {
     /// The pixels, at `scale` output pixels per logical px.
     public var bitmap: Bitmap
     /// The anchor in bitmap pixels from the bitmap's top-left corner: place the bitmap so this
