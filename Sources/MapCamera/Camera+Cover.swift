@@ -67,7 +67,10 @@ extension Camera {
     /// Separating-axis test between a convex quadrilateral and an axis-aligned box.
     static func quad(_ q: [MapPoint], intersects b: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> Bool {
         if q.allSatisfy({ $0.x < b.minX }) || q.allSatisfy({ $0.x > b.maxX })
-            || q.allSatisfy({ $0.y < b.minY }) || q.allSatisfy({ $0.y > b.maxY }) { return false }
+            || q.allSatisfy({ $0.y < b.minY }) || q.allSatisfy({ $0.y > b.maxY })
+        {
+            return false
+        }
         let corners = [(b.minX, b.minY), (b.maxX, b.minY), (b.maxX, b.maxY), (b.minX, b.maxY)]
         for i in 0..<q.count {
             let a = q[i], e = q[(i + 1) % q.count]

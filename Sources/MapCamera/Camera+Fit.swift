@@ -28,21 +28,24 @@ extension Camera {
         bearing: Double = 0, pitch: Double = 0, maxZoom: Double = 22
     ) -> Camera? {
         guard !points.isEmpty, points.allSatisfy({ $0.lat.isFinite && $0.lon.isFinite }),
-              bearing.isFinite, pitch.isFinite, maxZoom.isFinite,
-              size.width.isFinite, size.height.isFinite, size.width > 0, size.height > 0,
-              [padding.top, padding.left, padding.bottom, padding.right].allSatisfy({ $0.isFinite && $0 >= 0 }),
-              padding.left + padding.right < size.width, padding.top + padding.bottom < size.height
+            bearing.isFinite, pitch.isFinite, maxZoom.isFinite,
+            size.width.isFinite, size.height.isFinite, size.width > 0, size.height > 0,
+            [padding.top, padding.left, padding.bottom, padding.right].allSatisfy({ $0.isFinite && $0 >= 0 }),
+            padding.left + padding.right < size.width, padding.top + padding.bottom < size.height
         else { return nil }
 
-        var cam = Camera(center: LatLng(lat: 0, lon: 0), zoom: 0, bearing: bearing,
-                         pitch: min(max(pitch, 0), Camera.maxSupportedPitch), size: size)
+        var cam = Camera(
+            center: LatLng(lat: 0, lon: 0), zoom: 0, bearing: bearing,
+            pitch: min(max(pitch, 0), Camera.maxSupportedPitch), size: size)
         // The padded viewport on the ground, world pixels, in the rotated frame (x1, y1).
         let top = max(padding.top, cam.topGroundY)
         guard top < size.height - padding.bottom else { return nil }
-        let screenCorners = [ScreenPoint(x: padding.left, y: top),
-                             ScreenPoint(x: size.width - padding.right, y: top),
-                             ScreenPoint(x: size.width - padding.right, y: size.height - padding.bottom),
-                             ScreenPoint(x: padding.left, y: size.height - padding.bottom)]
+        let screenCorners = [
+            ScreenPoint(x: padding.left, y: top),
+            ScreenPoint(x: size.width - padding.right, y: top),
+            ScreenPoint(x: size.width - padding.right, y: size.height - padding.bottom),
+            ScreenPoint(x: padding.left, y: size.height - padding.bottom),
+        ]
         var corners: [(Double, Double)] = []
         for s in screenCorners {
             guard let g = cam.rotatedGroundOffset(at: s) else { return nil }
@@ -56,8 +59,9 @@ extension Camera {
         // Work relative to the points' mean and in units of their extent, for conditioning.
         let meanX = raw.map(\.0).reduce(0, +) / Double(raw.count)
         let meanY = raw.map(\.1).reduce(0, +) / Double(raw.count)
-        let extent = max((raw.map(\.0).max() ?? 0) - (raw.map(\.0).min() ?? 0),
-                         (raw.map(\.1).max() ?? 0) - (raw.map(\.1).min() ?? 0))
+        let extent = max(
+            (raw.map(\.0).max() ?? 0) - (raw.map(\.0).min() ?? 0),
+            (raw.map(\.1).max() ?? 0) - (raw.map(\.1).min() ?? 0))
         let unit = extent > 0 ? extent : 1
         let q = raw.map { p -> (Double, Double) in
             let dx = (p.0 - meanX) / unit, dy = (p.1 - meanY) / unit
@@ -140,8 +144,10 @@ extension Camera {
     ) -> Camera? {
         var east = ne.lon
         if east < sw.lon { east += 360 }
-        let corners = [LatLng(lat: ne.lat, lon: sw.lon), LatLng(lat: ne.lat, lon: east),
-                       LatLng(lat: sw.lat, lon: east), LatLng(lat: sw.lat, lon: sw.lon)]
+        let corners = [
+            LatLng(lat: ne.lat, lon: sw.lon), LatLng(lat: ne.lat, lon: east),
+            LatLng(lat: sw.lat, lon: east), LatLng(lat: sw.lat, lon: sw.lon),
+        ]
         return fitting(corners, size: size, padding: padding, bearing: bearing, pitch: pitch, maxZoom: maxZoom)
     }
 
@@ -152,9 +158,10 @@ extension Camera {
         _ bounds: GeoBounds, size: ScreenSize, padding: EdgeInsets = .zero,
         bearing: Double = 0, pitch: Double = 0, maxZoom: Double = 22
     ) -> Camera? {
-        fitting(southWest: LatLng(lat: bounds.south, lon: bounds.west),
-                northEast: LatLng(lat: bounds.north, lon: bounds.east),
-                size: size, padding: padding, bearing: bearing, pitch: pitch, maxZoom: maxZoom)
+        fitting(
+            southWest: LatLng(lat: bounds.south, lon: bounds.west),
+            northEast: LatLng(lat: bounds.north, lon: bounds.east),
+            size: size, padding: padding, bearing: bearing, pitch: pitch, maxZoom: maxZoom)
     }
 
     /// The ground under a screen point in world pixels from the centre, in the frame turned
@@ -184,7 +191,9 @@ extension Camera {
 }
 
 /// Determinant of a 3×3 matrix given row by row.
-private func det3(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ e: Double, _ f: Double,
-                  _ g: Double, _ h: Double, _ i: Double) -> Double {
+private func det3(
+    _ a: Double, _ b: Double, _ c: Double, _ d: Double, _ e: Double, _ f: Double,
+    _ g: Double, _ h: Double, _ i: Double
+) -> Double {
     a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
 }

@@ -39,7 +39,8 @@ extension Camera {
     /// `settingLocation` for a normalised Mercator point (x not wrapped).
     func settingMapPoint(_ loc: MapPoint, at point: ScreenPoint) -> Camera {
         guard isFinite, point.x.isFinite, point.y.isFinite, loc.x.isFinite, loc.y.isFinite,
-              let g = groundOffset(at: point) else { return self }
+            let g = groundOffset(at: point)
+        else { return self }
         // The ground map is a translation of the world at fixed zoom, bearing and pitch: the
         // point under `point` is centre + g, so the new centre is loc − g.
         let ws = worldSize
@@ -60,7 +61,8 @@ extension Camera {
     /// Drags the map: the ground point under `from` ends up under `to` (also when pitched).
     public func dragged(from: ScreenPoint, to: ScreenPoint) -> Camera {
         guard isFinite, from.x.isFinite, from.y.isFinite, to.x.isFinite, to.y.isFinite,
-              let loc = unprojectToMapPoint(from) else { return self }
+            let loc = unprojectToMapPoint(from)
+        else { return self }
         return settingMapPoint(loc, at: to)
     }
 

@@ -56,7 +56,8 @@ extension Camera {
     /// (up to ±90°), as MapLibre's `unproject` returns it.
     public func unproject(_ s: ScreenPoint) -> LatLng? {
         guard isFinite, s.x.isFinite, s.y.isFinite,
-              let g = groundOffset(at: s) else { return nil }
+            let g = groundOffset(at: s)
+        else { return nil }
         let c = centerMapPoint
         let ws = worldSize
         let x = c.x + g.px / ws
@@ -120,8 +121,9 @@ extension Camera {
 
     /// The projection matrix alone (eye space → clip space), with the padding offset.
     var projectionMatrix: Matrix4 {
-        var p = Matrix4.perspective(fovy: Camera.fieldOfView, aspect: size.width / size.height,
-                                    near: nearZ, far: farZ)
+        var p = Matrix4.perspective(
+            fovy: Camera.fieldOfView, aspect: size.width / size.height,
+            near: nearZ, far: farZ)
         let c = centerPoint
         let offsetX = c.x - size.width / 2, offsetY = c.y - size.height / 2
         p[0, 2] = -offsetX * 2 / size.width
@@ -143,7 +145,8 @@ extension Camera {
     public func viewProjectionMatrix(relativeTo origin: MapPoint) -> [Double] {
         let c = centerMapPoint
         let ws = worldSize
-        let m = projectionMatrix
+        let m =
+            projectionMatrix
             .scaled(1, -1, 1)
             .translated(0, 0, -cameraToCenterDistance)
             .rotatedX(pitchRadians)

@@ -28,8 +28,10 @@ extension Camera {
     var visibleGroundQuad: [MapPoint] {
         let top = topGroundY
         let w = size.width, h = size.height
-        let corners = [ScreenPoint(x: 0, y: top), ScreenPoint(x: w, y: top),
-                       ScreenPoint(x: w, y: h), ScreenPoint(x: 0, y: h)]
+        let corners = [
+            ScreenPoint(x: 0, y: top), ScreenPoint(x: w, y: top),
+            ScreenPoint(x: w, y: h), ScreenPoint(x: 0, y: h),
+        ]
         let pts = corners.compactMap(unprojectToMapPoint)
         return pts.count == 4 ? pts : []
     }

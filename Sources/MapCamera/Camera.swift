@@ -68,8 +68,10 @@ public struct Camera: Sendable, Equatable {
     public var constraints: CameraConstraints = CameraConstraints()
 
     /// Creates a camera.
-    public init(center: LatLng, zoom: Double, bearing: Double = 0, pitch: Double = 0,
-                size: ScreenSize, padding: EdgeInsets = .zero, pixelRatio: Double = 1) {
+    public init(
+        center: LatLng, zoom: Double, bearing: Double = 0, pitch: Double = 0,
+        size: ScreenSize, padding: EdgeInsets = .zero, pixelRatio: Double = 1
+    ) {
         self.center = center; self.zoom = zoom; self.bearing = bearing; self.pitch = pitch
         self.size = size; self.padding = padding; self.pixelRatio = pixelRatio
     }

@@ -30,10 +30,14 @@ public final class CameraAnimator {
     }
 
     /// Flies to `target` along the van Wijk & Nuij path (interrupting any running animation).
-    public func fly(to target: Camera, duration: Double? = nil, rho: Double = 1.42, speed: Double = 1.2,
-                    easing: EasingCurve = .ease) {
-        start(CameraTransition.fly(from: currentCamera(), to: target, duration: duration, rho: rho,
-                                   speed: speed, easing: easing))
+    public func fly(
+        to target: Camera, duration: Double? = nil, rho: Double = 1.42, speed: Double = 1.2,
+        easing: EasingCurve = .ease
+    ) {
+        start(
+            CameraTransition.fly(
+                from: currentCamera(), to: target, duration: duration, rho: rho,
+                speed: speed, easing: easing))
     }
 
     /// Runs a prepared transition from now (interrupting any running animation).

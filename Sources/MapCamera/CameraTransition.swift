@@ -33,16 +33,20 @@ public struct CameraTransition: Sendable {
     private let fly: FlyPath?
 
     /// Creates an ease from `start` to `end` over `duration` seconds with an easing curve.
-    public static func ease(from start: Camera, to end: Camera, duration: Double,
-                            easing: EasingCurve = .ease) -> CameraTransition {
+    public static func ease(
+        from start: Camera, to end: Camera, duration: Double,
+        easing: EasingCurve = .ease
+    ) -> CameraTransition {
         CameraTransition(start: start, end: end, duration: duration, easing: easing, path: .ease)
     }
 
     /// Creates a fly-to from `start` to `end`. With no `duration`, it lasts `S / speed`
     /// seconds where S is the path length in ρ-screenfuls (MapLibre's default speed 1.2).
-    public static func fly(from start: Camera, to end: Camera, duration: Double? = nil,
-                           rho: Double = 1.42, speed: Double = 1.2,
-                           easing: EasingCurve = .ease) -> CameraTransition {
+    public static func fly(
+        from start: Camera, to end: Camera, duration: Double? = nil,
+        rho: Double = 1.42, speed: Double = 1.2,
+        easing: EasingCurve = .ease
+    ) -> CameraTransition {
         let r = rho.isFinite && rho > 0 ? rho : 1.42
         var t = CameraTransition(start: start, end: end, duration: 0, easing: easing, path: .fly(rho: r))
         let length = t.fly?.length ?? 0
@@ -95,10 +99,11 @@ public struct CameraTransition: Sendable {
         var c = start
         c.bearing = Camera.normalizedBearing(lerp(start.bearing, endBearing, k))
         c.pitch = lerp(start.pitch, end.pitch, k)
-        c.padding = EdgeInsets(top: lerp(start.padding.top, end.padding.top, k),
-                               left: lerp(start.padding.left, end.padding.left, k),
-                               bottom: lerp(start.padding.bottom, end.padding.bottom, k),
-                               right: lerp(start.padding.right, end.padding.right, k))
+        c.padding = EdgeInsets(
+            top: lerp(start.padding.top, end.padding.top, k),
+            left: lerp(start.padding.left, end.padding.left, k),
+            bottom: lerp(start.padding.bottom, end.padding.bottom, k),
+            right: lerp(start.padding.right, end.padding.right, k))
         let centre: MapPoint
         if let fly {
             let s = k * fly.length

@@ -28,10 +28,12 @@ struct Matrix4: Equatable, Sendable {
     /// `self · v` for a column vector.
     func transform(_ v: (Double, Double, Double, Double)) -> (Double, Double, Double, Double) {
         let x = v.0, y = v.1, z = v.2, w = v.3
-        return (m[0] * x + m[4] * y + m[8] * z + m[12] * w,
-                m[1] * x + m[5] * y + m[9] * z + m[13] * w,
-                m[2] * x + m[6] * y + m[10] * z + m[14] * w,
-                m[3] * x + m[7] * y + m[11] * z + m[15] * w)
+        return (
+            m[0] * x + m[4] * y + m[8] * z + m[12] * w,
+            m[1] * x + m[5] * y + m[9] * z + m[13] * w,
+            m[2] * x + m[6] * y + m[10] * z + m[14] * w,
+            m[3] * x + m[7] * y + m[11] * z + m[15] * w
+        )
     }
 
     func translated(_ x: Double, _ y: Double, _ z: Double) -> Matrix4 {

@@ -55,7 +55,10 @@ struct CameraCommand: ParsableCommand {
         @OptionGroup var options: CameraOptions
 
         func run() throws {
-            let out = try CameraCLI.project(CameraCLI.readStandardInput(), camera: options.camera())
+            let cam = try options.camera()
+            let out = try CameraInputError.naming("mapwright camera project") {
+                try CameraCLI.project(CameraCLI.readStandardInput(), camera: cam)
+            }
             print(out, terminator: "")
         }
     }
@@ -67,7 +70,10 @@ struct CameraCommand: ParsableCommand {
         @OptionGroup var options: CameraOptions
 
         func run() throws {
-            let out = try CameraCLI.unproject(CameraCLI.readStandardInput(), camera: options.camera())
+            let cam = try options.camera()
+            let out = try CameraInputError.naming("mapwright camera unproject") {
+                try CameraCLI.unproject(CameraCLI.readStandardInput(), camera: cam)
+            }
             print(out, terminator: "")
         }
     }
@@ -103,8 +109,11 @@ struct CameraCommand: ParsableCommand {
             guard maxZoom.isFinite, (-5...30).contains(maxZoom) else {
                 throw ValidationError("--max-zoom must be within -5...30, got \(maxZoom)")
             }
-            let out = try CameraCLI.fit(CameraCLI.readStandardInput(), size: sz, padding: padding,
-                                        bearing: bearing, pitch: pitch, maxZoom: maxZoom)
+            let out = try CameraInputError.naming("mapwright camera fit") {
+                try CameraCLI.fit(
+                    CameraCLI.readStandardInput(), size: sz, padding: padding,
+                    bearing: bearing, pitch: pitch, maxZoom: maxZoom)
+            }
             print(out, terminator: "")
         }
     }
@@ -115,7 +124,22 @@ struct CameraInputError: Error, CustomStringConvertible {
     /// 1-based line number in the input, nil for the input as a whole.
     var line: Int?
     var why: String
-    var description: String { line.map { "line \($0): \(why)" } ?? why }
+    /// The command that read it, e.g. `mapwright camera project`.
+    var command = ""
+    var description: String {
+        let what = line.map { "line \($0): \(why)" } ?? why
+        return command.isEmpty ? what : "\(command): \(what)"
+    }
+
+    /// Runs `body`, naming `command` in any input error it throws.
+    static func naming<T>(_ command: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch var e as CameraInputError {
+            e.command = command
+            throw e
+        }
+    }
 }
 
 /// The text processing behind `mapwright camera`, separate from argument parsing.
@@ -141,14 +165,17 @@ enum CameraCLI {
     static func parseSize(_ s: String) throws -> ScreenSize {
         let parts = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
-              w.isFinite, h.isFinite, (1...100_000).contains(w), (1...100_000).contains(h) else {
+            w.isFinite, h.isFinite, (1...100_000).contains(w), (1...100_000).contains(h)
+        else {
             throw ValidationError("--size must be WxH with each side 1...100000 pixels, got '\(s)'")
         }
         return ScreenSize(width: w, height: h)
     }
 
     /// The numbers on each meaningful line, with its 1-based line number.
-    static func records(_ input: String, counts: ClosedRange<Int>, what: String) throws -> [(line: Int, values: [Double])] {
+    static func records(_ input: String, counts: ClosedRange<Int>, what: String) throws -> [(
+        line: Int, values: [Double]
+    )] {
         var out: [(Int, [Double])] = []
         for (i, raw) in input.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -204,12 +231,17 @@ enum CameraCLI {
     }
 
     /// `lat lon` lines → one `lat lon zoom` line.
-    static func fit(_ input: String, size: ScreenSize, padding: Double, bearing: Double, pitch: Double,
-                    maxZoom: Double) throws -> String {
+    static func fit(
+        _ input: String, size: ScreenSize, padding: Double, bearing: Double, pitch: Double,
+        maxZoom: Double
+    ) throws -> String {
         let points = try records(input, counts: 2...2, what: "'lat lon'").map(latLng)
         guard !points.isEmpty else { throw CameraInputError(line: nil, why: "no points on standard input") }
-        guard let cam = Camera.fitting(points, size: size, padding: EdgeInsets(all: padding), bearing: bearing,
-                                       pitch: pitch, maxZoom: maxZoom) else {
+        guard
+            let cam = Camera.fitting(
+                points, size: size, padding: EdgeInsets(all: padding), bearing: bearing,
+                pitch: pitch, maxZoom: maxZoom)
+        else {
             throw CameraInputError(line: nil, why: "cannot fit these points in the padded viewport")
         }
         return "\(cam.center.lat) \(cam.center.lon) \(cam.zoom)\n"

@@ -5,10 +5,14 @@ import Testing
 private final class CameraCLIBundleToken {}
 
 /// Runs the built `mapwright` binary with arguments and standard input.
-private func runCamera(_ arguments: [String], stdin: String = "") throws -> (status: Int32, stdout: String, stderr: String) {
-    var exe = Bundle(for: CameraCLIBundleToken.self).bundleURL.deletingLastPathComponent().appendingPathComponent("mapwright")
+private func runCamera(_ arguments: [String], stdin: String = "") throws -> (
+    status: Int32, stdout: String, stderr: String
+) {
+    var exe = Bundle(for: CameraCLIBundleToken.self).bundleURL.deletingLastPathComponent().appendingPathComponent(
+        "mapwright")
     if !FileManager.default.fileExists(atPath: exe.path) {
-        exe = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug/mapwright")
+        exe = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../.build/debug/mapwright")
     }
     let process = Process()
     process.executableURL = exe
@@ -34,20 +38,23 @@ private func numbers(_ s: String) -> [[Double]] {
     /// Zoom 0, 512×512 at (0, 0): 90°E is 128 px right of centre; at bearing 90 it is 128 px
     /// up. A point 1100 px "behind" a pitch-85 camera prints nan nan (see ProjectionTests).
     @Test func projectByHand() throws {
-        let r = try runCamera(["project", "--center", "0,0", "--zoom", "0", "--size", "512x512"],
-                              stdin: "0 90\n# comment\n\n0,0\n")
+        let r = try runCamera(
+            ["project", "--center", "0,0", "--zoom", "0", "--size", "512x512"],
+            stdin: "0 90\n# comment\n\n0,0\n")
         #expect(r.status == 0)
         #expect(r.stdout == "384.0 256.0\n256.0 256.0\n")
         #expect(r.stderr == "")
-        let b = try runCamera(["project", "--center", "0,0", "--zoom", "0", "--bearing", "90", "--size", "512x512"],
-                              stdin: "0 90\n")
+        let b = try runCamera(
+            ["project", "--center", "0,0", "--zoom", "0", "--bearing", "90", "--size", "512x512"],
+            stdin: "0 90\n")
         let v = try #require(numbers(b.stdout).first)
         #expect(abs(v[0] - 256) < 1e-9 && abs(v[1] - 128) < 1e-9)
         // Behind the camera: y = 0.5 + 1100/524288 in Mercator, i.e. φ = 2·atan(e^{π(1−2y)}) − 90°.
         let y = 0.5 + 1100.0 / 524_288
         let lat = (2 * atan(exp(.pi * (1 - 2 * y))) - .pi / 2) * 180 / .pi
-        let c = try runCamera(["project", "--center", "0,0", "--zoom", "10", "--pitch", "85", "--size", "1280x720"],
-                              stdin: "\(lat) 0\n0 0 0\n")
+        let c = try runCamera(
+            ["project", "--center", "0,0", "--zoom", "10", "--pitch", "85", "--size", "1280x720"],
+            stdin: "\(lat) 0\n0 0 0\n")
         #expect(c.stdout == "nan nan\n640.0 360.0\n")
     }
 
@@ -55,20 +62,23 @@ private func numbers(_ s: String) -> [[Double]] {
     /// raised that far, a point 100 px east appears at 400 + 900·100/600 = 550 in an 800×600 view.
     @Test func projectWithHeight() throws {
         let h = 300 * 40_075_016.68557849 / 512
-        let r = try runCamera(["project", "--center", "0,0", "--zoom", "0", "--size", "800x600"],
-                              stdin: "0 \(360.0 * 100 / 512) \(h)\n")
+        let r = try runCamera(
+            ["project", "--center", "0,0", "--zoom", "0", "--size", "800x600"],
+            stdin: "0 \(360.0 * 100 / 512) \(h)\n")
         let v = try #require(numbers(r.stdout).first)
         #expect(abs(v[0] - 550) < 1e-9 && abs(v[1] - 300) < 1e-9)
     }
 
     /// Unproject the centre and a pixel above the horizon (pitch 80: horizon at y = 141.3).
     @Test func unprojectByHand() throws {
-        let r = try runCamera(["unproject", "--center", "0,0", "--zoom", "0", "--size", "512x512"],
-                              stdin: "256 256\n384 256\n")
+        let r = try runCamera(
+            ["unproject", "--center", "0,0", "--zoom", "0", "--size", "512x512"],
+            stdin: "256 256\n384 256\n")
         #expect(r.status == 0)
         #expect(r.stdout == "0.0 0.0\n0.0 90.0\n")
-        let s = try runCamera(["unproject", "--center", "30,0", "--zoom", "5", "--pitch", "80", "--size", "800x600"],
-                              stdin: "400 100\n400 300\n")
+        let s = try runCamera(
+            ["unproject", "--center", "30,0", "--zoom", "5", "--pitch", "80", "--size", "800x600"],
+            stdin: "400 100\n400 300\n")
         let lines = s.stdout.split(separator: "\n")
         #expect(lines.first == "nan nan")
         let centre = try #require(numbers(s.stdout).last)
@@ -90,12 +100,17 @@ private func numbers(_ s: String) -> [[Double]] {
         #expect(abs(v[0] - (2 * atan(exp(.pi * (1 - 2 * midY))) - .pi / 2) * 180 / .pi) < 1e-9)
         // Max zoom caps a single point.
         let one = try runCamera(["fit", "--size", "800x600", "--max-zoom", "15"], stdin: "10 20\n")
-        #expect(one.stdout == "10.0 20.0 15.0\n" || (numbers(one.stdout).first.map { abs($0[0] - 10) < 1e-9 && $0[2] == 15 } ?? false))
+        #expect(
+            one.stdout == "10.0 20.0 15.0\n"
+                || (numbers(one.stdout).first.map { abs($0[0] - 10) < 1e-9 && $0[2] == 15 } ?? false))
     }
 
     /// Bad input: non-zero exit, the line named on stderr, nothing on stdout.
     @Test(arguments: [
-        (["project", "--center", "0,0", "--zoom", "3", "--size", "800x600"], "1 2\n3 4\nabc 5\n", "line 3"),
+        (
+            ["project", "--center", "0,0", "--zoom", "3", "--size", "800x600"], "1 2\n3 4\nabc 5\n",
+            "mapwright camera project: line 3"
+        ),
         (["project", "--center", "0,0", "--zoom", "3", "--size", "800x600"], "1 2\n\n95 4\n", "line 3"),
         (["project", "--center", "0,0", "--zoom", "3", "--size", "800x600"], "1 2 3 4\n", "line 1"),
         (["unproject", "--center", "0,0", "--zoom", "3", "--size", "800x600"], "1 2\nnan 3\n", "line 2"),

@@ -36,8 +36,9 @@ import Testing
     /// of the visible ground all fall in some tile.
     @Test(arguments: [(0.0, 70.0), (45, 85), (-30, 85)])
     func pitchedCoverUsesLowerZoomFarAway(_ a: (Double, Double)) throws {
-        let cam = Camera(center: LatLng(lat: 47.37, lon: 8.54), zoom: 13.4, bearing: a.0, pitch: a.1,
-                         size: ScreenSize(width: 1280, height: 720))
+        let cam = Camera(
+            center: LatLng(lat: 47.37, lon: 8.54), zoom: 13.4, bearing: a.0, pitch: a.1,
+            size: ScreenSize(width: 1280, height: 720))
         let tiles = cam.coveringTiles()
         #expect(tiles.count < 200)
         #expect(tiles.first?.z == 13)  // nearest the centre first, at the target level
@@ -46,7 +47,10 @@ import Testing
         // Tile boxes in normalised Mercator (x unwrapped with `wrap`).
         func box(_ t: CoverTile) -> (Double, Double, Double, Double) {
             let n = Double(1 << t.z)
-            return ((Double(t.x) / n + Double(t.wrap)), Double(t.y) / n, (Double(t.x + 1) / n + Double(t.wrap)), Double(t.y + 1) / n)
+            return (
+                (Double(t.x) / n + Double(t.wrap)), Double(t.y) / n, (Double(t.x + 1) / n + Double(t.wrap)),
+                Double(t.y + 1) / n
+            )
         }
         // No overlaps: no tile is an ancestor of, or equal to, another.
         for (i, t) in tiles.enumerated() {

@@ -13,14 +13,22 @@ import Testing
     }
 
     static let boxes: [BoxCase] = [
-        BoxCase(name: "Berlin–Munich", points: [LatLng(lat: 52.52, lon: 13.405), LatLng(lat: 48.1351, lon: 11.582)],
-                width: 800, height: 600, padding: 20),
-        BoxCase(name: "wide route", points: [LatLng(lat: 40.7128, lon: -74.006), LatLng(lat: 34.05, lon: -118.24),
-                                             LatLng(lat: 41.88, lon: -87.63)], width: 1024, height: 400, padding: 0),
-        BoxCase(name: "Svalbard (high latitude)", points: [LatLng(lat: 76.5, lon: 10.0), LatLng(lat: 80.8, lon: 33.5)],
-                width: 640, height: 640, padding: 32),
-        BoxCase(name: "Fiji (across the antimeridian)", points: [LatLng(lat: -16.0, lon: 177.0), LatLng(lat: -19.2, lon: -178.5)],
-                width: 800, height: 600, padding: 10),
+        BoxCase(
+            name: "Berlin–Munich", points: [LatLng(lat: 52.52, lon: 13.405), LatLng(lat: 48.1351, lon: 11.582)],
+            width: 800, height: 600, padding: 20),
+        BoxCase(
+            name: "wide route",
+            points: [
+                LatLng(lat: 40.7128, lon: -74.006), LatLng(lat: 34.05, lon: -118.24),
+                LatLng(lat: 41.88, lon: -87.63),
+            ], width: 1024, height: 400, padding: 0),
+        BoxCase(
+            name: "Svalbard (high latitude)", points: [LatLng(lat: 76.5, lon: 10.0), LatLng(lat: 80.8, lon: 33.5)],
+            width: 640, height: 640, padding: 32),
+        BoxCase(
+            name: "Fiji (across the antimeridian)",
+            points: [LatLng(lat: -16.0, lon: 177.0), LatLng(lat: -19.2, lon: -178.5)],
+            width: 800, height: 600, padding: 10),
     ]
 
     /// Bearing 0, pitch 0: the centre is the Mercator midpoint of the bounds and the zoom makes
@@ -30,8 +38,10 @@ import Testing
     /// across the antimeridian taken the short way (−178.5° as 181.5°).
     @Test(arguments: boxes)
     func bearingZeroMatchesMercatorBounds(_ c: BoxCase) throws {
-        let cam = try #require(Camera.fitting(c.points, size: ScreenSize(width: c.width, height: c.height),
-                                              padding: EdgeInsets(all: c.padding)))
+        let cam = try #require(
+            Camera.fitting(
+                c.points, size: ScreenSize(width: c.width, height: c.height),
+                padding: EdgeInsets(all: c.padding)))
         var lons = c.points.map(\.lon)
         if lons.max()! - lons.min()! > 180 { lons = lons.map { $0 < 0 ? $0 + 360 : $0 } }
         let xs = lons.map { ($0 + 180) / 360 }, ys = c.points.map { mercY($0.lat) }
@@ -57,17 +67,23 @@ import Testing
                 let spread = pow(10, Double.random(in: -3...1, using: &rng))
                 let n = Int.random(in: 1...12, using: &rng)
                 let pts = (0..<n).map { _ in
-                    LatLng(lat: lat0 + .random(in: -spread...spread, using: &rng),
-                           lon: LatLng.wrapLongitude(lon0 + .random(in: -spread...spread, using: &rng)))
+                    LatLng(
+                        lat: lat0 + .random(in: -spread...spread, using: &rng),
+                        lon: LatLng.wrapLongitude(lon0 + .random(in: -spread...spread, using: &rng)))
                 }
-                let size = ScreenSize(width: .random(in: 300...1600, using: &rng), height: .random(in: 300...1200, using: &rng))
-                let pad = EdgeInsets(top: .random(in: 0...80, using: &rng), left: .random(in: 0...80, using: &rng),
-                                     bottom: .random(in: 0...80, using: &rng), right: .random(in: 0...80, using: &rng))
-                let cam = try #require(Camera.fitting(pts, size: size, padding: pad, bearing: bearing, pitch: pitch, maxZoom: 24))
+                let size = ScreenSize(
+                    width: .random(in: 300...1600, using: &rng), height: .random(in: 300...1200, using: &rng))
+                let pad = EdgeInsets(
+                    top: .random(in: 0...80, using: &rng), left: .random(in: 0...80, using: &rng),
+                    bottom: .random(in: 0...80, using: &rng), right: .random(in: 0...80, using: &rng))
+                let cam = try #require(
+                    Camera.fitting(pts, size: size, padding: pad, bearing: bearing, pitch: pitch, maxZoom: 24))
                 var closest = Double.infinity
                 for p in pts {
                     let s = try #require(cam.project(p))
-                    let gaps = [s.x - pad.left, size.width - pad.right - s.x, s.y - pad.top, size.height - pad.bottom - s.y]
+                    let gaps = [
+                        s.x - pad.left, size.width - pad.right - s.x, s.y - pad.top, size.height - pad.bottom - s.y,
+                    ]
                     // tolerance 1e-6 px inside
                     #expect(gaps.allSatisfy { $0 >= -1e-6 }, "\(p) at \(s) outside, bearing \(bearing) pitch \(pitch)")
                     closest = min(closest, gaps.min()!)
@@ -92,14 +108,18 @@ import Testing
 
     /// Bounds given by corners, across the antimeridian when west > east.
     @Test func boundsAcrossAntimeridian() throws {
-        let cam = try #require(Camera.fitting(southWest: LatLng(lat: -20, lon: 170), northEast: LatLng(lat: -10, lon: -170),
-                                              size: ScreenSize(width: 600, height: 600)))
+        let cam = try #require(
+            Camera.fitting(
+                southWest: LatLng(lat: -20, lon: 170), northEast: LatLng(lat: -10, lon: -170),
+                size: ScreenSize(width: 600, height: 600)))
         expectNear(cam.center.lon, -180, tolerance: 1e-9)  // 180° written as −180
         // 20° of longitude across 600 px: zoom = log2(600 / (512 · 20/360)) (x limits: 20° is
         // wider than the 10° of latitude here, which is ~10.2° in Mercator units of longitude).
         expectNear(cam.zoom, log2(600 / (512 * 20.0 / 360)), tolerance: 1e-6)
-        let viaBounds = try #require(Camera.fitting(try GeoBounds(south: -20, west: 170, north: -10, east: -170),
-                                                    size: ScreenSize(width: 600, height: 600)))
+        let viaBounds = try #require(
+            Camera.fitting(
+                try GeoBounds(south: -20, west: 170, north: -10, east: -170),
+                size: ScreenSize(width: 600, height: 600)))
         #expect(viaBounds == cam)
     }
 
@@ -107,7 +127,9 @@ import Testing
         let size = ScreenSize(width: 800, height: 600)
         #expect(Camera.fitting([], size: size) == nil)
         #expect(Camera.fitting([LatLng(lat: .nan, lon: 0)], size: size) == nil)
-        #expect(Camera.fitting([LatLng(lat: 0, lon: 0), LatLng(lat: 1, lon: 1)], size: size, padding: EdgeInsets(all: 400)) == nil)
+        #expect(
+            Camera.fitting([LatLng(lat: 0, lon: 0), LatLng(lat: 1, lon: 1)], size: size, padding: EdgeInsets(all: 400))
+                == nil)
         #expect(Camera.fitting([LatLng(lat: 0, lon: 0)], size: ScreenSize(width: 0, height: 10)) == nil)
         #expect(Camera.fitting([LatLng(lat: 0, lon: 0)], size: size, bearing: .infinity) == nil)
     }

@@ -5,8 +5,9 @@ import Testing
 @testable import MapCamera
 
 @Suite struct OperationTests {
-    static let base = Camera(center: LatLng(lat: 48.8566, lon: 2.3522), zoom: 11, bearing: 30, pitch: 40,
-                             size: ScreenSize(width: 1024, height: 768))
+    static let base = Camera(
+        center: LatLng(lat: 48.8566, lon: 2.3522), zoom: 11, bearing: 30, pitch: 40,
+        size: ScreenSize(width: 1024, height: 768))
 
     /// Zoom about a point keeps that point's ground position under it within 1e-6 px, for
     /// seeded random cameras, cursor positions below the horizon and zoom changes.
@@ -17,8 +18,9 @@ import Testing
             var cam = randomCamera(&rng)
             cam.center.lat = .random(in: -60...60, using: &rng)
             cam.zoom = .random(in: 3...18, using: &rng)
-            let s = ScreenPoint(x: .random(in: 0...cam.size.width, using: &rng),
-                                y: .random(in: 0...cam.size.height, using: &rng))
+            let s = ScreenPoint(
+                x: .random(in: 0...cam.size.width, using: &rng),
+                y: .random(in: 0...cam.size.height, using: &rng))
             guard let g = cam.unproject(s), s.y > cam.horizonY + 20 else { continue }
             // project() picks the copy of the world nearest the centre; skip cursor points
             // that show another copy (a far pitched view at low zoom).

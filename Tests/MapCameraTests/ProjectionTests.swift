@@ -14,12 +14,15 @@ import Testing
     /// y45 = 1/2 − ln(tan 67.5°)/(2π) = 1/2 − 0.881373587019543/(2π), so dy = −71.8197…
     @Test(arguments: [0.0, 45, 90, 180, -30])
     func pitchZeroAtBearings(_ bearing: Double) throws {
-        let cam = Camera(center: LatLng(lat: 0, lon: 0), zoom: 0, bearing: bearing,
-                         size: ScreenSize(width: 512, height: 512))
+        let cam = Camera(
+            center: LatLng(lat: 0, lon: 0), zoom: 0, bearing: bearing,
+            size: ScreenSize(width: 512, height: 512))
         let dy45 = 512 * (-0.881373587019543 / (2 * .pi))
         let b = bearing * .pi / 180
-        for (p, dx, dy) in [(LatLng(lat: 0, lon: 90), 128.0, 0.0), (LatLng(lat: 45, lon: 0), 0, dy45),
-                            (LatLng(lat: 45, lon: 90), 128, dy45), (LatLng(lat: 0, lon: 0), 0, 0)] {
+        for (p, dx, dy) in [
+            (LatLng(lat: 0, lon: 90), 128.0, 0.0), (LatLng(lat: 45, lon: 0), 0, dy45),
+            (LatLng(lat: 45, lon: 90), 128, dy45), (LatLng(lat: 0, lon: 0), 0, 0),
+        ] {
             let s = try #require(cam.project(p))
             // tolerance 1e-9 px: double rounding of ~1e2 px values
             expectNear(s.x, 256 + dx * cos(b) + dy * sin(b), tolerance: 1e-9, "x of \(p) at bearing \(bearing)")
@@ -64,9 +67,10 @@ import Testing
     /// Padding moves the centre of perspective: top 100, left 40, bottom 20, right 200 in an
     /// 800×600 view puts the centre at ((40 + 800 − 200)/2, (100 + 600 − 20)/2) = (320, 340).
     @Test func paddingShiftsCenter() throws {
-        let cam = Camera(center: LatLng(lat: 10, lon: 20), zoom: 4, pitch: 50,
-                         size: ScreenSize(width: 800, height: 600),
-                         padding: EdgeInsets(top: 100, left: 40, bottom: 20, right: 200))
+        let cam = Camera(
+            center: LatLng(lat: 10, lon: 20), zoom: 4, pitch: 50,
+            size: ScreenSize(width: 800, height: 600),
+            padding: EdgeInsets(top: 100, left: 40, bottom: 20, right: 200))
         let s = try #require(cam.project(LatLng(lat: 10, lon: 20)))
         expectNear(s.x, 320, tolerance: 1e-9)
         expectNear(s.y, 340, tolerance: 1e-9)
@@ -105,14 +109,16 @@ import Testing
     /// screen = (400 + 900·x1/w, 300 + 900·y2/w).
     @Test func pitchFortyFiveAtBearings() throws {
         let r = 0.5.squareRoot()
-        let cam = Camera(center: LatLng(lat: 0, lon: 0), zoom: 0, bearing: 90, pitch: 45,
-                         size: ScreenSize(width: 800, height: 600))
+        let cam = Camera(
+            center: LatLng(lat: 0, lon: 0), zoom: 0, bearing: 90, pitch: 45,
+            size: ScreenSize(width: 800, height: 600))
         let e = try #require(cam.project(LatLng(lat: 0, lon: 360.0 * 100 / 512)))
         expectNear(e.x, 400, tolerance: 1e-9)
         expectNear(e.y, 300 - 900 * 100 * r / (900 + 100 * r), tolerance: 1e-9)
 
-        let cam2 = Camera(center: LatLng(lat: 0, lon: 0), zoom: 0, bearing: -30, pitch: 45,
-                          size: ScreenSize(width: 800, height: 600))
+        let cam2 = Camera(
+            center: LatLng(lat: 0, lon: 0), zoom: 0, bearing: -30, pitch: 45,
+            size: ScreenSize(width: 800, height: 600))
         let n = try #require(cam2.project(LatLng(lat: latFromMercY(0.5 - 100.0 / 512), lon: 0)))
         let x1 = 50.0, y1 = -100 * 3.0.squareRoot() / 2
         let w = 900 - y1 * r
@@ -135,7 +141,8 @@ import Testing
     /// Behind the camera: pitch 85, bearing 0, 1280×720, d = 1080. A ground point y1 px south
     /// of the centre has depth w = 1080 − y1·sin 85°, negative once y1 > 1080/sin 85° ≈ 1084.1.
     @Test func behindCameraIsNil() {
-        let cam = Camera(center: LatLng(lat: 0, lon: 0), zoom: 10, pitch: 85, size: ScreenSize(width: 1280, height: 720))
+        let cam = Camera(
+            center: LatLng(lat: 0, lon: 0), zoom: 10, pitch: 85, size: ScreenSize(width: 1280, height: 720))
         let ws = 512.0 * 1024
         #expect(cam.project(LatLng(lat: latFromMercY(0.5 + 1100 / ws), lon: 0)) == nil)
         #expect(cam.project(LatLng(lat: latFromMercY(0.5 + 1070 / ws), lon: 0)) != nil)
@@ -196,8 +203,9 @@ import Testing
         var checked = 0
         for _ in 0..<2000 {
             let cam = randomCamera(&rng)
-            let s = ScreenPoint(x: .random(in: 0...cam.size.width, using: &rng),
-                                y: .random(in: 0...cam.size.height, using: &rng))
+            let s = ScreenPoint(
+                x: .random(in: 0...cam.size.width, using: &rng),
+                y: .random(in: 0...cam.size.height, using: &rng))
             guard let g = cam.unproject(s), abs(g.lat) < Camera.maxLatitude else { continue }
             // Where the world is narrower than the view, a screen point can show another copy
             // of the world than the one nearest the centre, which project() picks.
@@ -219,21 +227,24 @@ import Testing
         var checked = 0
         for _ in 0..<1000 {
             let cam = randomCamera(&rng)
-            let s = ScreenPoint(x: .random(in: 0...cam.size.width, using: &rng),
-                                y: .random(in: 0...cam.size.height, using: &rng))
+            let s = ScreenPoint(
+                x: .random(in: 0...cam.size.width, using: &rng),
+                y: .random(in: 0...cam.size.height, using: &rng))
             guard let g = cam.unproject(s), abs(g.lat) < 85 else { continue }
             let h = Double.random(in: 0...3000, using: &rng)
             // Points far off screen (a tall column right under a high-zoom eye) carry
             // proportionally larger rounding; the check is for what lands near the view.
             guard let expected = cam.project(g, height: h),
-                  abs(expected.x) < 4 * cam.size.width, abs(expected.y) < 4 * cam.size.height else { continue }
+                abs(expected.x) < 4 * cam.size.width, abs(expected.y) < 4 * cam.size.height
+            else { continue }
             // An origin near the point, as a renderer would pick (a tile corner); the point is
             // taken on the copy of the world nearest the centre, as project() does.
             var mp = MapPoint(g)
             let cx = (cam.center.lon + 180) / 360
             mp.x -= (mp.x - cx).rounded()
-            let origin = MapPoint(x: mp.x - .random(in: 0...0.001, using: &rng),
-                                  y: mp.y - .random(in: 0...0.001, using: &rng))
+            let origin = MapPoint(
+                x: mp.x - .random(in: 0...0.001, using: &rng),
+                y: mp.y - .random(in: 0...0.001, using: &rng))
             let m = cam.viewProjectionMatrix(relativeTo: origin)
             #expect(m.count == 16)
             let v = ((mp.x - origin.x) * cam.worldSize, (mp.y - origin.y) * cam.worldSize, h)

@@ -9,9 +9,10 @@ struct Cam: Sendable, CustomStringConvertible {
     var padding: [Double]
 
     var camera: Camera {
-        Camera(center: LatLng(lat: lat, lon: lon), zoom: zoom, bearing: bearing, pitch: pitch,
-               size: ScreenSize(width: width, height: height),
-               padding: EdgeInsets(top: padding[0], left: padding[1], bottom: padding[2], right: padding[3]))
+        Camera(
+            center: LatLng(lat: lat, lon: lon), zoom: zoom, bearing: bearing, pitch: pitch,
+            size: ScreenSize(width: width, height: height),
+            padding: EdgeInsets(top: padding[0], left: padding[1], bottom: padding[2], right: padding[3]))
     }
 
     var description: String { "\(lat),\(lon) z\(zoom) b\(bearing) p\(pitch) \(width)x\(height)" }
@@ -59,12 +60,15 @@ func latFromMercY(_ y: Double) -> Double {
 
 /// A random camera: any centre up to ±80°, zoom 0–20, any bearing, pitch 0–85, padding.
 func randomCamera(_ rng: inout SeededRandom) -> Camera {
-    let pad = EdgeInsets(top: .random(in: 0...100, using: &rng), left: .random(in: 0...100, using: &rng),
-                         bottom: .random(in: 0...100, using: &rng), right: .random(in: 0...100, using: &rng))
-    return Camera(center: LatLng(lat: .random(in: -80...80, using: &rng), lon: .random(in: -180...180, using: &rng)),
-                  zoom: .random(in: 0...20, using: &rng), bearing: .random(in: -360...360, using: &rng),
-                  pitch: .random(in: 0...85, using: &rng),
-                  size: ScreenSize(width: .random(in: 200...2000, using: &rng),
-                                   height: .random(in: 200...1500, using: &rng)),
-                  padding: pad)
+    let pad = EdgeInsets(
+        top: .random(in: 0...100, using: &rng), left: .random(in: 0...100, using: &rng),
+        bottom: .random(in: 0...100, using: &rng), right: .random(in: 0...100, using: &rng))
+    return Camera(
+        center: LatLng(lat: .random(in: -80...80, using: &rng), lon: .random(in: -180...180, using: &rng)),
+        zoom: .random(in: 0...20, using: &rng), bearing: .random(in: -360...360, using: &rng),
+        pitch: .random(in: 0...85, using: &rng),
+        size: ScreenSize(
+            width: .random(in: 200...2000, using: &rng),
+            height: .random(in: 200...1500, using: &rng)),
+        padding: pad)
 }

@@ -29,7 +29,8 @@ import Testing
     /// Pitched views whose far plane cuts the ground: the top side is the far-plane line,
     /// which lies below the horizon, and the polygon is a trapezoid wider at the top.
     @Test func steepPolygonStopsAtFarPlane() throws {
-        let cam = Camera(center: LatLng(lat: 45, lon: 7), zoom: 12, pitch: 85, size: ScreenSize(width: 1280, height: 720))
+        let cam = Camera(
+            center: LatLng(lat: 45, lon: 7), zoom: 12, pitch: 85, size: ScreenSize(width: 1280, height: 720))
         #expect(cam.topGroundY > cam.horizonY)
         let q = cam.visibleGroundQuad
         try #require(q.count == 4)
@@ -43,10 +44,12 @@ import Testing
         let eq = Camera(center: LatLng(lat: 0, lon: 0), zoom: 0, size: ScreenSize(width: 512, height: 512))
         expectNear(try #require(eq.metersPerPixel(at: ScreenPoint(x: 256, y: 256))), 78271.51696402048, tolerance: 1e-6)
         let north = Camera(center: LatLng(lat: 60, lon: 0), zoom: 10, size: ScreenSize(width: 512, height: 512))
-        expectNear(try #require(north.metersPerPixel(at: ScreenPoint(x: 256, y: 256))),
-                   40_075_016.68557849 / 524_288 * 0.5, tolerance: 1e-9)
+        expectNear(
+            try #require(north.metersPerPixel(at: ScreenPoint(x: 256, y: 256))),
+            40_075_016.68557849 / 524_288 * 0.5, tolerance: 1e-9)
         // Pitched, the centre point keeps its resolution (depth d there); farther rows grow.
-        let pitched = Camera(center: LatLng(lat: 0, lon: 0), zoom: 5, pitch: 60, size: ScreenSize(width: 800, height: 600))
+        let pitched = Camera(
+            center: LatLng(lat: 0, lon: 0), zoom: 5, pitch: 60, size: ScreenSize(width: 800, height: 600))
         let mid = try #require(pitched.metersPerPixel(at: ScreenPoint(x: 400, y: 300)))
         expectNear(mid, 40_075_016.68557849 / (512 * 32), tolerance: 1e-6)
         // Row y = 50: u = −250/900, depth w = 900·cos 60°/(cos 60° + u·sin 60°); the ground
@@ -56,8 +59,9 @@ import Testing
         let w = 900 * c / (c + u * sn)
         let y1 = u * w * c + (900 - w) * sn
         let phi = latFromMercY(0.5 + y1 / (512 * 32)) * Double.pi / 180
-        expectNear(try #require(pitched.metersPerPixel(at: ScreenPoint(x: 400, y: 50))), mid * w / 900 * cos(phi),
-                   tolerance: 1e-6)
+        expectNear(
+            try #require(pitched.metersPerPixel(at: ScreenPoint(x: 400, y: 50))), mid * w / 900 * cos(phi),
+            tolerance: 1e-6)
         let sky = Camera(center: LatLng(lat: 0, lon: 0), zoom: 5, pitch: 85, size: ScreenSize(width: 800, height: 600))
         #expect(sky.metersPerPixel(at: ScreenPoint(x: 400, y: 0)) == nil)
     }
