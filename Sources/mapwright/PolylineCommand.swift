@@ -69,7 +69,7 @@ struct PolylineCommand: ParsableCommand {
     static func encode(_ input: String, precision: Int) -> Result<String, Failure> {
         var points: [LatLng] = []
         var lineNumber = 0
-        for line in input.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in input.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1
             let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
             if text.isEmpty || text.hasPrefix("#") { continue }
@@ -108,7 +108,7 @@ struct PolylineCommand: ParsableCommand {
         var out = ""
         var lineNumber = 0
         var parts = 0
-        for line in input.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in input.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1
             var text = Substring(line)
             var lead = 0

@@ -72,6 +72,16 @@ final class BundleToken {}
         #expect(r.stderr == message)
     }
 
+    /// CRLF line ends (a single Character in Swift) still separate lines.
+    @Test func crlfInput() throws {
+        let e = try runMapwright(["polyline", "encode"], stdin: "38.5 -120.2\r\n40.7 -120.95\r\n43.252 -126.453\r\n")
+        #expect(e.stdout == "_p~iF~ps|U_ulLnnqC_mqNvxq`@\n")
+        let d = try runMapwright(["polyline", "decode"], stdin: "_p~iF~ps|U\r\n_p~iF~ps|U\r\n")
+        #expect(d.stdout == "38.5 -120.2\n\n38.5 -120.2\n")
+        let bad = try runMapwright(["polyline", "encode"], stdin: "38.5 -120.2\r\nx y\r\n")
+        #expect(bad.stderr == "mapwright polyline: line 2: expected two numbers 'LAT LON', found 'x y'\n")
+    }
+
     @Test func decodeErrorsNameLineAndColumn() throws {
         let r = try runMapwright(["polyline", "decode"], stdin: "_p~iF~ps|U\n  _p~iF~ps|U_ulLnnqC_mqNvxq`\n")
         #expect(r.status != 0)
