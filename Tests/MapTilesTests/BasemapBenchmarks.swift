@@ -19,13 +19,17 @@ struct BasemapBenchmarks {
     }
 
     @Test func loadAndQuery() throws {
-        guard let url = EmbeddedBasemap.resourceCandidates().first(where: {
-            FileManager.default.isReadableFile(atPath: $0.path)
-        }) else { Issue.record("resource not found"); return }
+        guard
+            let url = EmbeddedBasemap.resourceCandidates().first(where: {
+                FileManager.default.isReadableFile(atPath: $0.path)
+            })
+        else { Issue.record("resource not found"); return }
         var map = try EmbeddedBasemap(contentsOf: url)
         let load = try Self.median(9) { map = try EmbeddedBasemap(contentsOf: url) }
-        print(String(format: "basemap load (%d bytes, %@): median %.2f ms, min %.2f ms",
-                     map.byteCount, url.lastPathComponent, load.median, load.min))
+        print(
+            String(
+                format: "basemap load (%d bytes, %@): median %.2f ms, min %.2f ms",
+                map.byteCount, url.lastPathComponent, load.median, load.min))
         let views: [(String, MapRect, Double)] = [
             ("world z0", .world, 0),
             ("world 2 copies z1", MapRect(origin: MapPoint(x: -0.5, y: 0), width: 2, height: 1), 1),
@@ -39,8 +43,10 @@ struct BasemapBenchmarks {
         for (name, rect, zoom) in views {
             var f = map.features(in: rect, zoom: zoom)
             let t = Self.median(21) { f = map.features(in: rect, zoom: zoom) }
-            print(String(format: "basemap query %@: median %.3f ms, min %.3f ms (%@, %d tiles, %d vertices, %d places)",
-                         name, t.median, t.min, f.sourceScale, f.tileCount, f.vertexCount, f.places.count))
+            print(
+                String(
+                    format: "basemap query %@: median %.3f ms, min %.3f ms (%@, %d tiles, %d vertices, %d places)",
+                    name, t.median, t.min, f.sourceScale, f.tileCount, f.vertexCount, f.places.count))
         }
     }
 }

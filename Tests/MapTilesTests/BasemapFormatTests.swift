@@ -6,9 +6,10 @@ import Testing
 /// Damaged or foreign resources are typed errors naming the byte offset, never a crash.
 @Suite struct BasemapFormatTests {
     static func realBytes() throws -> [UInt8] {
-        let url = try #require(EmbeddedBasemap.resourceCandidates().first {
-            FileManager.default.isReadableFile(atPath: $0.path)
-        })
+        let url = try #require(
+            EmbeddedBasemap.resourceCandidates().first {
+                FileManager.default.isReadableFile(atPath: $0.path)
+            })
         return [UInt8](try Data(contentsOf: url))
     }
 

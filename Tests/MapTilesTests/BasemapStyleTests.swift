@@ -33,7 +33,8 @@ func deltaE76(_ a: BasemapColor, _ b: BasemapColor) -> Double {
     /// visible on land (contrast ≥ 2), labels legible (text on halo ≥ 7:1, WCAG AAA).
     @Test(arguments: [BasemapStyle.light, .dark])
     func legible(style: BasemapStyle) {
-        #expect(deltaE76(style.land, style.ocean) >= 20, "\(style.name) land/ocean ΔE \(deltaE76(style.land, style.ocean))")
+        #expect(
+            deltaE76(style.land, style.ocean) >= 20, "\(style.name) land/ocean ΔE \(deltaE76(style.land, style.ocean))")
         #expect(deltaE76(style.land, style.lake) >= 20)
         #expect(style.border.contrastRatio(to: style.land) >= 2)
         #expect(style.labelText.contrastRatio(to: style.labelHalo) >= 7)

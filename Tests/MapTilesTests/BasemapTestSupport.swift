@@ -5,20 +5,21 @@ import GeoKit
 /// Even-odd point-in-polygon over every ring of the polygons of one kind.
 func contains(_ features: BasemapFeatures, _ kind: BasemapPolygon.Kind, _ p: MapPoint) -> Bool {
     features.polygons.contains { poly in
-        poly.kind == kind && {
-            var inside = false
-            for ring in poly.rings {
-                var j = ring.count - 1
-                for i in 0..<ring.count {
-                    let a = ring[i], b = ring[j]
-                    if (a.y > p.y) != (b.y > p.y), p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x {
-                        inside.toggle()
+        poly.kind == kind
+            && {
+                var inside = false
+                for ring in poly.rings {
+                    var j = ring.count - 1
+                    for i in 0..<ring.count {
+                        let a = ring[i], b = ring[j]
+                        if (a.y > p.y) != (b.y > p.y), p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x {
+                            inside.toggle()
+                        }
+                        j = i
                     }
-                    j = i
                 }
-            }
-            return inside
-        }()
+                return inside
+            }()
     }
 }
 
@@ -26,8 +27,9 @@ func contains(_ features: BasemapFeatures, _ kind: BasemapPolygon.Kind, _ p: Map
 func viewRect(center: LatLng, zoom: Double, width: Double = 1024, height: Double = 768) -> MapRect {
     let c = MapPoint(center)
     let world = 512 * pow(2, zoom)
-    return MapRect(origin: MapPoint(x: c.x - width / world / 2, y: c.y - height / world / 2),
-                   width: width / world, height: height / world)
+    return MapRect(
+        origin: MapPoint(x: c.x - width / world / 2, y: c.y - height / world / 2),
+        width: width / world, height: height / world)
 }
 
 /// Distance in degrees (planar in lat/lon, longitude scaled by cos lat) from a position to

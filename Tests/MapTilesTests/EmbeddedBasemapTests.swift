@@ -155,7 +155,9 @@ import Testing
         #expect(f.vertexCount < 25_000, "\(f.vertexCount) vertices")
         #expect(f.polygons.count { $0.kind == .land } > 100)
         // Every polygon sits inside the square Web Mercator world.
-        let inside = f.polygons.allSatisfy { $0.rings.joined().allSatisfy { $0.x >= 0 && $0.x <= 1 && $0.y >= 0 && $0.y <= 1 } }
+        let inside = f.polygons.allSatisfy {
+            $0.rings.joined().allSatisfy { $0.x >= 0 && $0.x <= 1 && $0.y >= 0 && $0.y <= 1 }
+        }
         #expect(inside)
     }
 

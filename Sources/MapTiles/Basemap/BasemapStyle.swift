@@ -21,8 +21,9 @@ public struct BasemapColor: Hashable, Sendable {
 
     /// Creates a colour from a 24-bit `0xRRGGBB` value and an alpha in 0…1.
     public init(rgb: UInt32, alpha: Double = 1) {
-        self.init(r: Double((rgb >> 16) & 0xFF) / 255, g: Double((rgb >> 8) & 0xFF) / 255,
-                  b: Double(rgb & 0xFF) / 255, a: alpha)
+        self.init(
+            r: Double((rgb >> 16) & 0xFF) / 255, g: Double((rgb >> 8) & 0xFF) / 255,
+            b: Double(rgb & 0xFF) / 255, a: alpha)
     }
 
     /// WCAG 2.x relative luminance of the opaque colour (0 black … 1 white).
@@ -125,13 +126,14 @@ public struct BasemapStyle: Hashable, Sendable {
     /// Label font size in px for a place: 14 for the most important (rank 0–1) down to 10 for
     /// rank 8 and beyond; national capitals one px larger.
     public func labelSize(for place: BasemapPlace) -> Double {
-        let base: Double = switch place.rank {
-        case ...1: 14
-        case 2...3: 13
-        case 4...5: 12
-        case 6...7: 11
-        default: 10
-        }
+        let base: Double =
+            switch place.rank {
+            case ...1: 14
+            case 2...3: 13
+            case 4...5: 12
+            case 6...7: 11
+            default: 10
+            }
         return base + (place.isCapital ? 1 : 0)
     }
 }

@@ -43,7 +43,7 @@ extension EmbeddedBasemap {
             guard minZoom > previousMinZoom else { throw .malformed(offset: at + 2, "levels not in zoom order") }
             previousMinZoom = minZoom
             guard tileCount <= (1 << (2 * tileZoom)), indexOffset <= raw.count,
-                  tileCount * 12 <= raw.count - indexOffset, dataOffset <= raw.count
+                tileCount * 12 <= raw.count - indexOffset, dataOffset <= raw.count
             else { throw .malformed(offset: at + 4, "tile index out of bounds") }
             var ir = ByteReader(raw, offset: indexOffset)
             var tiles: [UInt32: Range<Int>] = [:]
@@ -54,7 +54,7 @@ extension EmbeddedBasemap {
                 let x = try ir.u16(), y = try ir.u16()
                 let offset = Int(try ir.u32()), length = Int(try ir.u32())
                 guard Int(x) < side, Int(y) < side, offset <= raw.count - dataOffset,
-                      length <= raw.count - dataOffset - offset
+                    length <= raw.count - dataOffset - offset
                 else { throw .malformed(offset: entry, "tile \(x),\(y) out of bounds") }
                 tiles[UInt32(y) << 16 | UInt32(x)] = (dataOffset + offset)..<(dataOffset + offset + length)
             }
@@ -102,10 +102,11 @@ extension EmbeddedBasemap {
             }
             previousMinZoom = minZoom
             let position = LatLng(lat: lat, lon: lon)
-            out.append(BasemapPlace(
-                name: name, position: position, point: MapPoint(position), rank: rank, labelRank: labelRank,
-                minZoom: minZoom, population: population, isCapital: flags & 1 != 0,
-                isRegionalCapital: flags & 4 != 0, isMajorCity: flags & 2 != 0, isCountry: flags & 8 != 0))
+            out.append(
+                BasemapPlace(
+                    name: name, position: position, point: MapPoint(position), rank: rank, labelRank: labelRank,
+                    minZoom: minZoom, population: population, isCapital: flags & 1 != 0,
+                    isRegionalCapital: flags & 4 != 0, isMajorCity: flags & 2 != 0, isCountry: flags & 8 != 0))
         }
         return out
     }

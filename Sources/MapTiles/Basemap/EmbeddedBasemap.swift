@@ -95,7 +95,8 @@ public final class EmbeddedBasemap: Sendable {
             for bundle in ["Mapwright_MapTiles.resources", "Mapwright_MapTiles.bundle"] {
                 let b = dir.appendingPathComponent(bundle)
                 out.append(b.appendingPathComponent("Resources").appendingPathComponent(resourceName))
-                out.append(b.appendingPathComponent("Contents/Resources/Resources").appendingPathComponent(resourceName))
+                out.append(
+                    b.appendingPathComponent("Contents/Resources/Resources").appendingPathComponent(resourceName))
             }
         }
         out.append(
@@ -117,33 +118,41 @@ public final class EmbeddedBasemap: Sendable {
     /// returned and at most `maxTilesPerQuery` tiles read.
     public func features(in rect: MapRect, zoom: Double) -> BasemapFeatures {
         guard rect.minX.isFinite, rect.minY.isFinite, rect.width.isFinite, rect.height.isFinite,
-              rect.width >= 0, rect.height >= 0, zoom.isFinite, !levels.isEmpty
+            rect.width >= 0, rect.height >= 0, zoom.isFinite, !levels.isEmpty
         else { return BasemapFeatures() }
         let y0 = max(0, rect.minY), y1 = min(1, rect.maxY)
         guard y0 <= y1 else { return BasemapFeatures() }
         let firstCopy = Int(floor(max(-1e6, min(1e6, rect.minX))))
         // World copies k with k < maxX and k + 1 > minX.
-        let lastCopy = max(firstCopy, min(Int(ceil(max(-1e6, min(1e6, rect.maxX)))) - 1,
-                                          firstCopy + Self.maxWorldCopies - 1))
+        let lastCopy = max(
+            firstCopy,
+            min(
+                Int(ceil(max(-1e6, min(1e6, rect.maxX)))) - 1,
+                firstCopy + Self.maxWorldCopies - 1))
         let x0 = rect.minX, x1 = min(rect.maxX, Double(lastCopy + 1))
 
         var levelIndex = levelIndex(forZoom: zoom)
         while levelIndex > 0,
-              tileRanges(x0: x0, x1: x1, y0: y0, y1: y1, firstCopy: firstCopy, lastCopy: lastCopy,
-                         tileZoom: levels[levelIndex].tileZoom).count > Self.maxTilesPerQuery {
+            tileRanges(
+                x0: x0, x1: x1, y0: y0, y1: y1, firstCopy: firstCopy, lastCopy: lastCopy,
+                tileZoom: levels[levelIndex].tileZoom
+            ).count > Self.maxTilesPerQuery
+        {
             levelIndex -= 1
         }
         let level = levels[levelIndex]
         var out = BasemapFeatures(sourceScale: "\(level.scale)m", level: levelIndex)
-        let tiles = tileRanges(x0: x0, x1: x1, y0: y0, y1: y1, firstCopy: firstCopy, lastCopy: lastCopy,
-                               tileZoom: level.tileZoom)
+        let tiles = tileRanges(
+            x0: x0, x1: x1, y0: y0, y1: y1, firstCopy: firstCopy, lastCopy: lastCopy,
+            tileZoom: level.tileZoom)
         bytes.withUnsafeBytes { raw in
             for t in tiles {
                 guard let range = level.tiles[UInt32(t.y) << 16 | UInt32(t.x)] else { continue }
                 out.tileCount += 1
                 // A tile that fails to decode is skipped; `validate()` checks every tile.
-                try? TileDecoder.decode(raw, range: range, level: level, x: t.x, y: t.y,
-                                        shiftX: Double(t.copy), into: &out)
+                try? TileDecoder.decode(
+                    raw, range: range, level: level, x: t.x, y: t.y,
+                    shiftX: Double(t.copy), into: &out)
             }
         }
         out.polygons.sort { $0.kind.rawValue < $1.kind.rawValue }
@@ -160,8 +169,10 @@ public final class EmbeddedBasemap: Sendable {
 
     struct TileRef: Hashable { var x: Int; var y: Int; var copy: Int }
 
-    private func tileRanges(x0: Double, x1: Double, y0: Double, y1: Double, firstCopy: Int, lastCopy: Int,
-                            tileZoom: Int) -> [TileRef] {
+    private func tileRanges(
+        x0: Double, x1: Double, y0: Double, y1: Double, firstCopy: Int, lastCopy: Int,
+        tileZoom: Int
+    ) -> [TileRef] {
         let n = 1 << tileZoom
         let dn = Double(n)
         let ty0 = max(0, min(n - 1, Int(floor(y0 * dn))))
@@ -183,8 +194,10 @@ public final class EmbeddedBasemap: Sendable {
         return out
     }
 
-    private func places(x0: Double, x1: Double, y0: Double, y1: Double, firstCopy: Int, lastCopy: Int,
-                        zoom: Double) -> [BasemapPlace] {
+    private func places(
+        x0: Double, x1: Double, y0: Double, y1: Double, firstCopy: Int, lastCopy: Int,
+        zoom: Double
+    ) -> [BasemapPlace] {
         var out: [BasemapPlace] = []
         guard firstCopy <= lastCopy else { return out }
         for stored in places {
@@ -212,8 +225,9 @@ public final class EmbeddedBasemap: Sendable {
                 for level in levels {
                     for (key, range) in level.tiles {
                         var f = BasemapFeatures()
-                        try TileDecoder.decode(raw, range: range, level: level, x: Int(key & 0xFFFF),
-                                               y: Int(key >> 16), shiftX: 0, into: &f)
+                        try TileDecoder.decode(
+                            raw, range: range, level: level, x: Int(key & 0xFFFF),
+                            y: Int(key >> 16), shiftX: 0, into: &f)
                         tiles += 1
                         vertices += f.vertexCount
                     }
