@@ -37,7 +37,8 @@ public enum MapSprites {
         }
         let w = (width * scale).rounded(.up), h = (height * scale).rounded(.up)
         guard w <= Double(Bitmap.maxSide), h <= Double(Bitmap.maxSide) else {
-            throw .invalidArgument("size", "\(width)x\(height) logical px at scale \(scale) is over \(Bitmap.maxSide) px a side")
+            throw .invalidArgument(
+                "size", "\(width)x\(height) logical px at scale \(scale) is over \(Bitmap.maxSide) px a side")
         }
         return try Canvas(pixelWidth: Int(w), pixelHeight: Int(h), scale: scale)
     }

@@ -11,7 +11,8 @@ extension Canvas {
     }
 
     /// Draws `bitmap` stretched into `rect` (logical px) with `opacity` 0…1.
-    public func draw(_ bitmap: Bitmap, in rect: CanvasRect, opacity: Double = 1, interpolation: Interpolation = .smooth) {
+    public func draw(_ bitmap: Bitmap, in rect: CanvasRect, opacity: Double = 1, interpolation: Interpolation = .smooth)
+    {
         guard rect.isFinite, rect.width != 0, rect.height != 0, opacity.isFinite, opacity > 0 else { return }
         guard let image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(bitmap.width), Int32(bitmap.height))
         else { return }
@@ -34,8 +35,11 @@ extension Canvas {
 
     /// Draws `bitmap` at its pixel size divided by this canvas's scale, top-left at `origin` (logical px).
     public func draw(_ bitmap: Bitmap, at origin: CanvasPoint, opacity: Double = 1) {
-        draw(bitmap, in: CanvasRect(x: origin.x, y: origin.y, width: Double(bitmap.width) / scale,
-                                    height: Double(bitmap.height) / scale),
-             opacity: opacity, interpolation: .nearest)
+        draw(
+            bitmap,
+            in: CanvasRect(
+                x: origin.x, y: origin.y, width: Double(bitmap.width) / scale,
+                height: Double(bitmap.height) / scale),
+            opacity: opacity, interpolation: .nearest)
     }
 }

@@ -4,8 +4,10 @@ extension Canvas {
     /// Draws one line of `text` with its pen origin (left end of the baseline) at `origin`
     /// (logical px), optionally over a `halo`: the glyph outlines stroked with round joins at
     /// twice the halo width in the halo colour, then the glyphs filled with `paint`.
-    public func drawText(_ text: String, at origin: CanvasPoint, font: Font = Font(), paint: Paint = .color(.black),
-                         halo: TextHalo? = nil) {
+    public func drawText(
+        _ text: String, at origin: CanvasPoint, font: Font = Font(), paint: Paint = .color(.black),
+        halo: TextHalo? = nil
+    ) {
         guard origin.isFinite, !text.isEmpty, Self.validSize(font.size) else { return }
         Self.select(font, in: cr)
         if let halo, halo.width.isFinite, halo.width > 0, halo.color.alpha > 0 {
@@ -28,8 +30,10 @@ extension Canvas {
     }
 
     /// Draws one line of text in one colour.
-    public func drawText(_ text: String, at origin: CanvasPoint, font: Font = Font(), color: RGBAColor,
-                         halo: TextHalo? = nil) {
+    public func drawText(
+        _ text: String, at origin: CanvasPoint, font: Font = Font(), color: RGBAColor,
+        halo: TextHalo? = nil
+    ) {
         drawText(text, at: origin, font: font, paint: .color(color), halo: halo)
     }
 
@@ -58,14 +62,17 @@ extension Canvas {
         cairo_font_extents(cr, &fontExtents)
         var extents = cairo_text_extents_t()
         if !text.isEmpty { cairo_text_extents(cr, text, &extents) }
-        return TextMetrics(width: extents.x_advance, ascent: fontExtents.ascent, descent: fontExtents.descent,
-                           inkBounds: CanvasRect(x: extents.x_bearing, y: extents.y_bearing, width: extents.width,
-                                                 height: extents.height))
+        return TextMetrics(
+            width: extents.x_advance, ascent: fontExtents.ascent, descent: fontExtents.descent,
+            inkBounds: CanvasRect(
+                x: extents.x_bearing, y: extents.y_bearing, width: extents.width,
+                height: extents.height))
     }
 
     static func select(_ font: Font, in cr: OpaquePointer) {
-        cairo_select_font_face(cr, font.family, font.italic ? CAIRO_FONT_SLANT_ITALIC : CAIRO_FONT_SLANT_NORMAL,
-                               font.weight == .bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_select_font_face(
+            cr, font.family, font.italic ? CAIRO_FONT_SLANT_ITALIC : CAIRO_FONT_SLANT_NORMAL,
+            font.weight == .bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(cr, font.size)
     }
 
@@ -85,5 +92,6 @@ extension Canvas {
 }
 
 extension TextMetrics {
-    static let empty = TextMetrics(width: 0, ascent: 0, descent: 0, inkBounds: CanvasRect(x: 0, y: 0, width: 0, height: 0))
+    static let empty = TextMetrics(
+        width: 0, ascent: 0, descent: 0, inkBounds: CanvasRect(x: 0, y: 0, width: 0, height: 0))
 }

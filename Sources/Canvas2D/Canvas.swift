@@ -28,16 +28,18 @@ public final class Canvas {
     /// over ``Bitmap/maxPixelCount`` pixels) or `scale` is outside ``scaleRange``.
     public init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1) throws(CanvasError) {
         guard pixelWidth >= 1, pixelHeight >= 1, pixelWidth <= Bitmap.maxSide, pixelHeight <= Bitmap.maxSide,
-              pixelWidth * pixelHeight <= Bitmap.maxPixelCount
+            pixelWidth * pixelHeight <= Bitmap.maxPixelCount
         else {
-            throw .invalidArgument("size", "\(pixelWidth)x\(pixelHeight) px is out of range "
-                                   + "(each side 1...\(Bitmap.maxSide), at most \(Bitmap.maxPixelCount) pixels)")
+            throw .invalidArgument(
+                "size",
+                "\(pixelWidth)x\(pixelHeight) px is out of range "
+                    + "(each side 1...\(Bitmap.maxSide), at most \(Bitmap.maxPixelCount) pixels)")
         }
         guard scale.isFinite, Self.scaleRange.contains(scale) else {
             throw .invalidArgument("scale", "\(scale) is outside \(Self.scaleRange)")
         }
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pixelWidth), Int32(pixelHeight)),
-              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
+            cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
         else { throw .invalidArgument("cairo", "cannot create a \(pixelWidth)x\(pixelHeight) image surface") }
         guard let cr = cairo_create(surface), cairo_status(cr) == CAIRO_STATUS_SUCCESS else {
             cairo_surface_destroy(surface)
@@ -219,9 +221,14 @@ public final class Canvas {
             case .quadCurve(let p, let c):
                 // Degree elevation: the cubic with controls 2/3 of the way to the quadratic's control.
                 var x0 = 0.0, y0 = 0.0
-                if cairo_has_current_point(cr) != 0 { cairo_get_current_point(cr, &x0, &y0) } else { x0 = c.x; y0 = c.y }
-                cairo_curve_to(cr, x0 + 2 / 3 * (c.x - x0), y0 + 2 / 3 * (c.y - y0),
-                               p.x + 2 / 3 * (c.x - p.x), p.y + 2 / 3 * (c.y - p.y), p.x, p.y)
+                if cairo_has_current_point(cr) != 0 {
+                    cairo_get_current_point(cr, &x0, &y0)
+                } else {
+                    x0 = c.x; y0 = c.y
+                }
+                cairo_curve_to(
+                    cr, x0 + 2 / 3 * (c.x - x0), y0 + 2 / 3 * (c.y - y0),
+                    p.x + 2 / 3 * (c.x - p.x), p.y + 2 / 3 * (c.y - p.y), p.x, p.y)
             case .arc(let c, let r, let a0, let a1, let clockwise):
                 if clockwise { cairo_arc(cr, c.x, c.y, r, a0, a1) } else { cairo_arc_negative(cr, c.x, c.y, r, a0, a1) }
             case .close:
@@ -243,8 +250,10 @@ public final class Canvas {
             draw()
             cairo_pattern_destroy(pattern)
         case .radialGradient(let g):
-            guard let pattern = cairo_pattern_create_radial(g.startCenter.x, g.startCenter.y, max(0, g.startRadius),
-                                                            g.endCenter.x, g.endCenter.y, max(0, g.endRadius))
+            guard
+                let pattern = cairo_pattern_create_radial(
+                    g.startCenter.x, g.startCenter.y, max(0, g.startRadius),
+                    g.endCenter.x, g.endCenter.y, max(0, g.endRadius))
             else { return }
             Self.addStops(g.stops, to: pattern)
             cairo_set_source(cr, pattern)

@@ -54,11 +54,15 @@ public struct CanvasPath: Sendable, Hashable {
     /// to `endAngle` (radians, measured from +x towards +y — clockwise on screen, since y points
     /// down). `clockwise: true` sweeps in the direction of increasing angle (clockwise on screen).
     /// A line joins the current point to the arc's start, as in Quartz and Cairo.
-    public mutating func addArc(center: CanvasPoint, radius: Double, startAngle: Double, endAngle: Double,
-                                clockwise: Bool = true) {
+    public mutating func addArc(
+        center: CanvasPoint, radius: Double, startAngle: Double, endAngle: Double,
+        clockwise: Bool = true
+    ) {
         guard center.isFinite, radius.isFinite, radius >= 0, startAngle.isFinite, endAngle.isFinite else { return }
-        elements.append(.arc(center: center, radius: radius, startAngle: startAngle, endAngle: endAngle,
-                             clockwise: clockwise))
+        elements.append(
+            .arc(
+                center: center, radius: radius, startAngle: startAngle, endAngle: endAngle,
+                clockwise: clockwise))
     }
 
     /// Closes the current subpath.
@@ -111,14 +115,18 @@ public struct CanvasPath: Sendable, Hashable {
         let c = rect.center
         let rx = rect.width / 2, ry = rect.height / 2
         move(to: CanvasPoint(x: c.x + rx, y: c.y))
-        addCurve(to: CanvasPoint(x: c.x, y: c.y + ry), control1: CanvasPoint(x: c.x + rx, y: c.y + k * ry),
-                 control2: CanvasPoint(x: c.x + k * rx, y: c.y + ry))
-        addCurve(to: CanvasPoint(x: c.x - rx, y: c.y), control1: CanvasPoint(x: c.x - k * rx, y: c.y + ry),
-                 control2: CanvasPoint(x: c.x - rx, y: c.y + k * ry))
-        addCurve(to: CanvasPoint(x: c.x, y: c.y - ry), control1: CanvasPoint(x: c.x - rx, y: c.y - k * ry),
-                 control2: CanvasPoint(x: c.x - k * rx, y: c.y - ry))
-        addCurve(to: CanvasPoint(x: c.x + rx, y: c.y), control1: CanvasPoint(x: c.x + k * rx, y: c.y - ry),
-                 control2: CanvasPoint(x: c.x + rx, y: c.y - k * ry))
+        addCurve(
+            to: CanvasPoint(x: c.x, y: c.y + ry), control1: CanvasPoint(x: c.x + rx, y: c.y + k * ry),
+            control2: CanvasPoint(x: c.x + k * rx, y: c.y + ry))
+        addCurve(
+            to: CanvasPoint(x: c.x - rx, y: c.y), control1: CanvasPoint(x: c.x - k * rx, y: c.y + ry),
+            control2: CanvasPoint(x: c.x - rx, y: c.y + k * ry))
+        addCurve(
+            to: CanvasPoint(x: c.x, y: c.y - ry), control1: CanvasPoint(x: c.x - rx, y: c.y - k * ry),
+            control2: CanvasPoint(x: c.x - k * rx, y: c.y - ry))
+        addCurve(
+            to: CanvasPoint(x: c.x + rx, y: c.y), control1: CanvasPoint(x: c.x + k * rx, y: c.y - ry),
+            control2: CanvasPoint(x: c.x + rx, y: c.y - k * ry))
         closeSubpath()
     }
 

@@ -13,8 +13,10 @@ extension MapSprites {
     /// it stays readable. So north on screen is the unit direction (−sin b, −cos b · max(cos p, 0.3))
     /// before normalising (x right, y down). The anchor is the disc centre. The needle's north tip
     /// lies 0.6 × radius from the centre along that direction (radius = size / 2 − 1).
-    public static func compass(bearing: Double, pitch: Double = 0, size: Double = 48,
-                               scale: Double = 1) throws(CanvasError) -> AnchoredBitmap {
+    public static func compass(
+        bearing: Double, pitch: Double = 0, size: Double = 48,
+        scale: Double = 1
+    ) throws(CanvasError) -> AnchoredBitmap {
         guard bearing.isFinite else { throw .invalidArgument("bearing", "\(bearing) is not a finite angle") }
         guard pitch.isFinite, pitch >= 0, pitch <= 90 else {
             throw .invalidArgument("pitch", "\(pitch) is not in 0...90 degrees")
@@ -30,16 +32,20 @@ extension MapSprites {
         canvas.rotate(by: -b)
         let centre = CanvasPoint.zero
         canvas.fill(.circle(center: centre, radius: r), color: RGBAColor.white.withAlpha(0.9))
-        canvas.stroke(.circle(center: centre, radius: r - 0.5), color: RGBAColor.black.withAlpha(0.3),
-                      style: StrokeStyle(width: 1))
+        canvas.stroke(
+            .circle(center: centre, radius: r - 0.5), color: RGBAColor.black.withAlpha(0.3),
+            style: StrokeStyle(width: 1))
         // Ticks at east, south and west; north is the letter.
         let grey = RGBAColor(r8: 0x75, g8: 0x75, b8: 0x75)
         for k in 1...3 {
             let a = Double(k) * .pi / 2
             let (s, c) = (sin(a), -cos(a))  // direction of heading a, screen coordinates
-            canvas.stroke(.polyline([CanvasPoint(x: s * 0.78 * r, y: c * 0.78 * r),
-                                     CanvasPoint(x: s * 0.93 * r, y: c * 0.93 * r)]),
-                          color: grey, style: StrokeStyle(width: max(1, r / 16)))
+            canvas.stroke(
+                .polyline([
+                    CanvasPoint(x: s * 0.78 * r, y: c * 0.78 * r),
+                    CanvasPoint(x: s * 0.93 * r, y: c * 0.93 * r),
+                ]),
+                color: grey, style: StrokeStyle(width: max(1, r / 16)))
         }
         let tip = 0.6 * r, half = 0.22 * r
         var north = CanvasPath()
@@ -62,12 +68,16 @@ extension MapSprites {
         let m = canvas.measure("N", font: font)
         let nx = size / 2 - sin(b) * 0.76 * r
         let ny = size / 2 - cos(b) * 0.76 * r * squash
-        canvas.drawText("N", at: CanvasPoint(x: nx - m.inkBounds.x - m.inkBounds.width / 2,
-                                             y: ny - m.inkBounds.y - m.inkBounds.height / 2),
-                        font: font, color: RGBAColor(r8: 0x21, g8: 0x21, b8: 0x21),
-                        halo: TextHalo(color: RGBAColor.white.withAlpha(0.9), width: 1))
-        return AnchoredBitmap(bitmap: try canvas.makeBitmap(), anchor: CanvasPoint(x: size / 2 * scale, y: size / 2 * scale),
-                           scale: scale)
+        canvas.drawText(
+            "N",
+            at: CanvasPoint(
+                x: nx - m.inkBounds.x - m.inkBounds.width / 2,
+                y: ny - m.inkBounds.y - m.inkBounds.height / 2),
+            font: font, color: RGBAColor(r8: 0x21, g8: 0x21, b8: 0x21),
+            halo: TextHalo(color: RGBAColor.white.withAlpha(0.9), width: 1))
+        return AnchoredBitmap(
+            bitmap: try canvas.makeBitmap(), anchor: CanvasPoint(x: size / 2 * scale, y: size / 2 * scale),
+            scale: scale)
     }
 
     /// The vertical foreshortening of the compass at `pitch` degrees: max(cos(pitch), 0.3).

@@ -30,9 +30,11 @@ extension MapSprites {
     /// the lines' advance widths by their line heights; `anchor` picks which of its points is the
     /// sprite's anchor. The bitmap also covers the ink and the halo beyond the box.
     /// Throws for empty text, a font size outside (0, 1000] px, or a bitmap over the size limits.
-    public static func label(_ text: String, font: Font = Font(size: 13), color: RGBAColor = labelColor,
-                             halo: TextHalo? = TextHalo(), anchor: LabelAnchor = .center,
-                             scale: Double = 1) throws(CanvasError) -> AnchoredBitmap {
+    public static func label(
+        _ text: String, font: Font = Font(size: 13), color: RGBAColor = labelColor,
+        halo: TextHalo? = TextHalo(), anchor: LabelAnchor = .center,
+        scale: Double = 1
+    ) throws(CanvasError) -> AnchoredBitmap {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard lines.contains(where: { !$0.trimmingWhitespace.isEmpty }) else {
             throw .invalidArgument("text", "label text is empty")
@@ -44,17 +46,19 @@ extension MapSprites {
         let boxHeight = lineHeight * Double(lines.count)
         let ascent = metrics.first?.ascent ?? font.size
         let descent = metrics.first?.descent ?? 0
-        let align: Double = switch anchor {
-        case .left, .topLeft, .bottomLeft: 0
-        case .right, .topRight, .bottomRight: 1
-        default: 0.5
-        }
+        let align: Double =
+            switch anchor {
+            case .left, .topLeft, .bottomLeft: 0
+            case .right, .topRight, .bottomRight: 1
+            default: 0.5
+            }
         // Pen origins in box coordinates (box top-left at 0,0); baselines centred in each line.
         var origins: [CanvasPoint] = []
         var minX = 0.0, minY = 0.0, maxX = boxWidth, maxY = boxHeight
         for (i, m) in metrics.enumerated() {
-            let origin = CanvasPoint(x: (boxWidth - m.width) * align,
-                                     y: Double(i) * lineHeight + (lineHeight - ascent - descent) / 2 + ascent)
+            let origin = CanvasPoint(
+                x: (boxWidth - m.width) * align,
+                y: Double(i) * lineHeight + (lineHeight - ascent - descent) / 2 + ascent)
             origins.append(origin)
             if m.inkBounds.width > 0 {
                 minX = min(minX, origin.x + m.inkBounds.x)
@@ -65,32 +69,37 @@ extension MapSprites {
         }
         let reach = (halo.map { $0.width.isFinite ? max(0, $0.width) : 0 } ?? 0) + 1
         let left = (minX - reach).rounded(.down), top = (minY - reach).rounded(.down)
-        let canvas = try canvas(width: (maxX + reach).rounded(.up) - left,
-                                height: (maxY + reach).rounded(.up) - top, scale: scale)
+        let canvas = try canvas(
+            width: (maxX + reach).rounded(.up) - left,
+            height: (maxY + reach).rounded(.up) - top, scale: scale)
         canvas.translate(x: -left, y: -top)
         for (line, origin) in zip(lines, origins) {
             canvas.drawText(line, at: origin, font: font, color: color, halo: halo)
         }
-        let (ax, ay): (Double, Double) = switch anchor {
-        case .center: (boxWidth / 2, boxHeight / 2)
-        case .left: (0, boxHeight / 2)
-        case .right: (boxWidth, boxHeight / 2)
-        case .top: (boxWidth / 2, 0)
-        case .bottom: (boxWidth / 2, boxHeight)
-        case .topLeft: (0, 0)
-        case .topRight: (boxWidth, 0)
-        case .bottomLeft: (0, boxHeight)
-        case .bottomRight: (boxWidth, boxHeight)
-        }
-        return AnchoredBitmap(bitmap: try canvas.makeBitmap(),
-                           anchor: CanvasPoint(x: (ax - left) * scale, y: (ay - top) * scale), scale: scale)
+        let (ax, ay): (Double, Double) =
+            switch anchor {
+            case .center: (boxWidth / 2, boxHeight / 2)
+            case .left: (0, boxHeight / 2)
+            case .right: (boxWidth, boxHeight / 2)
+            case .top: (boxWidth / 2, 0)
+            case .bottom: (boxWidth / 2, boxHeight)
+            case .topLeft: (0, 0)
+            case .topRight: (boxWidth, 0)
+            case .bottomLeft: (0, boxHeight)
+            case .bottomRight: (boxWidth, boxHeight)
+            }
+        return AnchoredBitmap(
+            bitmap: try canvas.makeBitmap(),
+            anchor: CanvasPoint(x: (ax - left) * scale, y: (ay - top) * scale), scale: scale)
     }
 
     /// Attribution text (for example "© OpenStreetMap contributors") in `font` and `color` on a
     /// translucent white box (white at `boxOpacity`, 4 px horizontal and 2 px vertical padding).
     /// The anchor is the box's bottom-right corner, for the image's bottom-right corner.
-    public static func attribution(_ text: String, font: Font = Font(size: 10), color: RGBAColor = labelColor,
-                                   boxOpacity: Double = 0.7, scale: Double = 1) throws(CanvasError) -> AnchoredBitmap {
+    public static func attribution(
+        _ text: String, font: Font = Font(size: 10), color: RGBAColor = labelColor,
+        boxOpacity: Double = 0.7, scale: Double = 1
+    ) throws(CanvasError) -> AnchoredBitmap {
         guard !text.trimmingWhitespace.isEmpty, !text.contains("\n") else {
             throw .invalidArgument("text", "attribution text must be one non-empty line")
         }
@@ -100,12 +109,14 @@ extension MapSprites {
         let width = (m.width + 2 * padX).rounded(.up)
         let height = (m.height + 2 * padY).rounded(.up)
         let canvas = try canvas(width: width, height: height, scale: scale)
-        canvas.fill(.rect(CanvasRect(x: 0, y: 0, width: width, height: height)),
-                    color: RGBAColor.white.withAlpha(boxOpacity.isFinite ? boxOpacity : 0.7))
+        canvas.fill(
+            .rect(CanvasRect(x: 0, y: 0, width: width, height: height)),
+            color: RGBAColor.white.withAlpha(boxOpacity.isFinite ? boxOpacity : 0.7))
         canvas.drawText(text, at: CanvasPoint(x: padX, y: (height - m.height) / 2 + m.ascent), font: font, color: color)
         let bitmap = try canvas.makeBitmap()
-        return AnchoredBitmap(bitmap: bitmap, anchor: CanvasPoint(x: Double(bitmap.width), y: Double(bitmap.height)),
-                           scale: scale)
+        return AnchoredBitmap(
+            bitmap: bitmap, anchor: CanvasPoint(x: Double(bitmap.width), y: Double(bitmap.height)),
+            scale: scale)
     }
 }
 

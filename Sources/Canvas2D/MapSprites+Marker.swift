@@ -7,8 +7,10 @@ extension MapSprites {
     /// ring 6–8 px and the edge 8–9 px; the bitmap is 19 logical px square with the centre at
     /// (9.5, 9.5) logical px — a pixel centre at scale 1, so the dot is symmetric on the pixel grid
     /// when the renderer puts that pixel on the marker's pixel.
-    public static func markerDot(color: RGBAColor, scale: Double = 1, diameter: Double = 12, ringWidth: Double = 2,
-                                 ringColor: RGBAColor = .white) throws(CanvasError) -> AnchoredBitmap {
+    public static func markerDot(
+        color: RGBAColor, scale: Double = 1, diameter: Double = 12, ringWidth: Double = 2,
+        ringColor: RGBAColor = .white
+    ) throws(CanvasError) -> AnchoredBitmap {
         try positive(diameter, "diameter")
         guard ringWidth.isFinite, ringWidth >= 0, ringWidth <= 100 else {
             throw .invalidArgument("ringWidth", "\(ringWidth) is not in [0, 100]")
@@ -22,13 +24,16 @@ extension MapSprites {
         canvas.fill(.circle(center: c, radius: outer + edge), color: RGBAColor.black.withAlpha(0.28))
         canvas.fill(.circle(center: c, radius: outer), color: ringColor)
         canvas.fill(.circle(center: c, radius: r), color: color)
-        return AnchoredBitmap(bitmap: try canvas.makeBitmap(), anchor: CanvasPoint(x: half * scale, y: half * scale),
-                           scale: scale)
+        return AnchoredBitmap(
+            bitmap: try canvas.makeBitmap(), anchor: CanvasPoint(x: half * scale, y: half * scale),
+            scale: scale)
     }
 
     /// A map pin: a teardrop of `height` logical px in `color` with a white outline and a white
     /// dot in its head, anchored at the tip of its point (bottom centre).
-    public static func markerPin(color: RGBAColor, scale: Double = 1, height: Double = 30) throws(CanvasError) -> AnchoredBitmap {
+    public static func markerPin(color: RGBAColor, scale: Double = 1, height: Double = 30) throws(CanvasError)
+        -> AnchoredBitmap
+    {
         try positive(height, "height")
         // Head: a circle of radius r centred r + margin below the top; tip at distance d below the
         // centre. The sides are the tangents from the tip to the circle, touching it at ±acos(r/d)
@@ -47,16 +52,20 @@ extension MapSprites {
         pin.move(to: tip)
         pin.addArc(center: c, radius: r, startAngle: down + alpha, endAngle: down - alpha + 2 * .pi)
         pin.closeSubpath()
-        canvas.stroke(pin, color: RGBAColor.black.withAlpha(0.3),
-                      style: StrokeStyle(width: 2 * outline + 1, join: .round))
+        canvas.stroke(
+            pin, color: RGBAColor.black.withAlpha(0.3),
+            style: StrokeStyle(width: 2 * outline + 1, join: .round))
         canvas.stroke(pin, color: .white, style: StrokeStyle(width: 2 * outline, join: .round))
         canvas.fill(pin, color: color)
         canvas.fill(.circle(center: c, radius: r * 0.38), color: .white)
-        return AnchoredBitmap(bitmap: try canvas.makeBitmap(), anchor: CanvasPoint(x: tip.x * scale, y: tip.y * scale),
-                           scale: scale)
+        return AnchoredBitmap(
+            bitmap: try canvas.makeBitmap(), anchor: CanvasPoint(x: tip.x * scale, y: tip.y * scale),
+            scale: scale)
     }
 }
 
 extension Double {
-    func clamped(to range: ClosedRange<Double>) -> Double { Swift.min(range.upperBound, Swift.max(range.lowerBound, self)) }
+    func clamped(to range: ClosedRange<Double>) -> Double {
+        Swift.min(range.upperBound, Swift.max(range.lowerBound, self))
+    }
 }

@@ -15,14 +15,17 @@ extension MapSprites {
     /// from 1000 m) whose bar is at most `maxLength` logical px at `metresPerPixel` (metres per
     /// logical px at the place the bar describes, usually the view centre).
     /// Throws when the inputs are not positive and finite, or the distance falls outside 1 cm…100,000 km.
-    public static func scaleBarChoice(metresPerPixel: Double, maxLength: Double = 100) throws(CanvasError) -> ScaleBarChoice {
+    public static func scaleBarChoice(metresPerPixel: Double, maxLength: Double = 100) throws(CanvasError)
+        -> ScaleBarChoice
+    {
         guard metresPerPixel.isFinite, metresPerPixel > 0 else {
             throw .invalidArgument("metresPerPixel", "\(metresPerPixel) is not a positive finite number")
         }
         try positive(maxLength, "maxLength", max: 4096)
         let maxMetres = metresPerPixel * maxLength
         guard maxMetres >= 0.01, maxMetres <= 1e8 else {
-            throw .invalidArgument("metresPerPixel", "a \(maxLength) px bar spans \(maxMetres) m, outside 1 cm...100,000 km")
+            throw .invalidArgument(
+                "metresPerPixel", "a \(maxLength) px bar spans \(maxMetres) m, outside 1 cm...100,000 km")
         }
         // Walk down the 1-2-5 ladder from the decade above; the tolerance keeps exact fits
         // (500 m on a 500 m bar) despite rounding in log10 and the products.
@@ -48,8 +51,10 @@ extension MapSprites {
     /// ``scaleBarChoice(metresPerPixel:maxLength:)`` with end ticks and its caption above it, in
     /// dark grey with white halos on a translucent white box. The anchor is the bitmap's
     /// bottom-left corner; the bar's left end is 4 logical px right of it.
-    public static func scaleBar(metresPerPixel: Double, maxLength: Double = 100, font: Font = Font(size: 11),
-                                scale: Double = 1) throws(CanvasError) -> AnchoredBitmap {
+    public static func scaleBar(
+        metresPerPixel: Double, maxLength: Double = 100, font: Font = Font(size: 11),
+        scale: Double = 1
+    ) throws(CanvasError) -> AnchoredBitmap {
         let choice = try scaleBarChoice(metresPerPixel: metresPerPixel, maxLength: maxLength)
         try positive(font.size, "font size")
         let m = Canvas.measure(choice.label, font: font)
@@ -60,13 +65,16 @@ extension MapSprites {
         canvas.fill(.rect(CanvasRect(x: 0, y: 0, width: width, height: height)), color: RGBAColor.white.withAlpha(0.55))
         let ink = RGBAColor(r8: 0x33, g8: 0x33, b8: 0x33)
         let barY = height - pad
-        let bar = CanvasPath.polyline([CanvasPoint(x: pad, y: barY - tick), CanvasPoint(x: pad, y: barY),
-                                       CanvasPoint(x: pad + choice.length, y: barY),
-                                       CanvasPoint(x: pad + choice.length, y: barY - tick)])
+        let bar = CanvasPath.polyline([
+            CanvasPoint(x: pad, y: barY - tick), CanvasPoint(x: pad, y: barY),
+            CanvasPoint(x: pad + choice.length, y: barY),
+            CanvasPoint(x: pad + choice.length, y: barY - tick),
+        ])
         canvas.stroke(bar, color: .white, style: StrokeStyle(width: 4, join: .miter, cap: .square))
         canvas.stroke(bar, color: ink, style: StrokeStyle(width: 1.5, join: .miter, cap: .square))
-        canvas.drawText(choice.label, at: CanvasPoint(x: pad + 1, y: pad + m.ascent), font: font, color: ink,
-                        halo: TextHalo(color: .white, width: 1.5))
+        canvas.drawText(
+            choice.label, at: CanvasPoint(x: pad + 1, y: pad + m.ascent), font: font, color: ink,
+            halo: TextHalo(color: .white, width: 1.5))
         let bitmap = try canvas.makeBitmap()
         return AnchoredBitmap(bitmap: bitmap, anchor: CanvasPoint(x: 0, y: Double(bitmap.height)), scale: scale)
     }

@@ -53,7 +53,9 @@ public struct RadialGradient: Sendable, Hashable {
     public var stops: [GradientStop]
 
     /// Creates a radial gradient between two circles.
-    public init(startCenter: CanvasPoint, startRadius: Double, endCenter: CanvasPoint, endRadius: Double, stops: [GradientStop]) {
+    public init(
+        startCenter: CanvasPoint, startRadius: Double, endCenter: CanvasPoint, endRadius: Double, stops: [GradientStop]
+    ) {
         self.startCenter = startCenter
         self.startRadius = startRadius
         self.endCenter = endCenter

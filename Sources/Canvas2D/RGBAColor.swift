@@ -30,13 +30,14 @@ public struct RGBAColor: Sendable, Hashable, CustomStringConvertible {
         var digits = Substring(hex)
         if digits.hasPrefix("#") { digits = digits.dropFirst() }
         guard digits.count == 6 || digits.count == 8, digits.allSatisfy(\.isHexDigit),
-              let value = UInt32(digits, radix: 16)
+            let value = UInt32(digits, radix: 16)
         else {
             throw .invalidArgument("colour", "\"\(hex)\" is not RRGGBB or RRGGBBAA hexadecimal")
         }
         let rgba = digits.count == 6 ? (value << 8) | 0xFF : value
-        self.init(r8: UInt8(rgba >> 24), g8: UInt8((rgba >> 16) & 0xFF), b8: UInt8((rgba >> 8) & 0xFF),
-                  a8: UInt8(rgba & 0xFF))
+        self.init(
+            r8: UInt8(rgba >> 24), g8: UInt8((rgba >> 16) & 0xFF), b8: UInt8((rgba >> 8) & 0xFF),
+            a8: UInt8(rgba & 0xFF))
     }
 
     /// The same colour with another alpha (0…1).

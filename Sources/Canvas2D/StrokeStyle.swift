@@ -42,8 +42,10 @@ public struct StrokeStyle: Sendable, Hashable {
     public var dashPhase: Double
 
     /// Creates a stroke style.
-    public init(width: Double = 1, join: CanvasLineJoin = .miter, cap: CanvasLineCap = .butt, miterLimit: Double = 4,
-                dash: [Double] = [], dashPhase: Double = 0) {
+    public init(
+        width: Double = 1, join: CanvasLineJoin = .miter, cap: CanvasLineCap = .butt, miterLimit: Double = 4,
+        dash: [Double] = [], dashPhase: Double = 0
+    ) {
         self.width = width
         self.join = join
         self.cap = cap

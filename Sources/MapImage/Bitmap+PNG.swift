@@ -7,9 +7,10 @@ extension Bitmap {
         let dropAlpha = options.dropOpaqueAlpha && isOpaque
         var out = mw_png_encoded()
         let status = pixels.withUnsafeBufferPointer { p in
-            mw_png_encode(p.baseAddress, UInt32(width), UInt32(height), width * 4, dropAlpha ? 1 : 0,
-                          Int32(max(0, min(9, options.compressionLevel))), options.filter.cValue,
-                          options.strategy.cValue, &out)
+            mw_png_encode(
+                p.baseAddress, UInt32(width), UInt32(height), width * 4, dropAlpha ? 1 : 0,
+                Int32(max(0, min(9, options.compressionLevel))), options.filter.cValue,
+                options.strategy.cValue, &out)
         }
         defer { mw_png_free(out.data) }
         guard status == 0, let data = out.data else {
@@ -38,8 +39,9 @@ extension Bitmap {
             throw .invalidPNG(Self.message(&out.message), path: path)
         }
         let count = Int(out.width) * Int(out.height) * 4
-        try self.init(width: Int(out.width), height: Int(out.height),
-                      pixels: [UInt8](UnsafeBufferPointer(start: rgba, count: count)))
+        try self.init(
+            width: Int(out.width), height: Int(out.height),
+            pixels: [UInt8](UnsafeBufferPointer(start: rgba, count: count)))
     }
 
     /// Reads and decodes the PNG file at `path`.

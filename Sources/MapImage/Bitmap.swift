@@ -120,7 +120,7 @@ public struct Bitmap: Sendable, Equatable {
 
     static func validate(width: Int, height: Int) throws(MapImageError) {
         guard width >= 1, height >= 1, width <= maxSide, height <= maxSide,
-              width * height <= maxPixelCount
+            width * height <= maxPixelCount
         else { throw .invalidSize(width: width, height: height) }
     }
 }

@@ -30,18 +30,22 @@ public struct MapImageError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     static func invalidSize(width: Int, height: Int) -> Self {
-        .init(kind: .invalidSize, description: "bitmap size \(width)x\(height) is out of range "
-              + "(each side 1...\(Bitmap.maxSide) px, at most \(Bitmap.maxPixelCount) pixels)")
+        .init(
+            kind: .invalidSize,
+            description: "bitmap size \(width)x\(height) is out of range "
+                + "(each side 1...\(Bitmap.maxSide) px, at most \(Bitmap.maxPixelCount) pixels)")
     }
 
     static func pixelCount(expected: Int, actual: Int) -> Self {
-        .init(kind: .invalidPixelData,
-              description: "pixel buffer holds \(actual) bytes, expected \(expected) (width * height * 4)")
+        .init(
+            kind: .invalidPixelData,
+            description: "pixel buffer holds \(actual) bytes, expected \(expected) (width * height * 4)")
     }
 
     static func invalidPNG(_ why: String, path: String? = nil) -> Self {
-        .init(kind: .invalidPNG, path: path,
-              description: (path.map { "\($0): " } ?? "") + "invalid PNG: \(why)")
+        .init(
+            kind: .invalidPNG, path: path,
+            description: (path.map { "\($0): " } ?? "") + "invalid PNG: \(why)")
     }
 
     static func encodingFailed(_ why: String) -> Self {

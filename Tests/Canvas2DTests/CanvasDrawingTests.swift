@@ -45,13 +45,15 @@ func coverage(_ b: Bitmap) -> Double {
 
     /// Area of a disc of radius r is πr²; antialiased coverage should match within 1 % (stated
     /// tolerance of the brief; Cairo's flattening and 8-bit coverage are far more accurate).
-    @Test("a filled circle's coverage is πr² within 1%", arguments: [(20.0, 1.0), (20.0, 2.0), (7.5, 1.0), (33.3, 3.0)])
+    @Test(
+        "a filled circle's coverage is πr² within 1%", arguments: [(20.0, 1.0), (20.0, 2.0), (7.5, 1.0), (33.3, 3.0)])
     func circleArea(radius: Double, scale: Double) throws {
         let side = Int((2 * radius + 4) * scale)
         let canvas = try Canvas(pixelWidth: side, pixelHeight: side, scale: scale)
         canvas.fill(.circle(center: CanvasPoint(x: radius + 2, y: radius + 2), radius: radius), color: .black)
         let expected = Double.pi * radius * radius * scale * scale
-        expectNear(coverage(try canvas.makeBitmap()), expected, tolerance: 0.01 * expected, "disc r=\(radius) @\(scale)x")
+        expectNear(
+            coverage(try canvas.makeBitmap()), expected, tolerance: 0.01 * expected, "disc r=\(radius) @\(scale)x")
     }
 
     @Test("an ellipse built from Béziers has area πab within 1%")
@@ -69,9 +71,12 @@ func coverage(_ b: Bitmap) -> Double {
     @Test("a linear gradient ramps linearly; a radial one starts at its first stop")
     func gradients() throws {
         let canvas = try Canvas(pixelWidth: 100, pixelHeight: 4)
-        canvas.fill(.rect(CanvasRect(x: 0, y: 0, width: 100, height: 4)),
-                    with: .linearGradient(LinearGradient(start: CanvasPoint(x: 0, y: 0), end: CanvasPoint(x: 100, y: 0),
-                                                         stops: [GradientStop(0, .black), GradientStop(1, .white)])))
+        canvas.fill(
+            .rect(CanvasRect(x: 0, y: 0, width: 100, height: 4)),
+            with: .linearGradient(
+                LinearGradient(
+                    start: CanvasPoint(x: 0, y: 0), end: CanvasPoint(x: 100, y: 0),
+                    stops: [GradientStop(0, .black), GradientStop(1, .white)])))
         let b = try canvas.makeBitmap()
         for x in [0, 10, 49, 77, 99] {
             let p = try #require(b.pixel(x: x, y: 2))
@@ -79,10 +84,15 @@ func coverage(_ b: Bitmap) -> Double {
             #expect(p.a == 255)
         }
         let radial = try Canvas(pixelWidth: 41, pixelHeight: 41)
-        radial.fill(.rect(CanvasRect(x: 0, y: 0, width: 41, height: 41)),
-                    with: .radialGradient(RadialGradient(center: CanvasPoint(x: 20.5, y: 20.5), radius: 20,
-                                                         stops: [GradientStop(0, RGBAColor(r8: 255, g8: 0, b8: 0)),
-                                                                 GradientStop(1, RGBAColor(r8: 0, g8: 0, b8: 255))])))
+        radial.fill(
+            .rect(CanvasRect(x: 0, y: 0, width: 41, height: 41)),
+            with: .radialGradient(
+                RadialGradient(
+                    center: CanvasPoint(x: 20.5, y: 20.5), radius: 20,
+                    stops: [
+                        GradientStop(0, RGBAColor(r8: 255, g8: 0, b8: 0)),
+                        GradientStop(1, RGBAColor(r8: 0, g8: 0, b8: 255)),
+                    ])))
         let rb = try radial.makeBitmap()
         let centre = try #require(rb.pixel(x: 20, y: 20))
         #expect(centre.r >= 250 && centre.b <= 5, "\(centre)")
@@ -94,7 +104,8 @@ func coverage(_ b: Bitmap) -> Double {
     func translucent() throws {
         let canvas = try Canvas(pixelWidth: 4, pixelHeight: 4)
         canvas.clear(.white)
-        canvas.fill(.rect(CanvasRect(x: 0, y: 0, width: 4, height: 4)), color: RGBAColor(red: 0, green: 0, blue: 0, alpha: 0.5))
+        canvas.fill(
+            .rect(CanvasRect(x: 0, y: 0, width: 4, height: 4)), color: RGBAColor(red: 0, green: 0, blue: 0, alpha: 0.5))
         // Black at 50 % over white: 255·0.5 = 127.5, either neighbour after 8-bit rounding.
         let p = try #require(try canvas.makeBitmap().pixel(x: 1, y: 1))
         #expect((127...128).contains(p.r) && p.a == 255, "\(p)")
@@ -104,11 +115,13 @@ func coverage(_ b: Bitmap) -> Double {
 @Suite struct CanvasStrokeTests {
     /// A horizontal 2 px line centred on y = 5 covers rows 4 and 5 fully from x = 2 to 18
     /// (butt caps): 32 px. With square caps it grows by 1 px (half the width) at each end: 36 px.
-    @Test("a stroked horizontal line covers its rows exactly", arguments: [(CanvasLineCap.butt, 2, 18), (.square, 1, 19)])
+    @Test(
+        "a stroked horizontal line covers its rows exactly", arguments: [(CanvasLineCap.butt, 2, 18), (.square, 1, 19)])
     func horizontalLine(cap: CanvasLineCap, x0: Int, x1: Int) throws {
         let canvas = try Canvas(pixelWidth: 20, pixelHeight: 10)
-        canvas.stroke(.polyline([CanvasPoint(x: 2, y: 5), CanvasPoint(x: 18, y: 5)]), color: .black,
-                      style: StrokeStyle(width: 2, cap: cap))
+        canvas.stroke(
+            .polyline([CanvasPoint(x: 2, y: 5), CanvasPoint(x: 18, y: 5)]), color: .black,
+            style: StrokeStyle(width: 2, cap: cap))
         let b = try canvas.makeBitmap()
         for y in 0..<10 {
             for x in 0..<20 {
@@ -123,8 +136,9 @@ func coverage(_ b: Bitmap) -> Double {
     @Test("a diagonal stroke's coverage is length × width")
     func diagonalCoverage() throws {
         let canvas = try Canvas(pixelWidth: 60, pixelHeight: 50)
-        canvas.stroke(.polyline([CanvasPoint(x: 5, y: 5), CanvasPoint(x: 45, y: 35)]), color: .black,
-                      style: StrokeStyle(width: 3))
+        canvas.stroke(
+            .polyline([CanvasPoint(x: 5, y: 5), CanvasPoint(x: 45, y: 35)]), color: .black,
+            style: StrokeStyle(width: 3))
         expectNear(coverage(try canvas.makeBitmap()), 150, tolerance: 2.25)
     }
 
@@ -132,8 +146,9 @@ func coverage(_ b: Bitmap) -> Double {
     @Test("dashes alternate on and off")
     func dashes() throws {
         let canvas = try Canvas(pixelWidth: 16, pixelHeight: 4)
-        canvas.stroke(.polyline([CanvasPoint(x: 0, y: 2), CanvasPoint(x: 16, y: 2)]), color: .black,
-                      style: StrokeStyle(width: 2, dash: [4, 4]))
+        canvas.stroke(
+            .polyline([CanvasPoint(x: 0, y: 2), CanvasPoint(x: 16, y: 2)]), color: .black,
+            style: StrokeStyle(width: 2, dash: [4, 4]))
         let b = try canvas.makeBitmap()
         for x in 0..<16 {
             #expect(b.pixel(x: x, y: 1)?.a == ((x / 4) % 2 == 0 ? 255 : 0), "x=\(x)")
@@ -144,8 +159,9 @@ func coverage(_ b: Bitmap) -> Double {
     func joins() throws {
         func draw(_ join: CanvasLineJoin) throws -> Double {
             let canvas = try Canvas(pixelWidth: 40, pixelHeight: 40)
-            canvas.stroke(.polyline([CanvasPoint(x: 5, y: 30), CanvasPoint(x: 20, y: 10), CanvasPoint(x: 35, y: 30)]),
-                          color: .black, style: StrokeStyle(width: 6, join: join))
+            canvas.stroke(
+                .polyline([CanvasPoint(x: 5, y: 30), CanvasPoint(x: 20, y: 10), CanvasPoint(x: 35, y: 30)]),
+                color: .black, style: StrokeStyle(width: 6, join: join))
             return coverage(try canvas.makeBitmap())
         }
         let miter = try draw(.miter), round = try draw(.round), bevel = try draw(.bevel)
@@ -160,8 +176,9 @@ func coverage(_ b: Bitmap) -> Double {
         path.addLine(to: CanvasPoint(x: .infinity, y: 2))
         path.addArc(center: CanvasPoint(x: 5, y: 5), radius: .nan, startAngle: 0, endAngle: 1)
         #expect(path.isEmpty)
-        canvas.stroke(.polyline([CanvasPoint(x: 1, y: 1), CanvasPoint(x: 8, y: 8)]), color: .black,
-                      style: StrokeStyle(width: .nan))
+        canvas.stroke(
+            .polyline([CanvasPoint(x: 1, y: 1), CanvasPoint(x: 8, y: 8)]), color: .black,
+            style: StrokeStyle(width: .nan))
         canvas.translate(x: .nan, y: 0)
         canvas.scale(x: 0, y: 1)
         canvas.fill(path, color: .black)
@@ -190,8 +207,12 @@ func coverage(_ b: Bitmap) -> Double {
         #expect(try Canvas(bitmap: source).makeBitmap() == source)
     }
 
-    @Test("bad canvas sizes and scales are errors", arguments: [(0, 10, 1.0), (10, -1, 1.0), (20_000, 10, 1.0),
-                                                                (10, 10, .nan), (10, 10, 0), (10, 10, 100)])
+    @Test(
+        "bad canvas sizes and scales are errors",
+        arguments: [
+            (0, 10, 1.0), (10, -1, 1.0), (20_000, 10, 1.0),
+            (10, 10, .nan), (10, 10, 0), (10, 10, 100),
+        ])
     func badCanvas(width: Int, height: Int, scale: Double) {
         #expect(throws: CanvasError.self) { try Canvas(pixelWidth: width, pixelHeight: height, scale: scale) }
     }
@@ -205,6 +226,7 @@ func coverage(_ b: Bitmap) -> Double {
             let error = #expect(throws: CanvasError.self, "\(bad)") { try RGBAColor(hex: bad) }
             #expect(error?.parameter == "colour")
         }
-        #expect(RGBAColor(red: .nan, green: 2, blue: -1, alpha: 0.5) == RGBAColor(red: 0, green: 1, blue: 0, alpha: 0.5))
+        #expect(
+            RGBAColor(red: .nan, green: 2, blue: -1, alpha: 0.5) == RGBAColor(red: 0, green: 1, blue: 0, alpha: 0.5))
     }
 }

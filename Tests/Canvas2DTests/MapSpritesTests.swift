@@ -20,7 +20,9 @@ import Testing
         let cx = Int(sprite.anchor.x), cy = Int(sprite.anchor.y)
         #expect(b.pixel(x: cx, y: cy) == RGBA8(r: 0x1E, g: 0x88, b: 0xE5))
         let r = Int(7 * scale)
-        for (x, y) in [(cx + r, cy), (cx, cy + r), (cx - r - (scale == 1 ? 0 : 1), cy), (cx, cy - r - (scale == 1 ? 0 : 1))] {
+        for (x, y) in [
+            (cx + r, cy), (cx, cy + r), (cx - r - (scale == 1 ? 0 : 1), cy), (cx, cy - r - (scale == 1 ? 0 : 1)),
+        ] {
             #expect(b.pixel(x: x, y: y) == .white, "ring pixel \(x),\(y) at \(scale)x")
         }
         #expect(b.pixel(x: 0, y: 0)?.a == 0, "corners are transparent")
@@ -45,22 +47,24 @@ import Testing
 
 @Suite struct ScaleBarTests {
     /// Hand-derived: longest 1/2/5 × 10ⁿ m not over metresPerPixel × maxLength.
-    @Test("nice distance choice", arguments: [
-        (1.0, 100.0, 100.0, "100 m"),        // 100 m fits exactly
-        (1.3, 100.0, 100.0, "100 m"),        // 130 m → 100 m (76.9 px)
-        (2.5, 100.0, 200.0, "200 m"),        // 250 m → 200 m (80 px)
-        (5.0, 100.0, 500.0, "500 m"),        // 500 m exactly
-        (6.0, 100.0, 500.0, "500 m"),        // 600 m → 500 m
-        (9.99, 100.0, 500.0, "500 m"),       // 999 m → 500 m
-        (12.0, 100.0, 1000.0, "1 km"),       // 1200 m → 1 km
-        (25.0, 100.0, 2000.0, "2 km"),       // 2500 m → 2 km
-        (0.5, 150.0, 50.0, "50 m"),          // 75 m → 50 m
-        (0.0373, 100.0, 2.0, "2 m"),         // zoom-22-ish: 3.73 m → 2 m
-        (0.001, 100.0, 0.1, "10 cm"),        // 10 cm exactly
-        (0.0042, 100.0, 0.2, "20 cm"),       // 42 cm → 20 cm
-        (78_271.517, 100.0, 5_000_000.0, "5000 km"),  // zoom 0 at the equator: 7827 km → 5000 km
-        (1_000_000.0, 60.0, 50_000_000.0, "50000 km"),
-    ])
+    @Test(
+        "nice distance choice",
+        arguments: [
+            (1.0, 100.0, 100.0, "100 m"),  // 100 m fits exactly
+            (1.3, 100.0, 100.0, "100 m"),  // 130 m → 100 m (76.9 px)
+            (2.5, 100.0, 200.0, "200 m"),  // 250 m → 200 m (80 px)
+            (5.0, 100.0, 500.0, "500 m"),  // 500 m exactly
+            (6.0, 100.0, 500.0, "500 m"),  // 600 m → 500 m
+            (9.99, 100.0, 500.0, "500 m"),  // 999 m → 500 m
+            (12.0, 100.0, 1000.0, "1 km"),  // 1200 m → 1 km
+            (25.0, 100.0, 2000.0, "2 km"),  // 2500 m → 2 km
+            (0.5, 150.0, 50.0, "50 m"),  // 75 m → 50 m
+            (0.0373, 100.0, 2.0, "2 m"),  // zoom-22-ish: 3.73 m → 2 m
+            (0.001, 100.0, 0.1, "10 cm"),  // 10 cm exactly
+            (0.0042, 100.0, 0.2, "20 cm"),  // 42 cm → 20 cm
+            (78_271.517, 100.0, 5_000_000.0, "5000 km"),  // zoom 0 at the equator: 7827 km → 5000 km
+            (1_000_000.0, 60.0, 50_000_000.0, "50000 km"),
+        ])
     func choice(metresPerPixel: Double, maxLength: Double, metres: Double, label: String) throws {
         let c = try MapSprites.scaleBarChoice(metresPerPixel: metresPerPixel, maxLength: maxLength)
         expectNear(c.metres, metres, tolerance: metres * 1e-12)
@@ -69,11 +73,16 @@ import Testing
         #expect(c.label == label)
     }
 
-    @Test("scale bar inputs that are not positive, finite and in range are errors",
-          arguments: [(0.0, 100.0), (-1, 100), (.nan, 100), (.infinity, 100), (1, 0), (1, .nan), (1e-6, 100), (1e7, 100)])
+    @Test(
+        "scale bar inputs that are not positive, finite and in range are errors",
+        arguments: [(0.0, 100.0), (-1, 100), (.nan, 100), (.infinity, 100), (1, 0), (1, .nan), (1e-6, 100), (1e7, 100)])
     func badInput(metresPerPixel: Double, maxLength: Double) {
-        #expect(throws: CanvasError.self) { try MapSprites.scaleBarChoice(metresPerPixel: metresPerPixel, maxLength: maxLength) }
-        #expect(throws: CanvasError.self) { try MapSprites.scaleBar(metresPerPixel: metresPerPixel, maxLength: maxLength) }
+        #expect(throws: CanvasError.self) {
+            try MapSprites.scaleBarChoice(metresPerPixel: metresPerPixel, maxLength: maxLength)
+        }
+        #expect(throws: CanvasError.self) {
+            try MapSprites.scaleBar(metresPerPixel: metresPerPixel, maxLength: maxLength)
+        }
     }
 
     @Test("the drawn bar is as long as the choice says")
@@ -96,7 +105,8 @@ import Testing
     /// North on screen for bearing b and pitch p: (−sin b, −cos b · squash), squash = max(cos p, 0.3).
     /// Samples along the needle at 0.25 r and 0.45 r (tip at 0.6 r) must be the needle's red; the
     /// opposite direction must not be red.
-    @Test("the red north needle turns with the bearing", arguments: [0.0, 30.0, 45.0, 90.0, 135.0, 180.0, 270.0, -60.0])
+    @Test(
+        "the red north needle turns with the bearing", arguments: [0.0, 30.0, 45.0, 90.0, 135.0, 180.0, 270.0, -60.0])
     func needle(bearing: Double) throws {
         try checkNeedle(bearing: bearing, pitch: 0)
     }
@@ -153,7 +163,8 @@ import Testing
         let (ax, ay) = (sprite.anchor.x, sprite.anchor.y)
         switch anchor {
         case .left, .topLeft, .bottomLeft: #expect(abs(ax - Double(dark.minX)) < 4, "\(anchor): \(ax) vs \(dark)")
-        case .right, .topRight, .bottomRight: #expect(abs(ax - Double(dark.maxX + 1)) < 4, "\(anchor): \(ax) vs \(dark)")
+        case .right, .topRight, .bottomRight:
+            #expect(abs(ax - Double(dark.maxX + 1)) < 4, "\(anchor): \(ax) vs \(dark)")
         default: #expect(abs(ax - Double(dark.minX + dark.maxX + 1) / 2) < 2, "\(anchor): \(ax) vs \(dark)")
         }
         switch anchor {

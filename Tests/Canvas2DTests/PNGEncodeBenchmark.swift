@@ -35,8 +35,9 @@ struct PNGEncodeBenchmark {
         }
         for _ in 0..<8 {
             let pts = (0..<12).map { _ in CanvasPoint(x: rand() * w, y: rand() * h) }
-            canvas.stroke(.polyline(pts), color: RGBAColor(r8: 0x99, g8: 0x88, b8: 0xAA),
-                          style: StrokeStyle(width: 1, dash: [4, 3]))
+            canvas.stroke(
+                .polyline(pts), color: RGBAColor(r8: 0x99, g8: 0x88, b8: 0xAA),
+                style: StrokeStyle(width: 1, dash: [4, 3]))
         }
         for _ in 0..<5 {
             var pts = [CanvasPoint(x: rand() * w, y: rand() * h)]
@@ -44,19 +45,23 @@ struct PNGEncodeBenchmark {
                 let last = pts[pts.count - 1]
                 pts.append(CanvasPoint(x: last.x + (rand() - 0.5) * 30, y: last.y + (rand() - 0.5) * 30))
             }
-            canvas.stroke(.polyline(pts), color: RGBAColor(r8: 0xE5, g8: 0x39, b8: 0x35),
-                          style: StrokeStyle(width: 4, join: .round, cap: .round))
+            canvas.stroke(
+                .polyline(pts), color: RGBAColor(r8: 0xE5, g8: 0x39, b8: 0x35),
+                style: StrokeStyle(width: 4, join: .round, cap: .round))
         }
         for _ in 0..<6 {
-            canvas.fill(.circle(center: CanvasPoint(x: rand() * w, y: rand() * h), radius: 20 + rand() * 80),
-                        color: RGBAColor(r8: 0x1E, g8: 0x88, b8: 0xE5, a8: 0x40))
+            canvas.fill(
+                .circle(center: CanvasPoint(x: rand() * w, y: rand() * h), radius: 20 + rand() * 80),
+                color: RGBAColor(r8: 0x1E, g8: 0x88, b8: 0xE5, a8: 0x40))
         }
         for i in 0..<40 {
             let x = rand() * w, y = rand() * h
             canvas.fill(.circle(center: CanvasPoint(x: x, y: y), radius: 8), color: .white)
-            canvas.fill(.circle(center: CanvasPoint(x: x, y: y), radius: 6), color: RGBAColor(r8: 0x1E, g8: 0x88, b8: 0xE5))
-            canvas.drawText("Place \(i)", at: CanvasPoint(x: x + 10, y: y + 4), font: Font(size: 12), color: .black,
-                            halo: TextHalo())
+            canvas.fill(
+                .circle(center: CanvasPoint(x: x, y: y), radius: 6), color: RGBAColor(r8: 0x1E, g8: 0x88, b8: 0xE5))
+            canvas.drawText(
+                "Place \(i)", at: CanvasPoint(x: x + 10, y: y + 4), font: Font(size: 12), color: .black,
+                halo: TextHalo())
         }
         return try canvas.makeBitmap()
     }
@@ -96,12 +101,16 @@ struct PNGEncodeBenchmark {
             var size = 0
             let runs = options.compressionLevel >= 6 ? 5 : 21
             let ms = try Self.median(runs) { size = try image.pngData(options: options).count }
-            print("  " + name.padding(toLength: 36, withPad: " ", startingAt: 0) + String(format: " median %7.2f ms  %8d bytes", ms, size))
+            print(
+                "  " + name.padding(toLength: 36, withPad: " ", startingAt: 0)
+                    + String(format: " median %7.2f ms  %8d bytes", ms, size))
         }
         let png = try image.pngData()
         let decode = try Self.median(21) { _ = try Bitmap(pngData: png) }
         print(String(format: "  decode (fast-encoded file)           median %7.2f ms", decode))
-        let noisy = try Bitmap(width: 1024, height: 768, pixels: (0..<(1024 * 768 * 4)).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) })
+        let noisy = try Bitmap(
+            width: 1024, height: 768,
+            pixels: (0..<(1024 * 768 * 4)).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) })
         let worst = try Self.median(11) { _ = try noisy.pngData() }
         print(String(format: "  fast, incompressible noise (RGBA)    median %7.2f ms", worst))
     }

@@ -11,7 +11,8 @@ struct UnknownCase: Error {
 }
 
 @Suite struct ReferenceImageTests {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("References")
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "References")
     static let blue = RGBAColor(r8: 0x1E, g8: 0x88, b8: 0xE5)
 
     static let cases: [String] = [
@@ -24,11 +25,16 @@ struct UnknownCase: Error {
         switch name {
         case "marker-dot-1x": return try MapSprites.markerDot(color: blue, scale: 1).bitmap
         case "marker-dot-2x": return try MapSprites.markerDot(color: blue, scale: 2).bitmap
-        case "marker-pin-1x": return try MapSprites.markerPin(color: RGBAColor(r8: 0xE5, g8: 0x39, b8: 0x35), scale: 1).bitmap
-        case "marker-pin-2x": return try MapSprites.markerPin(color: RGBAColor(r8: 0xE5, g8: 0x39, b8: 0x35), scale: 2).bitmap
+        case "marker-pin-1x":
+            return try MapSprites.markerPin(color: RGBAColor(r8: 0xE5, g8: 0x39, b8: 0x35), scale: 1).bitmap
+        case "marker-pin-2x":
+            return try MapSprites.markerPin(color: RGBAColor(r8: 0xE5, g8: 0x39, b8: 0x35), scale: 2).bitmap
         case "label-halo-1x": return try MapSprites.label("Reykjavík", scale: 1).bitmap
         case "label-halo-2x": return try MapSprites.label("Reykjavík", scale: 2).bitmap
-        case "label-multiline-2x": return try MapSprites.label("Golden Gate\nBridge", font: Font(size: 12, weight: .bold), anchor: .left, scale: 2).bitmap
+        case "label-multiline-2x":
+            return try MapSprites.label(
+                "Golden Gate\nBridge", font: Font(size: 12, weight: .bold), anchor: .left, scale: 2
+            ).bitmap
         case "compass-north-2x": return try MapSprites.compass(bearing: 0, scale: 2).bitmap
         case "compass-bearing30-pitch50-2x": return try MapSprites.compass(bearing: 30, pitch: 50, scale: 2).bitmap
         case "compass-bearing90-1x": return try MapSprites.compass(bearing: 90, scale: 1).bitmap

@@ -52,13 +52,33 @@ func inkBox(_ b: Bitmap, where predicate: (RGBA8) -> Bool) -> (minX: Int, minY: 
     func halo() throws {
         let canvas = try Canvas(pixelWidth: 120, pixelHeight: 40)
         canvas.clear(RGBAColor(r8: 0, g8: 0, b8: 255))
-        canvas.drawText("Halo", at: CanvasPoint(x: 10, y: 28), font: Font(size: 20), color: .black,
-                        halo: TextHalo(color: .white, width: 3))
+        canvas.drawText(
+            "Halo", at: CanvasPoint(x: 10, y: 28), font: Font(size: 20), color: .black,
+            halo: TextHalo(color: .white, width: 3))
         let b = try canvas.makeBitmap()
         let dark = try #require(inkBox(b) { $0.r < 40 && $0.b < 40 })
         let light = try #require(inkBox(b) { $0.r > 230 && $0.g > 230 })
         // The halo reaches ~3 px beyond the glyphs on every side (at least 2 px, given antialiasing).
         #expect(light.minX <= dark.minX - 2 && light.maxX >= dark.maxX + 2)
         #expect(light.minY <= dark.minY - 2 && light.maxY >= dark.maxY + 2)
+    }
+}
+
+@Suite struct ConcurrentCanvasTests {
+    /// Canvases share nothing: many drawing text at once (fontconfig, Cairo font caches) give the
+    /// same pixels as one drawing alone.
+    @Test("canvases on many tasks at once draw identical labels")
+    func concurrentLabels() async throws {
+        let reference = try MapSprites.label("Concurrency 42", scale: 2).bitmap
+        let results = try await withThrowingTaskGroup(of: Bitmap.self) { group in
+            for _ in 0..<16 {
+                group.addTask { try MapSprites.label("Concurrency 42", scale: 2).bitmap }
+            }
+            var all: [Bitmap] = []
+            for try await b in group { all.append(b) }
+            return all
+        }
+        #expect(results.count == 16)
+        #expect(results.allSatisfy { $0 == reference })
     }
 }

@@ -29,7 +29,9 @@ import Testing
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/no/such/dir/out.png"
-        let error = #expect(throws: MapImageError.self) { try randomBitmap(width: 2, height: 2, seed: 1).writePNG(to: path) }
+        let error = #expect(throws: MapImageError.self) {
+            try randomBitmap(width: 2, height: 2, seed: 1).writePNG(to: path)
+        }
         #expect(error?.kind == .fileWrite)
         #expect(error?.path == path)
         #expect(error?.description.contains(path) == true)

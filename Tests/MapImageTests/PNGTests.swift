@@ -77,10 +77,12 @@ func colorType(_ png: [UInt8]) -> UInt8 { png[25] }
 
     /// Files built by scripts/fixtures/make_png_fixtures.py (by hand from the PNG spec, and one by
     /// ImageMagick); expected pixels derived there from the samples written.
-    @Test("decodes PNGs made elsewhere to the expected RGBA", arguments: [
-        "rgb8_3x2.png", "rgba8_filters_3x3.png", "palette_trns_4x2.png", "gray16_2x2.png",
-        "gray1_10x1.png", "grayalpha8_2x1.png", "imagemagick_interlaced_5x4.png",
-    ])
+    @Test(
+        "decodes PNGs made elsewhere to the expected RGBA",
+        arguments: [
+            "rgb8_3x2.png", "rgba8_filters_3x3.png", "palette_trns_4x2.png", "gray16_2x2.png",
+            "gray1_10x1.png", "grayalpha8_2x1.png", "imagemagick_interlaced_5x4.png",
+        ])
     func decodesFixture(name: String) throws {
         let all = try JSONDecoder().decode([String: Expected].self, from: Data(try Self.fixture("expected.json")))
         let expected = try #require(all[name])
@@ -90,8 +92,9 @@ func colorType(_ png: [UInt8]) -> UInt8 { png[25] }
         #expect(bitmap.pixels == expected.rgba)
     }
 
-    @Test("refuses images over the size limits before reading their pixels",
-          arguments: ["huge_side.png", "huge_area.png"])
+    @Test(
+        "refuses images over the size limits before reading their pixels",
+        arguments: ["huge_side.png", "huge_area.png"])
     func refusesHuge(name: String) throws {
         let error = #expect(throws: MapImageError.self) { try Bitmap(pngData: try Self.fixture(name)) }
         #expect(error?.kind == .invalidPNG)
@@ -132,9 +135,11 @@ func colorType(_ png: [UInt8]) -> UInt8 { png[25] }
 }
 
 @Suite struct BitmapTests {
-    @Test("sizes out of range are errors", arguments: [
-        (0, 1), (1, 0), (-5, 10), (Bitmap.maxSide + 1, 1), (9000, 9000), (Int.max, 2),
-    ])
+    @Test(
+        "sizes out of range are errors",
+        arguments: [
+            (0, 1), (1, 0), (-5, 10), (Bitmap.maxSide + 1, 1), (9000, 9000), (Int.max, 2),
+        ])
     func invalidSizes(width: Int, height: Int) {
         let error = #expect(throws: MapImageError.self) { try Bitmap(width: width, height: height) }
         #expect(error?.kind == .invalidSize)
@@ -165,5 +170,45 @@ func colorType(_ png: [UInt8]) -> UInt8 { png[25] }
         #expect(straight.premultipliedPixels() == [100, 50, 25, 128, 0, 0, 0, 0])
         let back = try Bitmap(width: 2, height: 1, premultipliedPixels: [100, 50, 25, 128, 5, 5, 5, 0])
         #expect(back.pixels == [199, 100, 50, 128, 0, 0, 0, 0])
+    }
+}
+
+@Suite struct PNGMutationTests {
+    /// Deterministic mutation fuzzing: each damaged copy of valid PNGs (random byte flips,
+    /// truncations, chunk-length changes) must decode or throw `invalidPNG` — never crash or hang.
+    @Test("damaged PNGs decode or throw, never crash")
+    func mutations() throws {
+        let sources = [
+            try randomBitmap(width: 23, height: 11, seed: 21).pngData(),
+            try randomBitmap(width: 16, height: 16, seed: 22, opaque: true).pngData(options: .smallest),
+        ]
+        var rng = SplitMix64(state: 99)
+        var decoded = 0
+        var refused = 0
+        for round in 0..<400 {
+            var data = sources[round % sources.count]
+            switch round % 4 {
+            case 0, 1:
+                for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                    let i = Int.random(in: 8..<data.count, using: &rng)
+                    data[i] ^= UInt8.random(in: 1...255, using: &rng)
+                }
+            case 2:
+                data = Array(data[0..<Int.random(in: 0..<data.count, using: &rng)])
+            default:
+                // Overwrite the IHDR or IDAT length field (bytes 8–11 or 33–36) with a large value.
+                let at = Bool.random(using: &rng) ? 8 : 33
+                for k in 0..<4 { data[at + k] = UInt8.random(in: 0...255, using: &rng) }
+            }
+            do {
+                _ = try Bitmap(pngData: data)
+                decoded += 1
+            } catch {
+                #expect(error.kind == .invalidPNG, "round \(round): \(error)")
+                refused += 1
+            }
+        }
+        #expect(decoded + refused == 400)
+        #expect(refused > 200, "most damage is detected (CRC, zlib checks): \(refused) refused")
     }
 }
