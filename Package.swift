@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Canvas2D", targets: ["Canvas2D"]),
         .library(name: "MapImage", targets: ["MapImage"]),
         .library(name: "MapTiles", targets: ["MapTiles"]),
+        .library(name: "MapSnapshot", targets: ["MapSnapshot"]),
         .executable(name: "mapwright", targets: ["mapwright"]),
     ],
     dependencies: [
@@ -42,12 +43,16 @@ let package = Package(
         .target(name: "Canvas2D", dependencies: ["CCairo", "MapImage"]),
         .target(name: "MapRenderGL", dependencies: ["MapRender", "CEGL"]),
         .target(name: "MapTiles", dependencies: ["GeoKit", "MapImage"], resources: [.copy("Resources")]),
+        // Everything together: scene files → images (used by the CLI, the demo and the benchmark).
+        .target(name: "MapSnapshot", dependencies: [
+            "GeoKit", "MapFormats", "MapCamera", "MapScene", "MapRender", "MapRenderGL", "Canvas2D", "MapImage", "MapTiles",
+        ]),
 
         .executableTarget(
             name: "mapwright",
             dependencies: [
                 "GeoKit", "MapFormats", "MapCamera", "MapScene", "MapRender", "MapRenderGL",
-                "Canvas2D", "MapImage", "MapTiles",
+                "Canvas2D", "MapImage", "MapTiles", "MapSnapshot",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

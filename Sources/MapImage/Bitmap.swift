@@ -16,7 +16,7 @@ public struct Bitmap: Sendable, Equatable {
     public let height: Int
     /// RGBA8 samples, straight alpha, row-major, top row first: pixel (x, y) starts at
     /// `(y * width + x) * 4`.
-    public private(set) var pixels: [UInt8]
+    public internal(set) var pixels: [UInt8]
 
     /// Creates a bitmap filled with one colour (transparent black by default).
     /// Throws when a side is not in 1…``maxSide`` or the area exceeds ``maxPixelCount``.

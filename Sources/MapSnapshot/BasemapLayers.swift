@@ -1,0 +1,146 @@
+import Foundation
+import GeoKit
+import MapCamera
+import MapScene
+import MapTiles
+
+/// Turns the embedded basemap's features for a view into scene layers: land and lakes as
+/// polygons, coastlines and borders as lines, places as dots with labels placed without
+/// overlaps (most important first).
+///
+/// Geometry objects (`GeoPath`) are kept per feature, so drawing the same view again hands the
+/// renderer the same objects and its mesh cache is hit.
+final class BasemapLayers: @unchecked Sendable {
+    let basemap: EmbeddedBasemap
+    private let lock = NSLock()
+    private var polygonPaths: [BasemapPolygon: [GeoPath]] = [:]
+    private var linePaths: [BasemapLine: GeoPath] = [:]
+    /// Most features whose paths are kept; the cache is emptied past this.
+    static let maxCachedFeatures = 20_000
+
+    init(basemap: EmbeddedBasemap) {
+        self.basemap = basemap
+    }
+
+    /// The basemap layers for `camera` in `style`, bottom first; `labels` measures text for
+    /// placement (nil: no place labels).
+    func layers(for camera: Camera, style: BasemapStyle, labels: CairoLabelRasterizer?) -> [Overlay] {
+        guard let rect = Self.visibleRect(camera) else { return [] }
+        let features = basemap.features(in: rect, zoom: camera.zoom)
+        var out: [Overlay] = []
+        lock.lock()
+        if polygonPaths.count + linePaths.count > Self.maxCachedFeatures {
+            polygonPaths.removeAll(keepingCapacity: true)
+            linePaths.removeAll(keepingCapacity: true)
+        }
+        for kind in [BasemapPolygon.Kind.land, .lake] {
+            let fill = Color(kind == .land ? style.land : style.lake)
+            for polygon in features.polygons where polygon.kind == kind {
+                guard let paths = polygonPath(polygon), let exterior = paths.first else { continue }
+                out.append(.polygon(Polygon(exterior: exterior, holes: Array(paths.dropFirst()), fill: fill)))
+            }
+        }
+        for line in features.lines {
+            guard let path = linePath(line) else { continue }
+            let (color, width): (BasemapColor, Double) = switch line.kind {
+            case .countryBorder: (style.border, style.borderWidth(atZoom: camera.zoom))
+            case .coastline, .lakeShore: (style.coastline, style.coastlineWidth)
+            }
+            out.append(.polyline(Polyline(path: path, style: LineStyle(width: .pixels(width), color: Color(color)))))
+        }
+        lock.unlock()
+        if let labels { out += places(features.places, camera: camera, style: style, labels: labels) }
+        return out
+    }
+
+    private func polygonPath(_ p: BasemapPolygon) -> [GeoPath]? {
+        if let hit = polygonPaths[p] { return hit }
+        var paths: [GeoPath] = []
+        for ring in p.rings where ring.count >= 3 {
+            guard let path = try? GeoPath(points: ring) else { continue }
+            paths.append(path)
+        }
+        guard !paths.isEmpty else { return nil }
+        polygonPaths[p] = paths
+        return paths
+    }
+
+    private func linePath(_ l: BasemapLine) -> GeoPath? {
+        if let hit = linePaths[l] { return hit }
+        guard l.points.count >= 2, let path = try? GeoPath(points: l.points) else { return nil }
+        linePaths[l] = path
+        return path
+    }
+
+    /// Place dots and labels, greedily: by importance, skipping any whose label box would
+    /// overlap one already placed or leave the viewport.
+    private func places(_ places: [BasemapPlace], camera: Camera, style: BasemapStyle,
+                        labels: CairoLabelRasterizer) -> [Overlay] {
+        let sorted = places.sorted { a, b in
+            if a.isCountry != b.isCountry { return !a.isCountry }  // cities before country names
+            if a.labelRank != b.labelRank { return a.labelRank < b.labelRank }
+            return a.population > b.population
+        }
+        var boxes: [(Double, Double, Double, Double)] = []
+        var out: [Overlay] = []
+        let w = camera.size.width, h = camera.size.height
+        let textColor = Color(style.labelText), halo = Color(style.labelHalo)
+        for place in sorted {
+            if place.isCountry && camera.zoom > BasemapPlace.countryLabelMaxZoom { continue }
+            guard let s = camera.project(place.position), s.x >= 0, s.y >= 0, s.x <= w, s.y <= h else { continue }
+            let size = style.labelSize(for: place)
+            let dot = place.isCountry ? 0 : style.placeDotSize / 2
+            let anchor: (x: Double, y: Double) = place.isCountry ? (0.5, 0.5) : (0, 0.5)
+            let offset: (x: Double, y: Double) = (place.isCountry ? 0 : dot + 3, 0)
+            guard let label = try? Label(position: place.position, text: place.name, size: size, color: textColor,
+                                         haloColor: halo, haloWidth: style.labelHaloWidth, anchor: anchor,
+                                         offset: offset),
+                  let image = labels.rasterize(label, pixelRatio: camera.pixelRatio) else { continue }
+            let lw = image.logicalWidth, lh = image.logicalHeight
+            let x0 = s.x - anchor.x * lw + offset.x - dot, y0 = s.y - anchor.y * lh
+            let box = (x0 - 2, y0 - 1, x0 + lw + dot + 2, y0 + lh + 1)
+            guard box.0 >= 0, box.1 >= 0, box.2 <= w, box.3 <= h else { continue }
+            if boxes.contains(where: { $0.0 < box.2 && box.0 < $0.2 && $0.1 < box.3 && box.1 < $0.3 }) { continue }
+            boxes.append(box)
+            if !place.isCountry,
+               let c = try? Circle(center: place.position, radius: .pixels(dot), fill: Color(style.placeDot),
+                                   stroke: place.isCapital ? halo : nil, strokeWidth: 1) {
+                out.append(.circle(c))
+            }
+            out.append(.label(label))
+        }
+        return out
+    }
+
+    /// The part of the world the camera may show, as a normalised Web Mercator rectangle
+    /// (x may run past 0…1 when the view wraps); nil for a degenerate camera.
+    static func visibleRect(_ camera: Camera) -> MapRect? {
+        var pts: [MapPoint] = []
+        let w = camera.size.width, h = camera.size.height
+        let c = MapPoint(camera.center)
+        for sx in stride(from: 0.0, through: 1.0, by: 0.25) {
+            for sy in stride(from: 0.0, through: 1.0, by: 0.25) {
+                if let g = camera.unproject(ScreenPoint(x: sx * w, y: sy * h)) {
+                    var p = MapPoint(g)
+                    // Keep the view contiguous across the antimeridian around the centre.
+                    while p.x - c.x > 0.5 { p.x -= 1 }
+                    while c.x - p.x > 0.5 { p.x += 1 }
+                    pts.append(p)
+                }
+            }
+        }
+        guard var r = MapRect(bounding: pts) else { return nil }
+        // Views wider than the world (low zoom) still show it once across.
+        let span = w / camera.worldSize
+        if r.width < span { r = MapRect(origin: MapPoint(x: c.x - span / 2, y: r.minY), width: span, height: r.height) }
+        return r
+    }
+}
+
+extension Color {
+    /// The scene colour of a basemap colour.
+    init(_ c: BasemapColor) {
+        func byte(_ v: Double) -> UInt8 { UInt8(max(0, min(255, (v * 255).rounded()))) }
+        self.init(r: byte(c.r), g: byte(c.g), b: byte(c.b), a: byte(c.a))
+    }
+}

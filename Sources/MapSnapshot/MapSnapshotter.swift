@@ -1,0 +1,139 @@
+import Canvas2D
+import Foundation
+import GeoKit
+import MapCamera
+import MapImage
+import MapRender
+import MapRenderGL
+import MapScene
+import MapTiles
+
+/// What to draw for one image: the camera, the overlays, the basemap style and the extras.
+public struct Snapshot: Sendable {
+    /// The camera (its size and pixel ratio give the output size).
+    public var camera: Camera
+    /// The overlays, drawn over the basemap in z-order.
+    public var overlays: [Overlay]
+    /// The embedded basemap's style, or nil for no basemap.
+    public var basemapStyle: BasemapStyle?
+    /// The colour under everything when there is no basemap (transparent by default).
+    public var background: Color
+    /// Draw the attribution (Natural Earth's, when the basemap is drawn) in the bottom-right corner.
+    public var attribution: Bool
+    /// Draw a scale bar in the bottom-left corner.
+    public var scaleBar: Bool
+    /// Draw a compass rose, turned with the bearing and tilted with the pitch, in the top-right corner.
+    public var compass: Bool
+
+    /// Creates a snapshot description.
+    public init(camera: Camera, overlays: [Overlay] = [], basemapStyle: BasemapStyle? = .light,
+                background: Color = .transparent, attribution: Bool = true, scaleBar: Bool = false,
+                compass: Bool = false) {
+        self.camera = camera; self.overlays = overlays; self.basemapStyle = basemapStyle
+        self.background = background; self.attribution = attribution; self.scaleBar = scaleBar
+        self.compass = compass
+    }
+}
+
+/// Renders `Snapshot`s to bitmaps: the embedded basemap, the overlays through the GL renderer,
+/// then the extras (compass, scale bar, attribution) drawn with Canvas2D.
+///
+/// Keep one snapshotter and render many images with it: the GL context, compiled programs,
+/// meshes, textures and label bitmaps stay warm between renders. Calls are serialised.
+public final class MapSnapshotter: @unchecked Sendable {
+    /// The GL renderer in use.
+    public let renderer: MapRenderer
+    private let labels = CairoLabelRasterizer()
+    private let lock = NSLock()
+    private var basemap: BasemapLayers?
+
+    /// Starts a renderer; throws `RenderError` (naming the Debian packages) when EGL or Mesa is missing.
+    public init(samples: Int = 4) throws {
+        renderer = try MapRenderer(labelRasterizer: labels, samples: samples)
+    }
+
+    /// A description of the GL device, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) via surfaceless`.
+    public var deviceDescription: String { renderer.deviceDescription }
+
+    /// Renders one image (straight-alpha RGBA, `size · pixelRatio` pixels).
+    public func render(_ snapshot: Snapshot) throws -> Bitmap {
+        try lock.withLock {
+            let camera = snapshot.camera
+            var scene = Scene(background: snapshot.background, overlays: snapshot.overlays)
+            var attributionText: String?
+            if let style = snapshot.basemapStyle {
+                let layers = try basemapLayers()
+                scene.background = Color(style.ocean)
+                scene.basemap = layers.layers(for: camera, style: style, labels: labels)
+                attributionText = layers.basemap.attribution
+            }
+            let frame = try renderer.render(scene: scene, camera: camera)
+            var bitmap = try Bitmap(width: frame.width, height: frame.height, pixels: frame.pixels)
+            try drawExtras(on: &bitmap, snapshot: snapshot, attribution: attributionText)
+            return bitmap
+        }
+    }
+
+    private func basemapLayers() throws -> BasemapLayers {
+        if let basemap { return basemap }
+        let layers = BasemapLayers(basemap: try EmbeddedBasemap.shared())
+        basemap = layers
+        return layers
+    }
+
+    private func drawExtras(on bitmap: inout Bitmap, snapshot: Snapshot, attribution: String?) throws {
+        let camera = snapshot.camera
+        let scale = camera.pixelRatio
+        let w = camera.size.width, h = camera.size.height
+        let margin = 10.0
+        if snapshot.compass {
+            let sprite = try MapSprites.compass(bearing: camera.bearing, pitch: camera.pitch, size: 48, scale: scale)
+            let (sw, sh) = sprite.logicalSize
+            bitmap.composite(sprite, at: (w - margin - sw / 2, margin + sh / 2), scale: scale)
+        }
+        if snapshot.scaleBar,
+           let mpp = camera.metersPerPixel(at: ScreenPoint(x: w / 2, y: h / 2)), mpp.isFinite, mpp > 0 {
+            let sprite = try MapSprites.scaleBar(metresPerPixel: mpp, maxLength: min(120, w / 3), scale: scale)
+            bitmap.composite(sprite, at: (margin, h - margin), scale: scale)
+        }
+        if snapshot.attribution, let text = attribution {
+            let sprite = try MapSprites.attribution(text, scale: scale)
+            bitmap.composite(sprite, at: (w, h), scale: scale)
+        }
+    }
+}
+
+extension Bitmap {
+    /// Draws `sprite` (source-over) so its anchor lands on `point` (logical px).
+    mutating func composite(_ sprite: AnchoredBitmap, at point: (Double, Double), scale: Double) {
+        let ox = Int((point.0 * scale - sprite.anchor.x).rounded())
+        let oy = Int((point.1 * scale - sprite.anchor.y).rounded())
+        let src = sprite.bitmap
+        let x0 = max(0, ox), y0 = max(0, oy)
+        let x1 = min(width, ox + src.width), y1 = min(height, oy + src.height)
+        guard x0 < x1, y0 < y1 else { return }
+        let srcPixels = src.pixels
+        let w = width
+        withMutablePixels { dst in
+            for y in y0..<y1 {
+                var si = ((y - oy) * src.width + (x0 - ox)) * 4
+                var di = (y * w + x0) * 4
+                for _ in x0..<x1 {
+                    let sa = Double(srcPixels[si + 3]) / 255
+                    if sa > 0 {
+                        let da = Double(dst[di + 3]) / 255
+                        let oa = sa + da * (1 - sa)
+                        for c in 0..<3 {
+                            let s = Double(srcPixels[si + c]), d = Double(dst[di + c])
+                            let v = (s * sa + d * da * (1 - sa)) / oa
+                            dst[di + c] = UInt8(max(0, min(255, v.rounded())))
+                        }
+                        dst[di + 3] = UInt8(max(0, min(255, (oa * 255).rounded())))
+                    }
+                    si += 4
+                    di += 4
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,395 @@
+import Foundation
+import GeoKit
+import MapCamera
+import MapFormats
+import MapImage
+import MapScene
+import MapTiles
+
+/// A scene that cannot be built, with where (a JSON path such as `overlays[2].radius`, or a
+/// CLI flag such as `--circle #2`) and why.
+public struct SceneLoadError: Error, CustomStringConvertible, Sendable {
+    /// Where the problem is.
+    public var location: String
+    /// What is wrong.
+    public var reason: String
+
+    public init(_ location: String, _ reason: String) {
+        self.location = location
+        self.reason = reason
+    }
+
+    public var description: String { location.isEmpty ? reason : "\(location): \(reason)" }
+}
+
+/// Limits applied when building a scene.
+public enum SceneLimits {
+    /// Largest output side in pixels, after the scale.
+    public static let maxSide = 8192.0
+    /// Largest output area in pixels, after the scale: 64 megapixels.
+    public static let maxPixels = 64_000_000.0
+    /// Largest number of overlays in one scene.
+    public static let maxOverlays = 100_000
+}
+
+/// Builds a `Snapshot` from a `SceneDocument`: reads the files it names, parses colours and
+/// units, applies defaults, and fits the camera to the overlays when the document gives no
+/// `center`/`zoom`.
+public struct SceneLoader {
+    /// Paths in the document are relative to this directory.
+    public var baseDirectory: URL
+    /// How overlay locations are named in errors: a JSON path by default.
+    public var locate: @Sendable (Int, String) -> String = { i, key in
+        key.isEmpty ? "overlays[\(i)]" : "overlays[\(i)].\(key)"
+    }
+
+    /// Creates a loader resolving relative paths against `baseDirectory`.
+    public init(baseDirectory: URL) {
+        self.baseDirectory = baseDirectory
+    }
+
+    /// Builds the snapshot.
+    public func snapshot(from doc: SceneDocument) throws -> Snapshot {
+        let size = doc.size ?? [1024, 768]
+        guard size.count == 2 else { throw SceneLoadError("size", "expected [width, height]") }
+        let scale = doc.scale ?? 1
+        guard scale.isFinite, scale >= 1, scale <= 4 else { throw SceneLoadError("scale", "\(scale) is not in 1…4") }
+        let (w, h) = (size[0], size[1])
+        guard w.isFinite, h.isFinite, w >= 1, h >= 1 else {
+            throw SceneLoadError("size", "\(Self.fmt(w))x\(Self.fmt(h)) is not a positive size")
+        }
+        guard w * scale <= SceneLimits.maxSide, h * scale <= SceneLimits.maxSide else {
+            throw SceneLoadError("size", "\(Self.fmt(w * scale))x\(Self.fmt(h * scale)) px is over \(Int(SceneLimits.maxSide)) px a side")
+        }
+        guard w * h * scale * scale <= SceneLimits.maxPixels else {
+            throw SceneLoadError("size", "\(Self.fmt(w * scale))x\(Self.fmt(h * scale)) px is over 64 megapixels")
+        }
+        let specs = doc.overlays ?? []
+        guard specs.count <= SceneLimits.maxOverlays else {
+            throw SceneLoadError("overlays", "\(specs.count) overlays is over the limit of \(SceneLimits.maxOverlays)")
+        }
+        var overlays: [Overlay] = []
+        var fitPoints: [LatLng] = []
+        for (i, spec) in specs.enumerated() {
+            let built = try overlay(spec, index: i)
+            overlays += built.overlays
+            fitPoints += built.fitPoints
+        }
+        let basemapStyle: BasemapStyle?
+        switch doc.basemap ?? "embedded" {
+        case "embedded":
+            guard let s = BasemapStyle.named(doc.style ?? "light") else {
+                throw SceneLoadError("style", "unknown style '\(doc.style ?? "")' (expected light or dark)")
+            }
+            basemapStyle = s
+        case "none": basemapStyle = nil
+        case let other: throw SceneLoadError("basemap", "unknown basemap '\(other)' (expected embedded or none)")
+        }
+        let camera = try makeCamera(doc.camera, size: ScreenSize(width: w, height: h), scale: scale, fit: fitPoints)
+        return Snapshot(camera: camera, overlays: overlays, basemapStyle: basemapStyle,
+                        background: basemapStyle == nil ? .white : .transparent,
+                        attribution: doc.attribution ?? true, scaleBar: doc.scaleBar ?? false,
+                        compass: doc.compass ?? false)
+    }
+
+    private func makeCamera(_ spec: SceneDocument.CameraSpec?, size: ScreenSize, scale: Double,
+                            fit: [LatLng]) throws -> Camera {
+        let bearing = spec?.bearing ?? 0
+        let pitch = spec?.pitch ?? 0
+        guard bearing.isFinite else { throw SceneLoadError("camera.bearing", "\(bearing) is not a finite angle") }
+        guard pitch.isFinite, pitch >= 0, pitch <= Camera.maxSupportedPitch else {
+            throw SceneLoadError("camera.pitch", "\(Self.fmt(pitch)) is not in 0…\(Int(Camera.maxSupportedPitch))")
+        }
+        if let c = spec?.center, let zoom = spec?.zoom {
+            let center = try position(c, "camera.center")
+            guard zoom.isFinite, zoom >= 0, zoom <= 24 else {
+                throw SceneLoadError("camera.zoom", "\(Self.fmt(zoom)) is not in 0…24")
+            }
+            return Camera(center: center, zoom: zoom, bearing: bearing, pitch: pitch, size: size, pixelRatio: scale)
+        }
+        if spec?.center != nil || spec?.zoom != nil {
+            throw SceneLoadError("camera", "give both center and zoom, or neither to fit the overlays")
+        }
+        let padding = spec?.padding ?? 24
+        let maxZoom = spec?.maxZoom ?? 18
+        guard padding.isFinite, padding >= 0, padding * 2 < min(size.width, size.height) else {
+            throw SceneLoadError("camera.padding", "\(Self.fmt(padding)) px leaves no room in a \(Self.fmt(size.width))x\(Self.fmt(size.height)) image")
+        }
+        guard maxZoom.isFinite, maxZoom >= 0, maxZoom <= 24 else {
+            throw SceneLoadError("camera.maxZoom", "\(Self.fmt(maxZoom)) is not in 0…24")
+        }
+        guard !fit.isEmpty else {
+            throw SceneLoadError("camera", "no center/zoom given and no overlays to fit (give --center and --zoom)")
+        }
+        guard var cam = Camera.fitting(fit, size: size, padding: EdgeInsets(all: padding), bearing: bearing,
+                                       pitch: pitch, maxZoom: maxZoom) else {
+            throw SceneLoadError("camera", "cannot fit the overlays in the padded viewport")
+        }
+        cam.zoom = max(0, cam.zoom)
+        cam.pixelRatio = scale
+        return cam
+    }
+
+    private struct Built {
+        var overlays: [Overlay] = []
+        var fitPoints: [LatLng] = []
+    }
+
+    private func overlay(_ s: SceneDocument.OverlaySpec, index i: Int) throws -> Built {
+        let at = { (key: String) in self.locate(i, key) }
+        let z = try s.z.map { v -> Int in
+            guard v.isFinite, abs(v) < 1e9 else { throw SceneLoadError(at("z"), "\(v) is not a usable z-index") }
+            return Int(v)
+        }
+        var out = Built()
+        switch s.type {
+        case "route":
+            let style = try lineStyle(s, at: at)
+            for part in try routeParts(s, at: at) {
+                let path = try wrap(at("")) { () throws(SceneError) in try GeoPath(coordinates: part) }
+                out.overlays.append(.polyline(Polyline(path: path, style: style, geodesic: s.geodesic ?? false, zIndex: z)))
+                out.fitPoints += Self.fitSample(part)
+            }
+        case "polygon":
+            let fill = try color(s.fill, at("fill")) ?? Color(rgb: 0x1F6FEB, alpha: 0x40)
+            let stroke = try color(s.stroke, at("stroke"))
+            let width = try positive(s.strokeWidth ?? 1, at("strokeWidth"), allowZero: true)
+            for rings in try polygonRings(s, at: at) {
+                let poly = try wrap(at("rings")) { () throws(SceneError) in
+                    try Polygon(exterior: rings[0], holes: Array(rings.dropFirst()), fill: fill, stroke: stroke,
+                                strokeWidth: width, zIndex: z)
+                }
+                out.overlays.append(.polygon(poly))
+                out.fitPoints += Self.fitSample(rings[0])
+            }
+        case "circle":
+            let center = try position(s.position, at("position"))
+            let r = try positive(s.radius, at("radius"))
+            let radius: Length
+            switch s.radiusUnit ?? "m" {
+            case "m": radius = .meters(r)
+            case "km": radius = .meters(r * 1000)
+            case "px": radius = .pixels(r)
+            case let u: throw SceneLoadError(at("radiusUnit"), "unknown unit '\(u)' (expected m, km or px)")
+            }
+            let fill = try color(s.fill, at("fill")) ?? Color(rgb: 0xFF0000, alpha: 0x40)
+            let stroke = s.stroke == nil ? Color(rgb: 0xFF0000) : try color(s.stroke, at("stroke"))
+            let width = try positive(s.strokeWidth ?? 2, at("strokeWidth"), allowZero: true)
+            let c = try wrap(at("")) { () throws(SceneError) in
+                try Circle(center: center, radius: radius, fill: fill, stroke: stroke, strokeWidth: width, zIndex: z)
+            }
+            out.overlays.append(.circle(c))
+            out.fitPoints.append(center)
+            if case .meters(let m) = radius {
+                for az in stride(from: 0.0, to: 360, by: 45) {
+                    out.fitPoints.append(Geodesic.wgs84.direct(from: center, azimuth: az, distance: m).point)
+                }
+            }
+        case "marker":
+            let p = try position(s.position, at("position"))
+            let c = try color(s.color, at("color")) ?? Color(rgb: 0xD1242F)
+            let style: MarkerStyle
+            if let icon = s.icon {
+                let anchor = try anchorPair(s.anchor, at("anchor"))
+                style = .image(try iconImage(icon, at("icon")), anchor: anchor)
+            } else {
+                switch s.style ?? "dot" {
+                case "dot": style = .dot
+                case "pin": style = .pin
+                case let o: throw SceneLoadError(at("style"), "unknown marker style '\(o)' (expected dot or pin)")
+                }
+            }
+            let m = try wrap(at("")) { () throws(SceneError) in
+                try Marker(position: p, style: style, color: c, label: s.label, zIndex: z)
+            }
+            out.overlays.append(.marker(m))
+            out.fitPoints.append(p)
+        case "label":
+            let p = try position(s.position, at("position"))
+            guard let text = s.text ?? s.label, !text.isEmpty else { throw SceneLoadError(at("text"), "a label needs text") }
+            let c = try color(s.color, at("color")) ?? Color(rgb: 0x1F2328)
+            let halo = s.halo == nil ? Color.white : try color(s.halo, at("halo"))
+            let size = try positive(s.size ?? 14, at("size"))
+            let l = try wrap(at("")) { () throws(SceneError) in
+                try Label(position: p, text: text, size: size, color: c, haloColor: halo, zIndex: z)
+            }
+            out.overlays.append(.label(l))
+            out.fitPoints.append(p)
+        case let t:
+            throw SceneLoadError(at("type"), "unknown overlay type '\(t)' (expected route, polygon, circle, marker or label)")
+        }
+        return out
+    }
+
+    // MARK: pieces
+
+    private func lineStyle(_ s: SceneDocument.OverlaySpec, at: (String) -> String) throws -> LineStyle {
+        let width = try positive(s.width ?? 4, at("width"))
+        let w: Length
+        switch s.widthUnit ?? "px" {
+        case "px": w = .pixels(width)
+        case "m": w = .meters(width)
+        case let u: throw SceneLoadError(at("widthUnit"), "unknown unit '\(u)' (expected px or m)")
+        }
+        let color = try color(s.color, at("color")) ?? Color(rgb: 0x1F6FEB)
+        guard let join = LineJoin(rawValue: s.join ?? "round") else {
+            throw SceneLoadError(at("join"), "unknown join '\(s.join ?? "")' (expected round, miter or bevel)")
+        }
+        guard let cap = LineCap(rawValue: s.cap ?? "round") else {
+            throw SceneLoadError(at("cap"), "unknown cap '\(s.cap ?? "")' (expected round, butt or square)")
+        }
+        let dash = s.dash ?? []
+        guard dash.allSatisfy({ $0.isFinite && $0 >= 0 }), dash.isEmpty || dash.contains(where: { $0 > 0 }),
+              dash.count <= 64 else {
+            throw SceneLoadError(at("dash"), "dash lengths must be finite, non-negative, not all zero, at most 64")
+        }
+        var style = LineStyle(width: w, color: color, join: join, cap: cap, dash: dash)
+        if let casing = s.casing {
+            style.casingColor = try self.color(casing.color, at("casing.color"))
+            style.casingWidth = try positive(casing.width ?? 1, at("casing.width"), allowZero: true)
+        }
+        return style
+    }
+
+    private func routeParts(_ s: SceneDocument.OverlaySpec, at: (String) -> String) throws -> [[LatLng]] {
+        var sources = 0
+        var parts: [[LatLng]] = []
+        if let coords = s.coordinates {
+            sources += 1
+            parts.append(try coords.enumerated().map { j, c in try position(c, at("coordinates[\(j)]")) })
+        }
+        if let text = s.polyline {
+            sources += 1
+            do {
+                let track = try TrackReader.read(Array(text.utf8), name: at("polyline"),
+                                                 options: TrackReadOptions(format: .polyline))
+                parts += track.parts.map { $0.points.map(\.coordinate) }
+            } catch { throw SceneLoadError(at("polyline"), "\(error)") }
+        }
+        if let file = s.file {
+            sources += 1
+            let track = try readTrack(file, at("file"))
+            parts += track.parts.map { $0.points.map(\.coordinate) }
+        }
+        guard sources == 1 else {
+            throw SceneLoadError(at(""), "a route needs exactly one of file, coordinates or polyline")
+        }
+        parts = parts.filter { !$0.isEmpty }
+        guard !parts.isEmpty else { throw SceneLoadError(at(""), "the route has no points") }
+        return parts
+    }
+
+    private func polygonRings(_ s: SceneDocument.OverlaySpec, at: (String) -> String) throws -> [[[LatLng]]] {
+        if let rings = s.rings {
+            guard !rings.isEmpty else { throw SceneLoadError(at("rings"), "a polygon needs an outer ring") }
+            return [try rings.enumerated().map { r, ring in
+                try ring.enumerated().map { j, c in try position(c, at("rings[\(r)][\(j)]")) }
+            }]
+        }
+        guard let file = s.file else { throw SceneLoadError(at(""), "a polygon needs rings or a file") }
+        let track = try readTrack(file, at("file"))
+        // Rings of one feature: the first is an outer ring; later rings inside it are holes,
+        // others start a new polygon (a MultiPolygon's parts).
+        var polygons: [[[LatLng]]] = []
+        var lastFeature = -1
+        for part in track.parts where part.kind == .ring && part.points.count >= 3 {
+            let ring = part.points.map(\.coordinate)
+            if part.feature == lastFeature, let outer = polygons.last?.first, Self.ring(outer, contains: ring[0]) {
+                polygons[polygons.count - 1].append(ring)
+            } else {
+                polygons.append([ring])
+            }
+            lastFeature = part.feature
+        }
+        guard !polygons.isEmpty else { throw SceneLoadError(at("file"), "'\(file)' has no polygon rings") }
+        return polygons
+    }
+
+    private static func ring(_ ring: [LatLng], contains p: LatLng) -> Bool {
+        var inside = false
+        var j = ring.count - 1
+        for i in 0..<ring.count {
+            let a = ring[i], b = ring[j]
+            if (a.lat > p.lat) != (b.lat > p.lat),
+               p.lon < (b.lon - a.lon) * (p.lat - a.lat) / (b.lat - a.lat) + a.lon {
+                inside.toggle()
+            }
+            j = i
+        }
+        return inside
+    }
+
+    private func readTrack(_ file: String, _ where_: String) throws -> Track {
+        let url = URL(fileURLWithPath: file, relativeTo: baseDirectory)
+        do {
+            return try TrackReader.read(contentsOf: url)
+        } catch {
+            throw SceneLoadError(where_, "\(error)")
+        }
+    }
+
+    private func iconImage(_ file: String, _ where_: String) throws -> SpriteImage {
+        let url = URL(fileURLWithPath: file, relativeTo: baseDirectory)
+        let bitmap: Bitmap
+        do { bitmap = try Bitmap(contentsOfPNGFile: url.path) } catch { throw SceneLoadError(where_, "\(error)") }
+        guard let image = SpriteImage(width: bitmap.width, height: bitmap.height,
+                                      pixels: bitmap.premultipliedPixels()) else {
+            throw SceneLoadError(where_, "'\(file)' is \(bitmap.width)x\(bitmap.height) px; icons may be at most 4096 px a side")
+        }
+        return image
+    }
+
+    private func anchorPair(_ v: [Double]?, _ where_: String) throws -> (x: Double, y: Double) {
+        guard let v else { return (0.5, 0.5) }
+        guard v.count == 2, v.allSatisfy({ $0.isFinite }) else { throw SceneLoadError(where_, "expected [x, y] fractions") }
+        return (v[0], v[1])
+    }
+
+    func position(_ v: [Double]?, _ where_: String) throws -> LatLng {
+        guard let v else { throw SceneLoadError(where_, "missing position [lat, lon]") }
+        guard v.count == 2 else { throw SceneLoadError(where_, "expected [lat, lon], got \(v.count) numbers") }
+        guard v[0].isFinite, v[1].isFinite else { throw SceneLoadError(where_, "coordinates must be finite numbers") }
+        guard abs(v[0]) <= 90 else { throw SceneLoadError(where_, "latitude \(Self.fmt(v[0])) is outside -90…90") }
+        guard abs(v[1]) <= 1e6 else { throw SceneLoadError(where_, "longitude \(Self.fmt(v[1])) is out of range") }
+        return LatLng(lat: v[0], lon: v[1])
+    }
+
+    private func color(_ text: String?, _ where_: String) throws -> Color? {
+        guard let text else { return nil }
+        do { return try Color(parsing: text) } catch { throw SceneLoadError(where_, "\(error)") }
+    }
+
+    private func positive(_ v: Double?, _ where_: String, allowZero: Bool = false) throws -> Double {
+        guard let v else { throw SceneLoadError(where_, "missing value") }
+        guard v.isFinite, allowZero ? v >= 0 : v > 0, v < 1e9 else {
+            throw SceneLoadError(where_, "\(Self.fmt(v)) is not a \(allowZero ? "non-negative" : "positive") finite number")
+        }
+        return v
+    }
+
+    private func wrap<T>(_ where_: String, _ body: () throws(SceneError) -> T) throws -> T {
+        do { return try body() } catch { throw SceneLoadError(where_.isEmpty ? error.parameter : "\(where_) \(error.parameter)", error.reason) }
+    }
+
+    /// The points a fit must see: all of them for ordinary tracks; for huge ones, every k-th
+    /// plus the extremes in each direction (so the fitted camera still holds every point).
+    static func fitSample(_ pts: [LatLng]) -> [LatLng] {
+        guard pts.count > 200_000 else { return pts }
+        let step = pts.count / 100_000
+        var out: [LatLng] = []
+        out.reserveCapacity(100_010)
+        var minLat = pts[0], maxLat = pts[0], minLon = pts[0], maxLon = pts[0]
+        for (i, p) in pts.enumerated() {
+            if i % step == 0 { out.append(p) }
+            if p.lat < minLat.lat { minLat = p }
+            if p.lat > maxLat.lat { maxLat = p }
+            if p.lon < minLon.lon { minLon = p }
+            if p.lon > maxLon.lon { maxLon = p }
+        }
+        return out + [minLat, maxLat, minLon, maxLon]
+    }
+
+    static func fmt(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+    }
+}
