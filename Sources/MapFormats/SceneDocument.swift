@@ -28,6 +28,9 @@ public struct SceneDocument: Codable, Sendable, Equatable {
     /// unless an overlay gives `z`.
     public var overlays: [OverlaySpec]?
 
+    /// An empty scene: every field takes its default.
+    public init() {}
+
     /// The camera part of a scene.
     public struct CameraSpec: Codable, Sendable, Equatable {
         /// `[lat, lon]` in degrees.
@@ -42,6 +45,9 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         public var padding: Double?
         /// Largest zoom a fit may choose.
         public var maxZoom: Double?
+
+        /// A camera spec with every field unset.
+        public init() {}
     }
 
     /// Line styling shared by routes, polygon outlines and arcs.
@@ -50,6 +56,12 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         public var color: String
         /// Casing width in pixels on each side of the line.
         public var width: Double?
+
+        /// A casing of a colour and width.
+        public init(color: String, width: Double? = nil) {
+            self.color = color
+            self.width = width
+        }
     }
 
     /// One overlay. `type` picks which of the other fields apply.
@@ -122,6 +134,11 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         public var baseProperty: String?
         /// End colour (arc); `color` is the start.
         public var toColor: String?
+
+        /// An overlay of a type with every other field unset.
+        public init(type: String) {
+            self.type = type
+        }
     }
 
     /// Reads a scene document from JSON data. Errors name the JSON path and what was expected.

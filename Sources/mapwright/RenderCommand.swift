@@ -1,10 +1,243 @@
 import ArgumentParser
+import Foundation
+import GeoKit
+import MapCamera
+import MapFormats
+import MapImage
+import MapSnapshot
 
-// Placeholder: replaced by the issue that builds `mapwright render`.
+/// `mapwright render`: draws a map with overlays to a PNG.
 struct RenderCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "render", abstract: "(not yet available)")
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render a map with routes, circles, markers and more to a PNG.",
+        discussion: """
+            Without --center and --zoom the camera fits every overlay with --padding. Flags add to \
+            (and override the camera and extras of) a --scene file. Colours are RRGGBB or RRGGBBAA \
+            hex, '#' optional. Output sizes are limited to 8192 px a side and 64 megapixels (after \
+            --scale). On any error nothing is written and the exit status is non-zero.
+            """
+    )
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The PNG file to write.", valueName: "OUT.png"))
+    var output: String
+
+    @Option(help: ArgumentHelp("A scene file (JSON; see Documentation/scene.schema.json).", valueName: "FILE.json"))
+    var scene: String?
+
+    // Camera.
+    @Option(help: ArgumentHelp("Centre of the view, degrees.", valueName: "LAT,LON"))
+    var center: String?
+    @Option(help: "Zoom (MapLibre convention: the world is 512·2^zoom px wide), 0…24.")
+    var zoom: Double?
+    @Option(help: "Degrees clockwise from north.")
+    var bearing: Double?
+    @Option(help: "Degrees from straight down, 0…85.")
+    var pitch: Double?
+    @Option(help: ArgumentHelp("Image size in logical pixels (default 1024x768).", valueName: "WxH"))
+    var size: String?
+    @Option(help: "Output pixels per logical pixel, 1…4.")
+    var scale: Double?
+    @Option(help: "Padding in pixels kept free around the overlays when fitting (default 24).")
+    var padding: Double?
+    @Option(name: .customLong("max-zoom"), help: "Largest zoom a fit may choose (default 18).")
+    var maxZoom: Double?
+    @Flag(name: .customLong("print-camera"), help: "Write the camera used as `lat lon zoom bearing pitch` on standard output.")
+    var printCamera = false
+
+    // Routes.
+    @Option(name: .customLong("route"), help: ArgumentHelp("A track file: CSV, GPX, GeoJSON or encoded polyline (repeatable).", valueName: "FILE"))
+    var routes: [String] = []
+    @Option(name: .customLong("route-color"), help: ArgumentHelp("Route colour (default 1f6feb).", valueName: "RRGGBB[AA]"))
+    var routeColor: String?
+    @Option(name: .customLong("route-width"), help: "Route width in pixels (default 4).")
+    var routeWidth: Double?
+
+    // Circles.
+    @Option(name: .customLong("circle"), help: ArgumentHelp("A circle; RADIUS ends in m, km or px (repeatable).", valueName: "LAT,LON,RADIUS"))
+    var circles: [String] = []
+    @Option(name: .customLong("circle-fill"), help: ArgumentHelp("Circle fill (default ff000040).", valueName: "RRGGBBAA"))
+    var circleFill: String?
+    @Option(name: .customLong("circle-stroke"), help: ArgumentHelp("Circle rim colour (default ff0000).", valueName: "RRGGBB"))
+    var circleStroke: String?
+    @Option(name: .customLong("circle-stroke-width"), help: "Circle rim width in pixels (default 2).")
+    var circleStrokeWidth: Double?
+
+    // Markers.
+    @Option(name: .customLong("marker"), help: ArgumentHelp("A marker with an optional label (repeatable).", valueName: "LAT,LON[,LABEL]"))
+    var markers: [String] = []
+    @Option(name: .customLong("marker-color"), help: ArgumentHelp("Marker colour (default d1242f).", valueName: "RRGGBB"))
+    var markerColor: String?
+    @Option(name: .customLong("marker-style"), help: "dot (default) or pin.")
+    var markerStyle: String?
+
+    // Basemap and extras.
+    @Option(help: "embedded (default) or none.")
+    var basemap: String?
+    @Option(help: "light (default) or dark.")
+    var style: String?
+    @Flag(name: .customLong("no-attribution"), help: "Leave out the attribution text.")
+    var noAttribution = false
+    @Flag(name: .customLong("scale-bar"), help: "Draw a scale bar (bottom left).")
+    var scaleBar = false
+    @Flag(help: "Draw a compass rose that follows the bearing and pitch (top right).")
+    var compass = false
+
+    // Measuring.
+    @Option(help: "After the first render, render N more times in this process and print timings on standard error.")
+    var `repeat`: Int = 0
+    @Flag(name: .customLong("print-gl-info"), help: "Print the GL device on standard error.")
+    var printGLInfo = false
 
     func run() throws {
-        throw ValidationError("mapwright render is not available yet")
+        do {
+            try render()
+        } catch let e as CLIError {
+            throw e
+        } catch {
+            throw CLIError("mapwright render: \(error)")
+        }
     }
+
+    private func render() throws {
+        guard (0...10_000).contains(`repeat`) else { throw CLIError("mapwright render: --repeat must be in 0…10000") }
+        var doc = SceneDocument()
+        var base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        if let scene {
+            let url = URL(fileURLWithPath: scene)
+            let data: Data
+            do { data = try Data(contentsOf: url) } catch {
+                throw CLIError("mapwright render: cannot read scene file '\(scene)': \(Self.why(error))")
+            }
+            doc = try SceneDocument.decode(data, file: scene)
+            base = url.deletingLastPathComponent()
+        }
+        try applyFlags(to: &doc)
+        var loader = SceneLoader(baseDirectory: base)
+        let sceneOverlayCount = (doc.overlays?.count ?? 0) - flagOverlayNames.count
+        let names = flagOverlayNames
+        let sceneName = scene ?? "scene"
+        loader.locate = { i, key in
+            if i >= sceneOverlayCount, i - sceneOverlayCount < names.count {
+                return names[i - sceneOverlayCount] + (key.isEmpty ? "" : " (\(key))")
+            }
+            return "\(sceneName): overlays[\(i)]" + (key.isEmpty ? "" : ".\(key)")
+        }
+        let snapshot = try loader.snapshot(from: doc)
+        guard FileManager.default.fileExists(atPath: URL(fileURLWithPath: output).deletingLastPathComponent().path) else {
+            throw CLIError("mapwright render: cannot write '\(output)': the directory does not exist")
+        }
+        let snapshotter = try MapSnapshotter()
+        if printGLInfo { FileHandle.standardError.write(Data("gl: \(snapshotter.deviceDescription)\n".utf8)) }
+        let bitmap = try snapshotter.render(snapshot)
+        try bitmap.writePNG(to: output)
+        if printCamera {
+            let c = snapshot.camera
+            print("\(c.center.lat) \(c.center.lon) \(c.zoom) \(c.bearing) \(c.pitch)")
+        }
+        if `repeat` > 0 {
+            var times: [Double] = []
+            for _ in 0..<`repeat` {
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                let b = try snapshotter.render(snapshot)
+                _ = try b.pngData()
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            }
+            times.sort()
+            let median = times.count % 2 == 1 ? times[times.count / 2]
+                : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
+            let line = String(format: "render: %d runs, median %.1f ms, min %.1f ms, max %.1f ms\n",
+                              times.count, median, times.first ?? 0, times.last ?? 0)
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+    }
+
+    /// Names of the overlays the flags add, in order, for error messages.
+    private var flagOverlayNames: [String] {
+        routes.map { "--route \($0)" } + circles.enumerated().map { "--circle #\($0.offset + 1) '\($0.element)'" }
+            + markers.enumerated().map { "--marker #\($0.offset + 1) '\($0.element)'" }
+    }
+
+    private func applyFlags(to doc: inout SceneDocument) throws {
+        if let size {
+            let s = try CameraCLI.parseSize(size)
+            doc.size = [s.width, s.height]
+        }
+        if let scale { doc.scale = scale }
+        var cam = doc.camera ?? SceneDocument.CameraSpec()
+        if let center {
+            let c = try CameraCLI.parseLatLng(center, flag: "--center")
+            cam.center = [c.lat, c.lon]
+        }
+        if let zoom { cam.zoom = zoom }
+        if let bearing { cam.bearing = bearing }
+        if let pitch { cam.pitch = pitch }
+        if let padding { cam.padding = padding }
+        if let maxZoom { cam.maxZoom = maxZoom }
+        doc.camera = cam
+        if let basemap { doc.basemap = basemap }
+        if let style { doc.style = style }
+        if noAttribution { doc.attribution = false }
+        if scaleBar { doc.scaleBar = true }
+        if compass { doc.compass = true }
+        var overlays = doc.overlays ?? []
+        for file in routes {
+            var o = SceneDocument.OverlaySpec(type: "route")
+            o.file = URL(fileURLWithPath: file).path
+            o.color = routeColor
+            o.width = routeWidth
+            overlays.append(o)
+        }
+        for (i, text) in circles.enumerated() {
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let flag = "--circle #\(i + 1) '\(text)'"
+            guard parts.count == 3, let lat = Double(parts[0]), let lon = Double(parts[1]) else {
+                throw CLIError("mapwright render: \(flag): expected LAT,LON,RADIUS with RADIUS ending in m, km or px")
+            }
+            var o = SceneDocument.OverlaySpec(type: "circle")
+            o.position = [lat, lon]
+            let r = parts[2].lowercased()
+            let unit = ["km", "px", "m"].first { r.hasSuffix($0) }
+            guard let unit, let value = Double(r.dropLast(unit.count)) else {
+                throw CLIError("mapwright render: \(flag): radius '\(parts[2])' must be a number ending in m, km or px")
+            }
+            o.radius = value
+            o.radiusUnit = unit
+            o.fill = circleFill
+            o.stroke = circleStroke
+            o.strokeWidth = circleStrokeWidth
+            overlays.append(o)
+        }
+        for (i, text) in markers.enumerated() {
+            let parts = text.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false)
+            let flag = "--marker #\(i + 1) '\(text)'"
+            guard parts.count >= 2, let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
+                  let lon = Double(parts[1].trimmingCharacters(in: .whitespaces)) else {
+                throw CLIError("mapwright render: \(flag): expected LAT,LON[,LABEL]")
+            }
+            var o = SceneDocument.OverlaySpec(type: "marker")
+            o.position = [lat, lon]
+            if parts.count == 3, !parts[2].isEmpty { o.label = String(parts[2]) }
+            o.color = markerColor
+            o.style = markerStyle
+            overlays.append(o)
+        }
+        doc.overlays = overlays
+    }
+
+    static func why(_ error: Error) -> String {
+        let ns = error as NSError
+        if let u = ns.userInfo[NSUnderlyingErrorKey] as? NSError, u.domain == NSPOSIXErrorDomain,
+           let code = POSIXErrorCode(rawValue: Int32(u.code)) {
+            return String(cString: strerror(code.rawValue))
+        }
+        if ns.domain == NSCocoaErrorDomain && ns.code == NSFileReadNoSuchFileError { return "no such file" }
+        return ns.localizedDescription
+    }
+}
+
+/// An error the CLI reports as it is (one line on standard error, exit status 1).
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ message: String) { description = message }
 }
