@@ -16,6 +16,24 @@ struct LineStroker {
     var miterLimit = 2.0
     /// Angle step of round joins and caps, radians.
     var roundStep = Double.pi / 12
+    /// Joins turning by less than this (radians) are skipped: their gap is invisibly small.
+    var minJoinAngle = 0.0
+
+    /// A stroker whose round joins and caps are fine enough for a half width of up to
+    /// `maxHalfWidth` pixels (arc error ≤ 0.2 px, at most 12 steps per half turn), and which skips
+    /// joins whose outer gap would be under 0.2 px.
+    init(join: LineJoin, cap: LineCap, maxHalfWidth: Double) {
+        self.join = join
+        self.cap = cap
+        let h = max(maxHalfWidth, 0.5)
+        roundStep = min(Double.pi / 3, max(Double.pi / 12, 2 * acos(max(-1, 1 - 0.2 / h))))
+        minJoinAngle = min(0.2 / h, 0.2)
+    }
+
+    init(join: LineJoin, cap: LineCap) {
+        self.join = join
+        self.cap = cap
+    }
 
     /// Appends the stroke of `points` (map units) to `mesh`. `closed` joins the last point to the first.
     /// `startDistance` is the along-line distance (map units) of the first point.
@@ -78,6 +96,7 @@ struct LineStroker {
         let crossZ = d1.0 * d2.1 - d1.1 * d2.0
         let dot = d1.0 * d2.0 + d1.1 * d2.1
         if abs(crossZ) < 1e-12 && dot > 0 { return } // straight on
+        if dot > 0, atan2(abs(crossZ), dot) < minJoinAngle { return }
         // Outer side: the side away from the turn. Left normal n = (dy, -dx).
         // (y grows south) crossZ > 0 turns toward -normal, so the outer side is +normal.
         let s: Double = crossZ > 0 ? 1 : -1

@@ -11,8 +11,8 @@ struct PlanView {
     let worldSize: Double
     /// `floor(2 · zoom)`: meshes are shared within half a zoom level.
     let bucket: Int
-    /// World size at the top of the bucket: simplifying to 0.5 px there keeps the error
-    /// under 0.5 px at every zoom of the bucket.
+    /// World size at the bottom of the bucket: lines are simplified to 0.5 px there, so the
+    /// error is 0.5 px at the bucket's lowest zoom and at most 0.71 px at its top.
     let bucketWorldSize: Double
     /// Simplification tolerance in map units.
     let tolerance: Double
@@ -29,7 +29,7 @@ struct PlanView {
         center = MapPoint(camera.center)
         worldSize = 512 * pow(2, zoom)
         bucket = Int((zoom * 2).rounded(.down))
-        bucketWorldSize = 512 * pow(2, Double(bucket + 1) / 2)
+        bucketWorldSize = 512 * pow(2, Double(bucket) / 2)
         tolerance = 0.5 / bucketWorldSize
         pixelRatio = camera.pixelRatio
         pixelsPerMeter = MapPoint.unitsPerMeter(atLatitude: camera.center.lat) * worldSize
