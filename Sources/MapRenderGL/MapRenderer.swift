@@ -146,6 +146,10 @@ private final class GLState {
         glEnable(GLenum(GL_BLEND))
         glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         let worldSize = Float(camera.worldSize)
+        // One matrix per frame; each command's origin is a translation of it (exact in Double).
+        let base = plan.commands.first?.origin ?? MapPoint(camera.center)
+        let baseMatrix = camera.viewProjectionMatrix(relativeTo: base)
+        let ws = camera.worldSize
         var stencilRef: GLint = 0
         var current: GLuint = 0
         for cmd in plan.commands {
@@ -156,7 +160,10 @@ private final class GLState {
                 glUseProgram(program.id)
                 current = program.id
             }
-            let m = camera.viewProjectionMatrix(relativeTo: cmd.origin).map { Float($0) }
+            let tx = (cmd.origin.x - base.x) * ws, ty = (cmd.origin.y - base.y) * ws
+            var m = [Float](repeating: 0, count: 16)
+            for i in 0 ..< 16 { m[i] = Float(baseMatrix[i]) }
+            for i in 0 ..< 4 { m[12 + i] = Float(baseMatrix[i] * tx + baseMatrix[4 + i] * ty + baseMatrix[12 + i]) }
             glUniformMatrix4fv(program.uniform("u_matrix"), 1, GLboolean(GL_FALSE), m)
             glUniform1f(program.uniform("u_worldSize"), worldSize)
             let c = cmd.color.premultiplied

@@ -1,0 +1,110 @@
+import Foundation
+import GeoKit
+import MapCamera
+import MapScene
+import Testing
+@testable import MapRender
+
+@Suite struct RenderPlannerTests {
+    static let center = LatLng(lat: 37.7651335, lon: -122.4191805)
+    static let camera = Camera(center: center, zoom: 15, size: ScreenSize(width: 400, height: 300))
+
+    @Test func offScreenOverlaysAreCulled() throws {
+        var s = Scene()
+        // ~0.1° away is ~8 km, far outside a 400×300 view at zoom 15 (~1.2 km across).
+        let far = LatLng(lat: Self.center.lat + 0.1, lon: Self.center.lon)
+        s.add(.polyline(try Polyline(coordinates: [far, LatLng(lat: far.lat + 0.01, lon: far.lon)])))
+        s.add(.circle(try Circle(center: far, radius: .meters(50))))
+        s.add(.marker(try Marker(position: far)))
+        s.add(.polygon(try Polygon(exterior: [far, LatLng(lat: far.lat, lon: far.lon + 0.01), LatLng(lat: far.lat + 0.01, lon: far.lon)])))
+        #expect(RenderPlanner().plan(s, camera: Self.camera).commands.isEmpty)
+        // The same overlays at the centre are drawn: line 1, circle fill + rim 2, marker 2, polygon 1.
+        var near = Scene()
+        let c = Self.center
+        near.add(.polyline(try Polyline(coordinates: [c, LatLng(lat: c.lat + 0.001, lon: c.lon)])))
+        near.add(.circle(try Circle(center: c, radius: .meters(50))))
+        near.add(.marker(try Marker(position: c)))
+        near.add(.polygon(try Polygon(exterior: [c, LatLng(lat: c.lat, lon: c.lon + 0.001), LatLng(lat: c.lat + 0.001, lon: c.lon)])))
+        #expect(RenderPlanner().plan(near, camera: Self.camera).commands.count == 6)
+    }
+
+    @Test func hugeGeometryIsClippedToTheView() throws {
+        // A meridian-to-meridian zig-zag of 20k points across the whole US at zoom 15: only the
+        // part near the view is tessellated, and every vertex lies within the clip cell.
+        var pts: [LatLng] = []
+        for k in 0 ..< 20_000 {
+            pts.append(LatLng(lat: 30 + 15 * Double(k % 2), lon: -125 + 50 * Double(k) / 20_000))
+        }
+        pts.append(Self.center)
+        pts.append(LatLng(lat: Self.center.lat + 0.001, lon: Self.center.lon + 0.001))
+        var s = Scene()
+        s.add(.polyline(try Polyline(coordinates: pts)))
+        let plan = RenderPlanner().plan(s, camera: Self.camera)
+        let cmd = try #require(plan.commands.first)
+        // Unclipped, 20k segments would need ≥ 80k vertices.
+        #expect(cmd.mesh.vertexCount < 5_000)
+        let ws = Self.camera.worldSize
+        let c = MapPoint(Self.center)
+        for k in stride(from: 0, to: cmd.mesh.vertices.count, by: 5) {
+            let x = cmd.origin.x + Double(cmd.mesh.vertices[k]), y = cmd.origin.y + Double(cmd.mesh.vertices[k + 1])
+            // The clip rectangle is 3 cells of at most 2× the view radius (~250 px) around the centre.
+            #expect(abs(x - c.x) * ws < 3000 && abs(y - c.y) * ws < 3000)
+        }
+    }
+
+    @Test func geodesicPolylineBulgesPoleward() throws {
+        // New York → London along the great circle passes north of both ends. Its northmost point:
+        // sphere (Clairaut: acos|sin α₁ cos φ₁|) 53.784°, GeographicLib WGS84 geodesic 53.799°.
+        // Tolerance 0.11°: the 4 px line is simplified to 1 px at zoom 2 (world 2048 px), which at
+        // 54°N is 360°/2048 · cos 54° = 0.103° of latitude; 1° densification steps cut < 0.01°.
+        let ny = LatLng(lat: 40.7128, lon: -74.0060), london = LatLng(lat: 51.5074, lon: -0.1278)
+        var s = Scene()
+        s.add(.polyline(try Polyline(coordinates: [ny, london], geodesic: true)))
+        let cam = Camera(center: LatLng(lat: 48, lon: -40), zoom: 2, size: ScreenSize(width: 800, height: 600))
+        let cmd = try #require(RenderPlanner().plan(s, camera: cam).commands.first)
+        var minY = Double.infinity
+        for k in stride(from: 0, to: cmd.mesh.vertices.count, by: 5) { minY = min(minY, cmd.origin.y + Double(cmd.mesh.vertices[k + 1])) }
+        let northmost = MapPoint(x: 0, y: minY).latLng.lat
+        #expect(abs(northmost - 53.784) < 0.11, "northmost \(northmost)")
+        // A straight Mercator line never goes north of London.
+        var straight = Scene()
+        straight.add(.polyline(try Polyline(coordinates: [ny, london])))
+        let cmd2 = try #require(RenderPlanner().plan(straight, camera: cam).commands.first)
+        var minY2 = Double.infinity
+        for k in stride(from: 0, to: cmd2.mesh.vertices.count, by: 5) { minY2 = min(minY2, cmd2.origin.y + Double(cmd2.mesh.vertices[k + 1])) }
+        #expect(MapPoint(x: 0, y: minY2).latLng.lat < 51.51)
+    }
+
+    struct StubRasterizer: LabelRasterizer {
+        func rasterize(_ label: Label, pixelRatio: Double) -> SpriteImage? {
+            SpriteImage(width: 8, height: 4, pixels: [UInt8](repeating: 255, count: 8 * 4 * 4), pixelRatio: pixelRatio)
+        }
+    }
+
+    @Test func labelsNeedARasterizer() throws {
+        var s = Scene()
+        s.add(.label(try Label(position: Self.center, text: "Mission")))
+        s.add(.marker(try Marker(position: Self.center, label: "A")))
+        #expect(RenderPlanner().plan(s, camera: Self.camera).commands.count == 2) // the marker dot only
+        let plan = RenderPlanner(labelRasterizer: StubRasterizer()).plan(s, camera: Self.camera)
+        let textured = plan.commands.filter { $0.texture != nil }
+        #expect(textured.count == 2)
+        // Marker labels are drawn last, above every other overlay.
+        #expect(plan.commands.last?.texture != nil)
+    }
+
+    @Test func badValuesAreSkippedNotTrapped() throws {
+        var s = Scene()
+        let line = [Self.center, LatLng(lat: Self.center.lat + 0.001, lon: Self.center.lon)]
+        s.add(.polyline(try Polyline(coordinates: line, style: LineStyle(width: .pixels(.nan)))))
+        s.add(.polyline(try Polyline(coordinates: line, style: LineStyle(width: .pixels(-3)))))
+        s.add(.polyline(try Polyline(coordinates: [])))
+        s.add(.polygon(Polygon(exterior: try GeoPath(points: []))))
+        #expect(RenderPlanner().plan(s, camera: Self.camera).commands.isEmpty)
+        var cam = Self.camera
+        cam.zoom = .nan
+        _ = RenderPlanner().plan(s, camera: cam)
+        cam.zoom = 1e9
+        _ = RenderPlanner().plan(s, camera: cam)
+    }
+}
