@@ -109,6 +109,7 @@ import Testing
         "the red north needle turns with the bearing", arguments: [0.0, 30.0, 45.0, 90.0, 135.0, 180.0, 270.0, -60.0])
     func needle(bearing: Double) throws {
         try checkNeedle(bearing: bearing, pitch: 0)
+        try checkNeedle(bearing: bearing, pitch: 0, size: 96)  // big enough to test right by the tip
     }
 
     @Test("pitch foreshortens the rose vertically", arguments: [(0.0, 60.0), (20.0, 45.0), (90.0, 70.0)])
@@ -118,8 +119,8 @@ import Testing
         expectNear(MapSprites.compassSquash(pitch: 85), 0.3, tolerance: 0, "floored at 0.3")
     }
 
-    func checkNeedle(bearing: Double, pitch: Double) throws {
-        let scale = 2.0, size = 48.0
+    func checkNeedle(bearing: Double, pitch: Double, size: Double = 48) throws {
+        let scale = 2.0
         let sprite = try MapSprites.compass(bearing: bearing, pitch: pitch, size: size, scale: scale)
         let r = size / 2 - 1
         let b = bearing * .pi / 180
@@ -132,7 +133,7 @@ import Testing
         func isRed(_ p: RGBA8) -> Bool { p.r > 180 && p.g < 90 && p.b < 90 && p.a > 200 }
         // Needle half-width at distance k·r from the centre is 0.22 r (1 − k/0.6); foreshortening
         // shrinks it, so sample where the needle is at least ~1.5 output px wide.
-        for k in [0.15, 0.25, 0.45] where 0.22 * r * (1 - k / 0.6) * squash * scale >= 1.5 || k < 0.3 {
+        for k in [0.15, 0.25, 0.45, 0.55] where 0.22 * r * (1 - k / 0.6) * squash * scale >= 1.5 || k < 0.3 {
             let p = try sample(k)
             #expect(isRed(p), "bearing \(bearing), pitch \(pitch): sample at \(k) r is \(p)")
             let q = try sample(-k)
