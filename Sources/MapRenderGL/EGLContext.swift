@@ -36,7 +36,9 @@ final class HeadlessEGL {
     deinit {
         eglMakeCurrent(display, nil, nil, nil)
         eglDestroyContext(display, context)
-        eglTerminate(display)
+        // No eglTerminate: the display is process-wide (eglGetPlatformDisplay returns the same
+        // one to every renderer), so terminating it would pull it from under other renderers;
+        // Mesa releases it at exit.
     }
 
     private static func candidateDisplays(_ failures: inout [String]) -> [(String, EGLDisplay)] {

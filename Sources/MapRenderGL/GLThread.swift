@@ -7,6 +7,8 @@ final class GLThread: @unchecked Sendable {
     private var jobs: [GLJob] = []
     private var stopped = false
     private var thread: Thread?
+    /// Signalled when the loop has returned (the last job, context teardown included, is done).
+    private let finished = DispatchSemaphore(value: 0)
 
     init(name: String) {
         let t = Thread { [self] in self.loop() }
@@ -20,7 +22,7 @@ final class GLThread: @unchecked Sendable {
         while true {
             condition.lock()
             while jobs.isEmpty && !stopped { condition.wait() }
-            if jobs.isEmpty && stopped { condition.unlock(); return }
+            if jobs.isEmpty && stopped { condition.unlock(); finished.signal(); return }
             let job = jobs.removeFirst()
             condition.unlock()
             job.run()
@@ -48,9 +50,13 @@ final class GLThread: @unchecked Sendable {
     func stop(after body: (() -> Void)? = nil) {
         condition.lock()
         if let body { jobs.append(GLJob(body)) }
+        let first = !stopped
         stopped = true
         condition.signal()
         condition.unlock()
+        // Wait for the teardown, so the process never exits (running Mesa's exit handlers)
+        // while the GL thread is still destroying its context.
+        if first, let t = thread, Thread.current !== t { finished.wait() }
     }
 }
 

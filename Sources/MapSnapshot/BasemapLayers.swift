@@ -24,7 +24,8 @@ final class BasemapLayers: @unchecked Sendable {
 
     /// The basemap layers for `camera` in `style`, bottom first; `labels` measures text for
     /// placement (nil: no place labels).
-    func layers(for camera: Camera, style: BasemapStyle, labels: CairoLabelRasterizer?) -> [Overlay] {
+    func layers(for camera: Camera, style: BasemapStyle, labels: CairoLabelRasterizer?,
+                reserved: [LabelBox] = []) -> [Overlay] {
         guard let rect = Self.visibleRect(camera) else { return [] }
         let features = basemap.features(in: rect, zoom: camera.zoom)
         var out: [Overlay] = []
@@ -49,7 +50,9 @@ final class BasemapLayers: @unchecked Sendable {
             out.append(.polyline(Polyline(path: path, style: LineStyle(width: .pixels(width), color: Color(color)))))
         }
         lock.unlock()
-        if let labels { out += places(features.places, camera: camera, style: style, labels: labels) }
+        if let labels {
+            out += places(features.places, camera: camera, style: style, labels: labels, reserved: reserved)
+        }
         return out
     }
 
@@ -75,13 +78,13 @@ final class BasemapLayers: @unchecked Sendable {
     /// Place dots and labels, greedily: by importance, skipping any whose label box would
     /// overlap one already placed or leave the viewport.
     private func places(_ places: [BasemapPlace], camera: Camera, style: BasemapStyle,
-                        labels: CairoLabelRasterizer) -> [Overlay] {
+                        labels: CairoLabelRasterizer, reserved: [LabelBox]) -> [Overlay] {
         let sorted = places.sorted { a, b in
             if a.isCountry != b.isCountry { return !a.isCountry }  // cities before country names
             if a.labelRank != b.labelRank { return a.labelRank < b.labelRank }
             return a.population > b.population
         }
-        var boxes: [(Double, Double, Double, Double)] = []
+        var boxes = reserved
         var out: [Overlay] = []
         let w = camera.size.width, h = camera.size.height
         let textColor = Color(style.labelText), halo = Color(style.labelHalo)
@@ -98,7 +101,7 @@ final class BasemapLayers: @unchecked Sendable {
                   let image = labels.rasterize(label, pixelRatio: camera.pixelRatio) else { continue }
             let lw = image.logicalWidth, lh = image.logicalHeight
             let x0 = s.x - anchor.x * lw + offset.x - dot, y0 = s.y - anchor.y * lh
-            let box = (x0 - 2, y0 - 1, x0 + lw + dot + 2, y0 + lh + 1)
+            let box: LabelBox = (x0 - 2, y0 - 1, x0 + lw + dot + 2, y0 + lh + 1)
             guard box.0 >= 0, box.1 >= 0, box.2 <= w, box.3 <= h else { continue }
             if boxes.contains(where: { $0.0 < box.2 && box.0 < $0.2 && $0.1 < box.3 && box.1 < $0.3 }) { continue }
             boxes.append(box)
@@ -134,6 +137,38 @@ final class BasemapLayers: @unchecked Sendable {
         let span = w / camera.worldSize
         if r.width < span { r = MapRect(origin: MapPoint(x: c.x - span / 2, y: r.minY), width: span, height: r.height) }
         return r
+    }
+}
+
+/// A screen box (minX, minY, maxX, maxY) in logical px that place labels must keep clear of.
+typealias LabelBox = (Double, Double, Double, Double)
+
+extension BasemapLayers {
+    /// The screen boxes the overlays' markers and labels take, so basemap place labels avoid them.
+    static func reservedBoxes(_ overlays: [Overlay], camera: Camera, labels: CairoLabelRasterizer) -> [LabelBox] {
+        var out: [LabelBox] = []
+        for overlay in overlays {
+            switch overlay {
+            case .marker(let m):
+                guard let s = camera.project(m.position) else { continue }
+                var box: LabelBox = (s.x - 12, s.y - 36, s.x + 12, s.y + 12)
+                if let text = m.label, !text.isEmpty, let l = try? Label(position: m.position, text: text),
+                   let image = labels.rasterize(l, pixelRatio: camera.pixelRatio) {
+                    box.2 = s.x + 16 + image.logicalWidth
+                    box.1 = min(box.1, s.y - image.logicalHeight / 2)
+                    box.3 = max(box.3, s.y + image.logicalHeight / 2)
+                }
+                out.append(box)
+            case .label(let l):
+                guard let s = camera.project(l.position),
+                      let image = labels.rasterize(l, pixelRatio: camera.pixelRatio) else { continue }
+                let x0 = s.x - l.anchor.x * image.logicalWidth + l.offset.x
+                let y0 = s.y - l.anchor.y * image.logicalHeight + l.offset.y
+                out.append((x0, y0, x0 + image.logicalWidth, y0 + image.logicalHeight))
+            default: continue
+            }
+        }
+        return out
     }
 }
 

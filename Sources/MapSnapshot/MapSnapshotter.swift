@@ -64,7 +64,8 @@ public final class MapSnapshotter: @unchecked Sendable {
             if let style = snapshot.basemapStyle {
                 let layers = try basemapLayers()
                 scene.background = Color(style.ocean)
-                scene.basemap = layers.layers(for: camera, style: style, labels: labels)
+                let reserved = BasemapLayers.reservedBoxes(snapshot.overlays, camera: camera, labels: labels)
+                scene.basemap = layers.layers(for: camera, style: style, labels: labels, reserved: reserved)
                 attributionText = layers.basemap.attribution
             }
             let frame = try renderer.render(scene: scene, camera: camera)

@@ -33,7 +33,12 @@ def read_dbf(path):
         for name, ftype, flen in fields:
             raw = rec[off:off + flen]
             off += flen
-            txt = raw.decode("utf-8", errors="replace").strip()
+            # Natural Earth's .dbf text is mostly UTF-8, but some releases (the Debian
+            # package's populated places among them) store Windows-1252: "Z\xfcrich".
+            try:
+                txt = raw.decode("utf-8").strip()
+            except UnicodeDecodeError:
+                txt = raw.decode("cp1252", errors="replace").strip()
             if ftype in "NF":
                 try:
                     row[name] = float(txt) if txt else None
