@@ -125,10 +125,10 @@ enum DemoGallery {
             ("Rome", LatLng(lat: 41.9028, lon: 12.4964)), ("Madrid", LatLng(lat: 40.4168, lon: -3.7038)),
         ]
         var overlays: [Overlay] = []
-        for (_, p) in capitals {
+        for (name, p) in capitals {
             overlays.append(.circle(try Circle(center: p, radius: .meters(500_000), fill: Color(rgb: 0xBF3989, alpha: 0x30),
                                                stroke: Color(rgb: 0xBF3989), strokeWidth: 2)))
-            overlays.append(.marker(try Marker(position: p, color: Color(rgb: 0xBF3989))))
+            overlays.append(.marker(try Marker(position: p, color: Color(rgb: 0xBF3989), label: name)))
         }
         let camera = Camera(center: LatLng(lat: 46.5, lon: 6.5), zoom: 4.1, bearing: 30,
                             size: ScreenSize(width: 1024, height: 768), pixelRatio: scale)
