@@ -119,7 +119,7 @@ struct RenderCommand: ParsableCommand {
         let sceneName = scene ?? "scene"
         loader.locate = { i, key in
             if i >= sceneOverlayCount, i - sceneOverlayCount < names.count {
-                return names[i - sceneOverlayCount] + (key.isEmpty ? "" : " (\(key))")
+                return names[i - sceneOverlayCount] + (key.isEmpty || key == "file" ? "" : " (\(key))")
             }
             return "\(sceneName): overlays[\(i)]" + (key.isEmpty ? "" : ".\(key)")
         }

@@ -1,0 +1,159 @@
+import Foundation
+import GeoKit
+import MapCamera
+import MapImage
+import MapTestSupport
+import Testing
+
+/// `mapwright render` end to end through the built binary: where things land, the fitted
+/// camera, and that bad input fails cleanly without leaving a file behind.
+@Suite(.serialized) struct RenderCLITests {
+    let dir: URL
+
+    init() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("mapwright-render-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        try text.write(toFile: path(name), atomically: true, encoding: .utf8)
+        return path(name)
+    }
+
+    /// Distance between two pixels' colours, max over RGB.
+    func differs(_ p: RGBA8?, _ r: Int, _ g: Int, _ b: Int) -> Int {
+        guard let p else { return 999 }
+        return max(abs(Int(p.r) - r), abs(Int(p.g) - g), abs(Int(p.b) - b))
+    }
+
+    /// A marker's centre pixel has the marker colour and the ring 7 px out is white, at the
+    /// position `Camera.project` gives, at bearings 0 and 45 and scales 1 and 2.
+    @Test(arguments: [(0.0, 1.0), (45, 1), (0, 2), (45, 2)])
+    func markerLandsWhereTheCameraSays(bearing: Double, scale: Double) throws {
+        let out = path("m-\(Int(bearing))-\(Int(scale)).png")
+        let marker = LatLng(lat: 10.3, lon: 20.4)
+        let r = try runMapwright([
+            "render", "-o", out, "--basemap", "none", "--no-attribution", "--center", "10,20", "--zoom", "7",
+            "--bearing", "\(bearing)", "--size", "300x200", "--scale", "\(scale)",
+            "--marker", "\(marker.lat),\(marker.lon)", "--marker-color", "00a000",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let image = try Bitmap(contentsOfPNGFile: out)
+        #expect(image.width == Int(300 * scale) && image.height == Int(200 * scale))
+        let cam = Camera(center: LatLng(lat: 10, lon: 20), zoom: 7, bearing: bearing,
+                         size: ScreenSize(width: 300, height: 200))
+        let s = try #require(cam.project(marker))
+        let cx = Int(s.x * scale), cy = Int(s.y * scale)
+        #expect(differs(image.pixel(x: cx, y: cy), 0, 0xA0, 0) <= 8, "centre \(String(describing: image.pixel(x: cx, y: cy)))")
+        // The 2 px white ring spans radius 6…8 logical px.
+        let ring = image.pixel(x: cx + Int(7 * scale), y: cy)
+        #expect(differs(ring, 255, 255, 255) <= 24, "ring \(String(describing: ring))")
+        // Far from the marker: the white background of --basemap none.
+        #expect(differs(image.pixel(x: cx + Int(30 * scale), y: cy), 255, 255, 255) == 0)
+    }
+
+    /// Without --center/--zoom the camera fits the route: at bearing 0 the centre is the
+    /// Mercator midpoint of the bounds and the zoom makes the bounds touch the padded viewport
+    /// (hand formula: zoom = log2(min((W − 2p)/(Δx·512), (H − 2p)/(Δy·512)))).
+    @Test func fitsTheRouteAndPrintsTheCamera() throws {
+        let csv = try write("fit.csv", "lat,lon\n47.0,8.0\n47.3,8.6\n46.9,8.9\n")
+        let r = try runMapwright(["render", "-o", path("fit.png"), "--route", csv, "--size", "400x300",
+                                  "--padding", "20", "--print-camera", "--basemap", "none"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let v = r.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
+        try #require(v.count == 5)
+        let sw = MapPoint(LatLng(lat: 46.9, lon: 8.0)), ne = MapPoint(LatLng(lat: 47.3, lon: 8.9))
+        let dx = ne.x - sw.x, dy = sw.y - ne.y
+        let zoom = log2(min(360 / (dx * 512), 260 / (dy * 512)))
+        let mid = MapPoint(x: (sw.x + ne.x) / 2, y: (sw.y + ne.y) / 2).latLng
+        expectNear(v[2], zoom, tolerance: 1e-6, "fitted zoom")
+        expectNear(LatLng(lat: v[0], lon: v[1]), mid, tolerance: 1e-7, "fitted centre")
+        #expect(v[3] == 0 && v[4] == 0)
+    }
+
+    /// A route vertex and a circle's geodesic rim point (GeoKit direct, itself checked against
+    /// GeographicLib) carry their colours.
+    @Test func routeAndCircleRimLandWhereTheCameraSays() throws {
+        let csv = try write("r.csv", "lat,lon\n51.50,-0.20\n51.52,-0.10\n51.49,-0.05\n")
+        let out = path("rc.png")
+        let center = LatLng(lat: 51.505, lon: -0.12)
+        let r = try runMapwright([
+            "render", "-o", out, "--basemap", "none", "--no-attribution", "--center", "51.505,-0.12",
+            "--zoom", "12", "--size", "512x384", "--route", csv, "--route-color", "0000ff", "--route-width", "6",
+            "--circle", "51.505,-0.12,1500m", "--circle-fill", "00000000", "--circle-stroke", "ff0000",
+            "--circle-stroke-width", "3",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let image = try Bitmap(contentsOfPNGFile: out)
+        let cam = Camera(center: center, zoom: 12, size: ScreenSize(width: 512, height: 384))
+        let v = try #require(cam.project(LatLng(lat: 51.52, lon: -0.10)))
+        #expect(differs(image.pixel(x: Int(v.x), y: Int(v.y)), 0, 0, 255) <= 40)
+        for az in [0.0, 100, 200, 300] {
+            let rim = Geodesic.wgs84.direct(from: center, azimuth: az, distance: 1500).point
+            let s = try #require(cam.project(rim))
+            let p = image.pixel(x: Int(s.x.rounded(.down)), y: Int(s.y.rounded(.down)))
+            #expect(differs(p, 255, 0, 0) <= 60, "rim at azimuth \(az): \(String(describing: p))")
+        }
+    }
+
+    /// A scene file with every 2D overlay type renders, and --repeat reports timings.
+    @Test func sceneFileRendersAndRepeatReports() throws {
+        let scene = try write("s.json", """
+            {"version": 1, "size": [320, 240], "basemap": "none", "compass": true, "scaleBar": true,
+             "camera": {"center": [48.85, 2.35], "zoom": 11, "bearing": 20},
+             "overlays": [
+               {"type": "polygon", "rings": [[[48.80, 2.25], [48.90, 2.25], [48.90, 2.45], [48.80, 2.45]],
+                                              [[48.84, 2.32], [48.86, 2.32], [48.86, 2.38], [48.84, 2.38]]],
+                "fill": "#00ff0060", "stroke": "006000", "strokeWidth": 2},
+               {"type": "route", "coordinates": [[48.82, 2.30], [48.88, 2.40]], "color": "1f6feb", "width": 5,
+                "dash": [2, 1], "casing": {"color": "ffffff", "width": 1}},
+               {"type": "circle", "position": [48.85, 2.35], "radius": 20, "radiusUnit": "px"},
+               {"type": "marker", "position": [48.86, 2.34], "style": "pin", "label": "Here"},
+               {"type": "label", "position": [48.83, 2.36], "text": "Paris", "size": 16}
+             ]}
+            """)
+        let r = try runMapwright(["render", "--scene", scene, "-o", path("s.png"), "--repeat", "2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("render: 2 runs, median"))
+        let image = try Bitmap(contentsOfPNGFile: path("s.png"))
+        #expect(image.width == 320 && image.height == 240)
+    }
+
+    /// Bad input: non-zero exit, a message saying where and why, and no output file.
+    @Test(arguments: [
+        (["--route", "/nonexistent/track.csv"], "track.csv"),
+        (["--route", "BADCSV"], "bad.csv:2:1: expected a latitude"),
+        (["--center", "nan,0", "--zoom", "3"], "--center"),
+        (["--circle", "nan,0,5m"], "--circle #1"),
+        (["--circle", "10,20,5 parsecs"], "radius"),
+        (["--size", "0x100", "--center", "0,0", "--zoom", "1"], "size"),
+        (["--size", "9000x100", "--center", "0,0", "--zoom", "1"], "8192"),
+        (["--size", "8192x8000", "--center", "0,0", "--zoom", "1"], "megapixels"),
+        (["--size", "1000x1000", "--scale", "9", "--center", "0,0", "--zoom", "1"], "scale"),
+        (["--route", "GOODCSV", "--route-color", "zzz"], "colour"),
+        (["--marker", "95,0"], "latitude"),
+        (["--scene", "BADSCENE"], "overlays[0].radius"),
+        (["--center", "0,0", "--zoom", "1", "--style", "purple"], "style"),
+        ([], "no center/zoom"),
+    ] as [([String], String)])
+    func badInputFailsCleanly(args: [String], expected: String) throws {
+        let bad = try write("bad.csv", "lat,lon\nabc,def\n")
+        let good = try write("good.csv", "lat,lon\n1,2\n3,4\n")
+        let badScene = try write("bad.json", #"{"overlays": [{"type": "circle", "position": [1, 2], "radius": "big"}]}"#)
+        let argv = args.map { $0 == "BADCSV" ? bad : $0 == "GOODCSV" ? good : $0 == "BADSCENE" ? badScene : $0 }
+        let out = path("never.png")
+        let r = try runMapwright(["render", "-o", out] + argv)
+        #expect(r.status != 0)
+        #expect(r.stderr.contains(expected), "stderr: \(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func missingOutputDirectoryFailsCleanly() throws {
+        let r = try runMapwright(["render", "-o", "/nonexistent-dir/x.png", "--center", "0,0", "--zoom", "1",
+                                  "--basemap", "none"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("/nonexistent-dir/x.png"))
+    }
+}
