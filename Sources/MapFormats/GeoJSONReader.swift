@@ -40,6 +40,14 @@ struct GeoJSONReader {
         var name: String?
     }
 
+    /// Coordinate nesting depth (0: a position) and its description, per geometry type.
+    private static let shapes: [String: (depth: Int, noun: String)] = [
+        "Point": (0, "a position"), "MultiPoint": (1, "an array of positions"),
+        "LineString": (1, "an array of positions"), "MultiLineString": (2, "an array of arrays of positions"),
+        "Polygon": (2, "an array of rings (arrays of positions)"),
+        "MultiPolygon": (3, "an array of polygons (arrays of rings)"),
+    ]
+
     func read() throws -> Track {
         try source.bytes.withUnsafeBufferPointer { p in
             var state = State(
@@ -262,30 +270,27 @@ struct GeoJSONReader {
                 }
                 return
             }
-            let shapes: [String: (depth: Int, noun: String)] = [
-                "Point": (0, "a position"), "MultiPoint": (1, "an array of positions"),
-                "LineString": (1, "an array of positions"), "MultiLineString": (2, "an array of arrays of positions"),
-                "Polygon": (2, "an array of rings (arrays of positions)"),
-                "MultiPolygon": (3, "an array of polygons (arrays of rings)"),
-            ]
-            guard let shape = shapes[type] else {
+            guard let shape = GeoJSONReader.shapes[type] else {
                 throw fail(.invalid("unknown GeoJSON type '\(type)'"), raw, at: raw.typeAt, member: "type")
             }
             guard let coordinates = raw.coordinates else {
                 throw fail(.invalid("a \(type) needs a \"coordinates\" member"), raw, at: raw.at)
             }
-            let mismatch = fail(
-                .unexpected(describe(coordinates), expected: "\(shape.noun) for a \(type)"), raw,
-                at: raw.coordinatesAt, member: "coordinates")
+            // Built only when thrown: locating an offset scans the file from the start.
+            func mismatch() -> FormatError {
+                fail(
+                    .unexpected(describe(coordinates), expected: "\(shape.noun) for a \(type)"), raw,
+                    at: raw.coordinatesAt, member: "coordinates")
+            }
             func lines(_ c: Coordinates) throws -> [Range<Int>] {
                 switch c {
                 case .positions(let r): return [r]
                 case .lists(let l) where l.isEmpty: return []
-                default: throw mismatch
+                default: throw mismatch()
                 }
             }
             func linesOfLines(_ c: Coordinates) throws -> [Range<Int>] {
-                guard case .lists(let l) = c else { throw mismatch }
+                guard case .lists(let l) = c else { throw mismatch() }
                 return try l.flatMap(lines)
             }
             func addPart(_ r: Range<Int>, kind: TrackPart.Kind) {
@@ -305,7 +310,7 @@ struct GeoJSONReader {
             }
             switch shape.depth {
             case 0:
-                guard case .position(let k) = coordinates else { throw mismatch }
+                guard case .position(let k) = coordinates else { throw mismatch() }
                 addWaypoint(k)
             case 1:
                 for r in try lines(coordinates) {
@@ -314,7 +319,7 @@ struct GeoJSONReader {
             case 2:
                 for r in try linesOfLines(coordinates) { addPart(r, kind: type == "Polygon" ? .ring : .line) }
             default:
-                guard case .lists(let polygons) = coordinates else { throw mismatch }
+                guard case .lists(let polygons) = coordinates else { throw mismatch() }
                 for polygon in polygons {
                     for r in try linesOfLines(polygon) { addPart(r, kind: .ring) }
                 }
