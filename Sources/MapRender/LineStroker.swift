@@ -37,7 +37,11 @@ struct LineStroker {
 
     /// Appends the stroke of `points` (map units) to `mesh`. `closed` joins the last point to the first.
     /// `startDistance` is the along-line distance (map units) of the first point.
-    func stroke(_ points: [MapPoint], closed: Bool, into mesh: inout GroundMeshBuilder, startDistance: Double = 0) {
+    /// `keep`, when given for an open line without consecutive duplicates, says per segment
+    /// whether to draw it (see `OverdrawCuller`); joins are drawn only between kept segments and
+    /// caps only on kept end segments.
+    func stroke(_ points: [MapPoint], closed: Bool, into mesh: inout GroundMeshBuilder, startDistance: Double = 0,
+                keep keepIn: [Bool]? = nil) {
         // Drop consecutive duplicates.
         var pts: [MapPoint] = []
         pts.reserveCapacity(points.count + 1)
@@ -49,6 +53,7 @@ struct LineStroker {
         }
         if closed { pts.append(pts[0]) }
         let n = pts.count
+        let keep: [Bool]? = (keepIn?.count == n - 1 && !closed) ? keepIn : nil
         // Unit directions per segment. In map units y grows south, like the screen: a left-hand
         // normal of direction (dx, dy) is (dy, -dx).
         var dirs: [(Double, Double)] = []
@@ -65,6 +70,10 @@ struct LineStroker {
             let nx = dy, ny = -dx
             let segLen = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
             let d0 = dist, d1 = dist + segLen
+            if let keep, !keep[i] {
+                dist = d1
+                continue
+            }
             var sx = 0.0, sy = 0.0, tx = 0.0, ty = 0.0
             if !closed && cap == .square {
                 if i == 0 { sx = -dx; sy = -dy }
@@ -78,16 +87,20 @@ struct LineStroker {
             mesh.triangle(v1, v3, v2)
             dist = d1
             // Join at b with the next segment.
-            if i < n - 2 || closed {
+            if i < n - 2 || closed, keep.map({ $0[i + 1] }) ?? true {
                 let nextDir = i < n - 2 ? dirs[i + 1] : dirs[0]
                 joinPatch(at: b, from: (dx, dy), to: nextDir, distance: d1, into: &mesh)
             }
         }
         if !closed && cap == .round {
-            let (dx0, dy0) = dirs[0]
-            fan(center: pts[0], fromAngle: atan2(dy0, dx0) + .pi / 2, sweep: .pi, distance: startDistance, into: &mesh)
-            let (dx1, dy1) = dirs[n - 2]
-            fan(center: pts[n - 1], fromAngle: atan2(dy1, dx1) - .pi / 2, sweep: .pi, distance: dist, into: &mesh)
+            if keep?[0] ?? true {
+                let (dx0, dy0) = dirs[0]
+                fan(center: pts[0], fromAngle: atan2(dy0, dx0) + .pi / 2, sweep: .pi, distance: startDistance, into: &mesh)
+            }
+            if keep?[n - 2] ?? true {
+                let (dx1, dy1) = dirs[n - 2]
+                fan(center: pts[n - 1], fromAngle: atan2(dy1, dx1) - .pi / 2, sweep: .pi, distance: dist, into: &mesh)
+            }
         }
     }
 

@@ -24,7 +24,11 @@ struct PlanView {
     /// Metres → logical pixels at the centre latitude.
     let pixelsPerMeter: Double
 
+    /// The camera.
+    let camera: Camera
+
     init(camera: Camera) {
+        self.camera = camera
         let zoom = camera.zoom.isFinite ? min(max(camera.zoom, -2), 26) : 0
         center = MapPoint(camera.center)
         worldSize = 512 * pow(2, zoom)

@@ -16,6 +16,13 @@ public final class RenderPlanner: @unchecked Sendable {
         set { lock.withLock { _rasterizer = newValue } }
     }
 
+    /// Drop the segments of heavily self-overlapping lines that cannot change the image (flat
+    /// views only; the same image but for rare edge samples). On by default; off to measure or compare.
+    public var cullsOverdraw: Bool {
+        get { lock.withLock { _cullsOverdraw } }
+        set { lock.withLock { _cullsOverdraw = newValue } }
+    }
+
     /// Cache counters since creation.
     public struct Statistics: Sendable, Equatable {
         /// Meshes found in the cache.
@@ -29,6 +36,7 @@ public final class RenderPlanner: @unchecked Sendable {
 
     private let lock = NSLock()
     private var _rasterizer: (any LabelRasterizer)?
+    private var _cullsOverdraw = true
     private var cache: [MeshKey: CacheEntry] = [:]
     private var generation = 0
     private var stats = Statistics()
@@ -115,21 +123,39 @@ public final class RenderPlanner: @unchecked Sendable {
         // at 0.5 px costs ~25× the triangles (shared/bench route-1m: 96k points left at 0.5 px,
         // 4k at 1 px).
         let tolerance = view.tolerance * min(2, max(1, (2 * halfWidth) / 4 / 0.5))
-        let (mesh, origin) = cached(key, retain: [path]) {
+        let stroker = LineStroker(join: style.join, cap: style.cap, maxHalfWidth: pow(2, Double(detail)))
+        var newPieces: [(points: [MapPoint], start: Double)] = []
+        var (mesh, origin) = cached(key, retain: [path]) {
             var pts = path.points
             if line.geodesic { pts = GeodesicShapes.greatCircle(pts.map(\.latLng)) }
             let origin = cell?.rect.mid ?? MapRect(bounding: pts)?.mid ?? bounds.mid
             var b = GroundMeshBuilder(origin: origin)
-            let stroker = LineStroker(join: style.join, cap: style.cap, maxHalfWidth: pow(2, Double(detail)))
-            if let cell {
-                for piece in Clip.polyline(pts, to: cell.rect) {
-                    stroker.stroke(Simplify.simplify(piece.points, tolerance: tolerance), closed: false,
-                                   into: &b, startDistance: piece.start)
-                }
-            } else {
-                stroker.stroke(Simplify.simplify(pts, tolerance: tolerance), closed: false, into: &b)
+            let raw: [(points: [MapPoint], start: Double)] = cell.map { Clip.polyline(pts, to: $0.rect) } ?? [(pts, 0)]
+            for piece in raw {
+                var simple: [MapPoint] = []
+                simple.reserveCapacity(piece.points.count / 4)
+                for p in Simplify.simplify(piece.points, tolerance: tolerance) where simple.last != p { simple.append(p) }
+                stroker.stroke(simple, closed: false, into: &b, startDistance: piece.start)
+                newPieces.append((simple, piece.start))
             }
             return (b.build(), origin)
+        }
+        if !newPieces.isEmpty, let entry = cache[key] {
+            entry.pieces = newPieces
+            entry.length = newPieces.reduce(0) { total, piece in
+                var l = total
+                for i in 0 ..< max(0, piece.points.count - 1) {
+                    let a = piece.points[i], b = piece.points[i + 1]
+                    l += ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+                }
+                return l
+            }
+        }
+        // Heavy self-overlap (the ink would cover the view many times over): a view-dependent mesh
+        // without the segments that cannot change the image (see OverdrawCuller).
+        if style.dash.isEmpty, let entry = cache[key], let culled = culledLine(entry, key: key, path: path, stroker: stroker,
+                                                                               widest: halfWidth + casing, narrowest: halfWidth, view) {
+            (mesh, origin) = culled
         }
         guard !mesh.indices.isEmpty else { return }
         if let casingColor = style.casingColor, casing > 0 {
@@ -138,6 +164,68 @@ public final class RenderPlanner: @unchecked Sendable {
         let dash = style.dash.filter { $0.isFinite && $0 >= 0 }.prefix(8)
         out.append(DrawCommand(mesh: mesh, origin: origin, color: style.color, extrudeScale: halfWidth,
                                dash: dash.reduce(0, +) > 0 ? Array(dash) : []))
+    }
+
+    /// The overdraw-culled mesh of a cached line for this exact view, or nil when culling does not
+    /// apply (pitched view, or ink under 8 viewports' worth).
+    private func culledLine(_ entry: CacheEntry, key: MeshKey, path: GeoPath, stroker: LineStroker,
+                            widest: Double, narrowest: Double, _ view: PlanView) -> (Mesh, MapPoint)? {
+        let cam = view.camera
+        guard _cullsOverdraw, cam.pitch == 0, view.viewRadius != nil, !entry.pieces.isEmpty else { return nil }
+        let area = cam.size.width * cam.size.height
+        guard area > 0, entry.length * view.worldSize * 2 * widest > 8 * area else { return nil }
+        guard case .path(let ids, let variant) = key.source, let id = ids.first else { return nil }
+        let viewKey = [cam.center.lat, cam.center.lon, cam.zoom, cam.bearing, cam.size.width, cam.size.height,
+                       cam.pixelRatio, cam.padding.top, cam.padding.left, cam.padding.bottom, cam.padding.right,
+                       Double(key.cell?.x ?? 0), Double(key.cell?.y ?? 0), widest, narrowest]
+        let culledKey = MeshKey(source: .culledPath(id, variant: variant, view: viewKey), bucket: key.bucket, cell: key.cell)
+        let origin = entry.origin
+        // Affine map units → device pixels, exact at pitch 0 (three projections).
+        let ratio = cam.pixelRatio
+        let step = 256 / view.worldSize
+        let o = entry.origin
+        guard let p0 = cam.project(o.latLng), let px = cam.project(MapPoint(x: o.x + step, y: o.y).latLng),
+              let py = cam.project(MapPoint(x: o.x, y: o.y + step).latLng) else { return nil }
+        let ax = (px.x - p0.x) / step * ratio, ay = (px.y - p0.y) / step * ratio
+        let bx = (py.x - p0.x) / step * ratio, by = (py.y - p0.y) / step * ratio
+        let cx = p0.x * ratio, cy = p0.y * ratio
+        // How far beyond its centre line a segment's geometry reaches, in half widths: miter tips up
+        // to the miter limit (2), square caps √2, round and bevel joins and round caps 1.
+        let reach = stroker.join == .miter ? stroker.miterLimit : (stroker.cap == .square ? 2.0.squareRoot() : 1)
+        let result = cached(culledKey, retain: [path]) {
+            var culler = OverdrawCuller(width: Int((cam.size.width * ratio).rounded(.up)),
+                                        height: Int((cam.size.height * ratio).rounded(.up)))
+            var b = GroundMeshBuilder(origin: origin)
+            // Long segments are cut into ≤ 16 device-pixel pieces so that only the parts that add
+            // coverage are drawn (collinear cuts need no joins).
+            let maxStep = 16 / (view.worldSize * ratio)
+            for piece in entry.pieces {
+                var pts: [MapPoint] = []
+                pts.reserveCapacity(piece.points.count * 2)
+                for (k, p) in piece.points.enumerated() {
+                    if k > 0 {
+                        let a = piece.points[k - 1]
+                        let len = ((p.x - a.x) * (p.x - a.x) + (p.y - a.y) * (p.y - a.y)).squareRoot()
+                        let cuts = min(4096, Int((len / maxStep).rounded(.down)))
+                        if cuts > 0 {
+                            for j in 1 ... cuts {
+                                let t = Double(j) / Double(cuts + 1)
+                                pts.append(MapPoint(x: a.x + t * (p.x - a.x), y: a.y + t * (p.y - a.y)))
+                            }
+                        }
+                    }
+                    pts.append(p)
+                }
+                let screen = pts.map { p -> (Double, Double) in
+                    let dx = p.x - o.x, dy = p.y - o.y
+                    return (cx + ax * dx + bx * dy, cy + ay * dx + by * dy)
+                }
+                let keep = culler.keepMask(screen, touchRadius: reach * widest * ratio, coverRadius: narrowest * ratio)
+                stroker.stroke(pts, closed: false, into: &b, startDistance: piece.start, keep: keep)
+            }
+            return (b.build(), origin)
+        }
+        return result
     }
 
     private static func code(_ j: LineJoin) -> Int {
@@ -419,6 +507,8 @@ struct MeshKey: Hashable {
         case pixelRing(radius: Double, half: Double, segments: Int)
         case pin(part: Int)
         case quad(x0: Double, y0: Double, w: Double, h: Double)
+        /// A view-dependent, overdraw-culled line mesh: path, variant and the exact view.
+        case culledPath(ObjectIdentifier, variant: Int, view: [Double])
     }
     var source: Source
     var bucket: Int
@@ -431,6 +521,10 @@ final class CacheEntry {
     /// Keeps the keyed objects alive so that their identities stay unique while cached.
     let retain: [AnyObject]
     var lastUsed: Int
+    /// For polylines: the simplified (and clipped) pieces, with their along-line start distances.
+    var pieces: [(points: [MapPoint], start: Double)] = []
+    /// For polylines: the total length of `pieces` in map units.
+    var length = 0.0
 
     init(mesh: Mesh, origin: MapPoint, retain: [AnyObject], lastUsed: Int) {
         self.mesh = mesh; self.origin = origin; self.retain = retain; self.lastUsed = lastUsed
