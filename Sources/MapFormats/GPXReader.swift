@@ -13,13 +13,6 @@ struct GPXReader {
         case gpx, metadata, wpt, rte, rtept, trk, trkseg, trkpt, ele, time, name, desc, cmt, type, extensions, other
     }
 
-    private static let names: [([UInt8], Tag)] =
-        ([
-            ("gpx", .gpx), ("metadata", .metadata), ("wpt", .wpt), ("rte", .rte), ("rtept", .rtept), ("trk", .trk),
-            ("trkseg", .trkseg), ("trkpt", .trkpt), ("ele", .ele), ("time", .time), ("name", .name), ("desc", .desc),
-            ("cmt", .cmt), ("type", .type), ("extensions", .extensions),
-        ] as [(String, Tag)]).map { (Array($0.0.utf8), $0.1) }
-
     /// A point being read (`<wpt>`, `<rtept>` or `<trkpt>`).
     private struct OpenPoint {
         var coordinate: LatLng
@@ -35,12 +28,41 @@ struct GPXReader {
 
     private func fail(_ e: FormatError, _ offset: Int) -> FormatError { source.locate(e, at: offset) }
 
+    /// The GPX element a (possibly prefixed) name is, without allocating.
     private func tag(_ t: XMLTokenizer, _ name: Range<Int>) -> Tag {
         let local = t.localName(name)
-        let len = local.count
-        outer: for (bytes, tag) in Self.names where bytes.count == len {
-            for k in 0..<len where t.p[local.lowerBound + k] != bytes[k] { continue outer }
-            return tag
+        let p = t.p
+        let s = local.lowerBound
+        func eq(_ word: StaticString) -> Bool {
+            guard word.utf8CodeUnitCount == local.count else { return false }
+            let w = word.utf8Start
+            for k in 0..<local.count where p[s + k] != w[k] { return false }
+            return true
+        }
+        switch local.count {
+        case 3:
+            if eq("ele") { return .ele }
+            if eq("trk") { return .trk }
+            if eq("wpt") { return .wpt }
+            if eq("rte") { return .rte }
+            if eq("gpx") { return .gpx }
+            if eq("cmt") { return .cmt }
+        case 4:
+            if eq("time") { return .time }
+            if eq("name") { return .name }
+            if eq("desc") { return .desc }
+            if eq("type") { return .type }
+        case 5:
+            if eq("trkpt") { return .trkpt }
+            if eq("rtept") { return .rtept }
+        case 6:
+            if eq("trkseg") { return .trkseg }
+        case 8:
+            if eq("metadata") { return .metadata }
+        case 10:
+            if eq("extensions") { return .extensions }
+        default:
+            break
         }
         return .other
     }
