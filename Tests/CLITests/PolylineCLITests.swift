@@ -6,12 +6,15 @@ import Testing
 func runMapwright(_ arguments: [String], stdin: String = "", in directory: URL? = nil) throws -> (
     status: Int32, stdout: String, stderr: String
 ) {
-    let bundle = Bundle(for: BundleToken.self).bundleURL
-    var exe = bundle.deletingLastPathComponent().appendingPathComponent("mapwright")
-    if !FileManager.default.fileExists(atPath: exe.path) {
-        exe = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "../../.build/debug/mapwright")
-    }
+    // The test bundle sits in the build products directory, next to the `mapwright` binary.
+    let candidates = [
+        Bundle(for: BundleToken.self).bundleURL.deletingLastPathComponent(),
+        Bundle.main.executableURL?.deletingLastPathComponent(),
+        Bundle.main.bundleURL,
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug"),
+    ].compactMap { $0?.appendingPathComponent("mapwright").standardized }
+    let exe =
+        candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[candidates.count - 1]
     let process = Process()
     process.executableURL = exe
     process.arguments = arguments
