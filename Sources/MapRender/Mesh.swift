@@ -11,12 +11,21 @@ public enum VertexLayout: Sendable, Equatable {
     /// origin (the anchor), `ox, oy` an offset in logical screen pixels (x right, y down,
     /// not rotated with the map), `u, v` texture coordinates.
     case screen
+    /// Lit 3D solids (columns, extrusions), 6 floats per vertex: `x, y` in map units relative to
+    /// the origin, `z` height in metres, `nx, ny, nz` the unit normal (x east, y south, z up).
+    case solid
+    /// Screen-width ribbons in 3D (arcs), 14 floats per vertex: `x, y, z` (map units from the
+    /// origin, metres), the previous and next points along the ribbon in the same form, the side
+    /// (−1 or +1), and a premultiplied RGBA colour (the command colour tints it).
+    case ribbon
 
     /// Floats per vertex.
     public var stride: Int {
         switch self {
         case .ground: 5
         case .screen: 6
+        case .solid: 6
+        case .ribbon: 14
         }
     }
 }

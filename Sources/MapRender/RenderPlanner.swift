@@ -73,6 +73,9 @@ public final class RenderPlanner: @unchecked Sendable {
             case .sprite(let sprite):
                 addQuad(at: sprite.position, image: sprite.image, anchor: sprite.anchor, offset: sprite.offset,
                         view, &commands)
+            case .column(let column): addColumn(column, view, &commands)
+            case .extrusion(let extrusion): addExtrusion(extrusion, view, &commands)
+            case .arc(let arc): addArc(arc, view, &commands)
             }
         }
         // Marker labels go on top of everything else in the scene.
@@ -83,7 +86,7 @@ public final class RenderPlanner: @unchecked Sendable {
 
     // MARK: cache
 
-    private func cached(_ key: MeshKey, retain: [AnyObject] = [], make: () -> (Mesh, MapPoint)) -> (Mesh, MapPoint) {
+    func cached(_ key: MeshKey, retain: [AnyObject] = [], make: () -> (Mesh, MapPoint)) -> (Mesh, MapPoint) {
         if let e = cache[key] {
             e.lastUsed = generation
             stats.hits += 1
@@ -507,6 +510,7 @@ struct MeshKey: Hashable {
         case pixelRing(radius: Double, half: Double, segments: Int)
         case pin(part: Int)
         case quad(x0: Double, y0: Double, w: Double, h: Double)
+        case solid(SolidKey)
         /// A view-dependent, overdraw-culled line mesh: path, variant and the exact view.
         case culledPath(ObjectIdentifier, variant: Int, view: [Double])
     }

@@ -96,6 +96,10 @@ private final class GLState {
     let egl: HeadlessEGL
     let ground: GLProgram
     let screen: GLProgram
+    let solid: GLProgram
+    let ribbon: GLProgram
+    let skyProgram: GLProgram
+    var skyQuad = GPUQuad()
     let samples: Int
     var target: OffscreenTarget?
     var meshes: [ObjectIdentifier: GPUMesh] = [:]
@@ -106,8 +110,11 @@ private final class GLState {
 
     init(samples: Int) throws {
         egl = try HeadlessEGL()
-        ground = try GLProgram(vertex: Shaders.groundVertex, fragment: Shaders.groundFragment)
+        ground = try GLProgram(vertex: Shaders.groundScreenWidthVertex, fragment: Shaders.groundFragment)
         screen = try GLProgram(vertex: Shaders.screenVertex, fragment: Shaders.screenFragment)
+        solid = try GLProgram(vertex: Shaders.solidVertex, fragment: Shaders.solidFragment)
+        ribbon = try GLProgram(vertex: Shaders.ribbonVertex, fragment: Shaders.ribbonFragment)
+        skyProgram = try GLProgram(vertex: Shaders.skyVertex, fragment: Shaders.skyFragment)
         self.samples = max(0, min(samples, 16))
         let renderer = glGetString(GLenum(GL_RENDERER)).map { String(cString: $0) } ?? "unknown GL"
         description = "\(renderer) via \(egl.platform)"
@@ -122,6 +129,7 @@ private final class GLState {
     deinit {
         meshes.removeAll()
         textures.removeAll()
+        skyQuad.release()
         glDeleteTextures(1, &whiteTexture)
         target = nil
     }
@@ -152,10 +160,10 @@ private final class GLState {
         let ws = camera.worldSize
         var stencilRef: GLint = 0
         var current: GLuint = 0
-        for cmd in plan.commands {
-            guard !cmd.mesh.indices.isEmpty else { continue }
+        func drawCommand(_ cmd: DrawCommand) {
+            guard !cmd.mesh.indices.isEmpty else { return }
             let gpu = buffers(for: cmd.mesh)
-            let program = cmd.mesh.layout == .ground ? ground : screen
+            let program = self.program(for: cmd.mesh.layout)
             if program.id != current {
                 glUseProgram(program.id)
                 current = program.id
@@ -168,7 +176,10 @@ private final class GLState {
             glUniform1f(program.uniform("u_worldSize"), worldSize)
             let c = cmd.color.premultiplied
             glUniform4f(program.uniform("u_color"), c.0, c.1, c.2, c.3)
-            if cmd.mesh.layout == .ground {
+            glUniform2f(program.uniform("u_viewport"), Float(w), Float(h))
+            glUniform1f(program.uniform("u_ratio"), Float(camera.pixelRatio))
+            switch cmd.mesh.layout {
+            case .ground:
                 glUniform1f(program.uniform("u_extrudeScale"), Float(cmd.extrudeScale))
                 let dash = cmd.dash.map { Float($0) }
                 let total = dash.reduce(0, +)
@@ -178,14 +189,17 @@ private final class GLState {
                     let padded = dash + [Float](repeating: 0, count: max(0, 8 - dash.count))
                     glUniform1fv(program.uniform("u_dash"), 8, padded)
                 }
-            } else {
-                glUniform2f(program.uniform("u_viewport"), Float(w), Float(h))
-                glUniform1f(program.uniform("u_ratio"), Float(camera.pixelRatio))
+            case .screen:
                 glActiveTexture(GLenum(GL_TEXTURE0))
                 glBindTexture(GLenum(GL_TEXTURE_2D), cmd.texture.map { texture(for: $0) } ?? whiteTexture)
                 glUniform1i(program.uniform("u_texture"), 0)
+            case .solid:
+                glUniform3f(program.uniform("u_light"), light.0, light.1, light.2)
+                glUniform1f(program.uniform("u_ambient"), ThreeD.ambient)
+            case .ribbon:
+                glUniform1f(program.uniform("u_extrudeScale"), Float(cmd.extrudeScale))
             }
-            if cmd.blendOnce {
+            if cmd.blendOnce && cmd.mesh.layout != .solid {
                 stencilRef += 1
                 if stencilRef > 255 {
                     glClear(GLbitfield(GL_STENCIL_BUFFER_BIT))
@@ -200,11 +214,82 @@ private final class GLState {
             glBindVertexArray(gpu.vao)
             glDrawElements(GLenum(GL_TRIANGLES), GLsizei(cmd.mesh.indices.count), GLenum(GL_UNSIGNED_INT), nil)
         }
+        // 3D frames (see `ThreeD`): opaque solids first, writing depth; then the flat layers in
+        // order, depth-tested against them without writing (the ground is a plane under every
+        // solid, so nothing flat can hide a solid); the sky; translucent solids; sprites on top.
+        let sky = ThreeD.sky(camera: camera, background: plan.background)
+        let passes = ThreeD.passes(plan, sky: sky != nil)
+        let light = ThreeD.light(bearing: camera.bearing)
+        if !passes.opaque.isEmpty {
+            glEnable(GLenum(GL_DEPTH_TEST))
+            glDepthFunc(GLenum(GL_LESS))
+            glDepthMask(GLboolean(GL_TRUE))
+            for cmd in passes.opaque { drawCommand(cmd) }
+        }
+        let depth3D = !passes.opaque.isEmpty
+        for cmd in passes.flat {
+            if depth3D && cmd.mesh.layout == .ground {
+                glEnable(GLenum(GL_DEPTH_TEST))
+                glDepthFunc(GLenum(GL_LEQUAL))
+                glDepthMask(GLboolean(GL_FALSE))
+            } else {
+                glDisable(GLenum(GL_DEPTH_TEST))
+            }
+            drawCommand(cmd)
+        }
+        if let sky {
+            glDisable(GLenum(GL_STENCIL_TEST))
+            if depth3D {
+                glEnable(GLenum(GL_DEPTH_TEST))
+                glDepthFunc(GLenum(GL_LEQUAL))
+                glDepthMask(GLboolean(GL_FALSE))
+            } else {
+                glDisable(GLenum(GL_DEPTH_TEST))
+            }
+            drawSky(sky, height: h, ratio: camera.pixelRatio)
+            current = skyProgram.id
+        }
+        if !passes.translucent.isEmpty {
+            glEnable(GLenum(GL_DEPTH_TEST))
+            glDepthFunc(GLenum(GL_LESS))
+            glDepthMask(GLboolean(GL_FALSE))
+            for cmd in passes.translucent { drawCommand(cmd) }
+        }
+        glDisable(GLenum(GL_DEPTH_TEST))
+        for cmd in passes.sprites { drawCommand(cmd) }
+        glDepthMask(GLboolean(GL_TRUE))
         glBindVertexArray(0)
         glDisable(GLenum(GL_STENCIL_TEST))
         let pixels = target.readPixels()
         evict()
         return Frame(width: w, height: h, pixels: pixels)
+    }
+
+    private func program(for layout: VertexLayout) -> GLProgram {
+        switch layout {
+        case .ground: ground
+        case .screen: screen
+        case .solid: solid
+        case .ribbon: ribbon
+        }
+    }
+
+    /// Draws the sky quad (see `Shaders.skyVertex`).
+    private func drawSky(_ sky: ThreeD.Sky, height: Int, ratio: Double) {
+        glUseProgram(skyProgram.id)
+        let hp = Float(height)
+        // Horizon and band in GL window coordinates (device pixels from the bottom).
+        let horizon = hp - Float(sky.horizonY * ratio)
+        let band = Float(sky.band * ratio)
+        let bottomNDC = max(-1, min(1, (horizon - band) / hp * 2 - 1))
+        glUniform1f(skyProgram.uniform("u_bottom"), bottomNDC)
+        glUniform1f(skyProgram.uniform("u_horizon"), horizon)
+        glUniform1f(skyProgram.uniform("u_band"), max(band, 1))
+        glUniform1f(skyProgram.uniform("u_span"), max(hp * 0.6, 1))
+        let z = sky.zenith.premultiplied, hz = sky.haze.premultiplied
+        glUniform4f(skyProgram.uniform("u_zenith"), z.0, z.1, z.2, z.3)
+        glUniform4f(skyProgram.uniform("u_haze"), hz.0, hz.1, hz.2, hz.3)
+        skyQuad.draw()
     }
 
     private func buffers(for mesh: Mesh) -> GPUMesh {
@@ -268,6 +353,10 @@ private final class GPUMesh {
             attrib(0, 2, 0); attrib(1, 2, 8); attrib(2, 1, 16)
         case .screen:
             attrib(0, 2, 0); attrib(1, 2, 8); attrib(2, 2, 16)
+        case .solid:
+            attrib(0, 3, 0); attrib(1, 3, 12)
+        case .ribbon:
+            attrib(0, 3, 0); attrib(1, 3, 12); attrib(2, 3, 24); attrib(3, 1, 36); attrib(4, 4, 40)
         }
         glBindVertexArray(0)
     }

@@ -12,6 +12,12 @@ public enum OverlayKind: Int, Sendable, CaseIterable, Comparable {
     case label = 5
     /// Sprites, custom bitmaps (default z 600).
     case sprite = 6
+    /// Extruded polygons, 3D (default z 700; 3D objects share the depth buffer).
+    case extrusion = 7
+    /// Columns, 3D (default z 800).
+    case column = 8
+    /// Arcs between two places, 3D (default z 900).
+    case arc = 9
 
     /// The z-index used when an overlay gives none: `100 · rawValue`.
     public var defaultZIndex: Int { rawValue * 100 }
@@ -27,6 +33,9 @@ public enum Overlay: Sendable {
     case marker(Marker)
     case label(Label)
     case sprite(Sprite)
+    case column(Column)
+    case extrusion(Extrusion)
+    case arc(Arc)
 
     /// Which kind of overlay this is.
     public var kind: OverlayKind {
@@ -37,6 +46,9 @@ public enum Overlay: Sendable {
         case .marker: .marker
         case .label: .label
         case .sprite: .sprite
+        case .column: .column
+        case .extrusion: .extrusion
+        case .arc: .arc
         }
     }
 
@@ -49,6 +61,9 @@ public enum Overlay: Sendable {
         case .marker(let o): o.zIndex
         case .label(let o): o.zIndex
         case .sprite(let o): o.zIndex
+        case .column(let o): o.zIndex
+        case .extrusion(let o): o.zIndex
+        case .arc(let o): o.zIndex
         }
         return own ?? kind.defaultZIndex
     }

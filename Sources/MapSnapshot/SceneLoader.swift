@@ -215,8 +215,12 @@ public struct SceneLoader {
             }
             out.overlays.append(.label(l))
             out.fitPoints.append(p)
+        case "column", "arc", "extrusion":
+            let built = try overlay3D(s, z: z, at: at)
+            out.overlays += built.overlays
+            out.fitPoints += built.fitPoints
         case let t:
-            throw SceneLoadError(at("type"), "unknown overlay type '\(t)' (expected route, polygon, circle, marker or label)")
+            throw SceneLoadError(at("type"), "unknown overlay type '\(t)' (expected route, polygon, circle, marker, label, column, arc or extrusion)")
         }
         return out
     }
@@ -279,7 +283,7 @@ public struct SceneLoader {
         return parts
     }
 
-    private func polygonRings(_ s: SceneDocument.OverlaySpec, at: (String) -> String) throws -> [[[LatLng]]] {
+    func polygonRings(_ s: SceneDocument.OverlaySpec, at: (String) -> String) throws -> [[[LatLng]]] {
         if let rings = s.rings {
             guard !rings.isEmpty else { throw SceneLoadError(at("rings"), "a polygon needs an outer ring") }
             return [try rings.enumerated().map { r, ring in
@@ -319,7 +323,7 @@ public struct SceneLoader {
         return inside
     }
 
-    private func readTrack(_ file: String, _ where_: String) throws -> Track {
+    func readTrack(_ file: String, _ where_: String) throws -> Track {
         let url = URL(fileURLWithPath: file, relativeTo: baseDirectory)
         do {
             return try TrackReader.read(contentsOf: url)
@@ -354,12 +358,12 @@ public struct SceneLoader {
         return LatLng(lat: v[0], lon: v[1])
     }
 
-    private func color(_ text: String?, _ where_: String) throws -> Color? {
+    func color(_ text: String?, _ where_: String) throws -> Color? {
         guard let text else { return nil }
         do { return try Color(parsing: text) } catch { throw SceneLoadError(where_, "\(error)") }
     }
 
-    private func positive(_ v: Double?, _ where_: String, allowZero: Bool = false) throws -> Double {
+    func positive(_ v: Double?, _ where_: String, allowZero: Bool = false) throws -> Double {
         guard let v else { throw SceneLoadError(where_, "missing value") }
         guard v.isFinite, allowZero ? v >= 0 : v > 0, v < 1e9 else {
             throw SceneLoadError(where_, "\(Self.fmt(v)) is not a \(allowZero ? "non-negative" : "positive") finite number")
@@ -367,7 +371,7 @@ public struct SceneLoader {
         return v
     }
 
-    private func wrap<T>(_ where_: String, _ body: () throws(SceneError) -> T) throws -> T {
+    func wrap<T>(_ where_: String, _ body: () throws(SceneError) -> T) throws -> T {
         do { return try body() } catch { throw SceneLoadError(where_.isEmpty ? error.parameter : "\(where_) \(error.parameter)", error.reason) }
     }
 

@@ -71,6 +71,20 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("marker-style"), help: "dot (default) or pin.")
     var markerStyle: String?
 
+    // 3D (RenderCommand+ThreeD.swift).
+    @Option(name: .customLong("column"), help: ArgumentHelp("A column of HEIGHT_M metres (radius 20 m by default) (repeatable).", valueName: "LAT,LON,HEIGHT_M[,RADIUS_M]"))
+    var columns: [String] = []
+    @Option(name: .customLong("column-color"), help: ArgumentHelp("Column colour (default 2da44e).", valueName: "RRGGBB[AA]"))
+    var columnColor: String?
+    @Option(name: .customLong("extrude"), help: ArgumentHelp("GeoJSON polygons raised to the height in --height-property (repeatable).", valueName: "FILE.geojson"))
+    var extrusions: [String] = []
+    @Option(name: .customLong("height-property"), help: ArgumentHelp("Feature property with the extrusion height in metres (default height).", valueName: "NAME"))
+    var heightProperty: String?
+    @Option(name: .customLong("base-property"), help: ArgumentHelp("Feature property with the extrusion base in metres (default none: 0).", valueName: "NAME"))
+    var baseProperty: String?
+    @Option(name: .customLong("arc"), help: ArgumentHelp("An arc rising between two places, HEIGHT_M at its middle (default a fifth of the distance, at most 1500 km) (repeatable).", valueName: "LAT1,LON1,LAT2,LON2[,HEIGHT_M]"))
+    var arcs: [String] = []
+
     // Basemap and extras.
     @Option(help: "embedded (default) or none.")
     var basemap: String?
@@ -155,7 +169,7 @@ struct RenderCommand: ParsableCommand {
     /// Names of the overlays the flags add, in order, for error messages.
     private var flagOverlayNames: [String] {
         routes.map { "--route \($0)" } + circles.enumerated().map { "--circle #\($0.offset + 1) '\($0.element)'" }
-            + markers.enumerated().map { "--marker #\($0.offset + 1) '\($0.element)'" }
+            + markers.enumerated().map { "--marker #\($0.offset + 1) '\($0.element)'" } + threeDOverlayNames
     }
 
     private func applyFlags(to doc: inout SceneDocument) throws {
@@ -222,6 +236,7 @@ struct RenderCommand: ParsableCommand {
             o.style = markerStyle
             overlays.append(o)
         }
+        try apply3DFlags(to: &overlays)
         doc.overlays = overlays
     }
 

@@ -1,0 +1,110 @@
+import CEGL
+import Foundation
+import MapCamera
+import MapRender
+import MapScene
+
+/// How a frame with 3D content is put together: which commands go in which pass, the light
+/// and the sky.
+enum ThreeD {
+    /// The share of a solid's colour it keeps facing away from the light.
+    static let ambient: Float = 0.45
+
+    /// The commands of a plan sorted into passes (each in plan order).
+    struct Passes {
+        /// Opaque solids and ribbons: drawn first, depth-tested and depth-written.
+        var opaque: [DrawCommand] = []
+        /// Flat layers (ground meshes, and sprites when no sky is drawn), in plan order.
+        var flat: [DrawCommand] = []
+        /// Translucent solids and ribbons: after the flat layers, depth-tested, not written.
+        var translucent: [DrawCommand] = []
+        /// Sprites deferred until after the sky (only when a sky is drawn).
+        var sprites: [DrawCommand] = []
+    }
+
+    /// Splits the plan. Without 3D content and sky every command stays in `flat`, in order.
+    static func passes(_ plan: RenderPlan, sky: Bool) -> Passes {
+        var p = Passes()
+        for cmd in plan.commands {
+            switch cmd.mesh.layout {
+            case .ground: p.flat.append(cmd)
+            case .screen: if sky { p.sprites.append(cmd) } else { p.flat.append(cmd) }
+            case .solid, .ribbon:
+                if isOpaque(cmd) { p.opaque.append(cmd) } else { p.translucent.append(cmd) }
+            }
+        }
+        return p
+    }
+
+    private static func isOpaque(_ cmd: DrawCommand) -> Bool {
+        guard cmd.color.a == 255 else { return false }
+        guard cmd.mesh.layout == .ribbon else { return true }
+        let v = cmd.mesh.vertices, s = cmd.mesh.layout.stride
+        for i in stride(from: s - 1, to: v.count, by: s) where v[i] < 1 { return false }
+        return true
+    }
+
+    /// The unit direction towards the light in the map frame (x east, y south, z up): fixed to the
+    /// viewport, from the viewer's front left and above, so the sides facing the viewer are lit
+    /// unevenly (left brighter than right) and the tops brightest, at every bearing.
+    static func light(bearing: Double) -> (Float, Float, Float) {
+        let b = (bearing.isFinite ? bearing : 0) * .pi / 180
+        // Screen right and screen up (away from the viewer) in the map frame.
+        let right = (cos(b), sin(b)), up = (sin(b), -cos(b))
+        let x = -0.6 * right.0 - 0.4 * up.0, y = -0.6 * right.1 - 0.4 * up.1, z = 1.0
+        let l = (x * x + y * y + z * z).squareRoot()
+        return (Float(x / l), Float(y / l), Float(z / l))
+    }
+
+    /// The sky of a pitched view.
+    struct Sky {
+        /// Screen y of the horizon, logical pixels.
+        var horizonY: Double
+        /// Depth of the fog below the horizon, logical pixels.
+        var band: Double
+        /// Colour high above the horizon.
+        var zenith: Color
+        /// Colour at the horizon (and of the fog).
+        var haze: Color
+    }
+
+    /// The sky for a camera, or nil when the horizon and its fog are out of view. Light skies
+    /// over light backgrounds, dark ones over dark backgrounds (luminance below 0.35).
+    static func sky(camera: Camera, background: Color) -> Sky? {
+        let hy = camera.horizonY
+        let band = max(24, camera.size.height * 0.12)
+        guard hy.isFinite, hy + band > 0 else { return nil }
+        let lum = (0.2126 * Double(background.r) + 0.7152 * Double(background.g) + 0.0722 * Double(background.b)) / 255
+        let dark = background.a > 0 && lum < 0.35
+        return Sky(horizonY: hy, band: band,
+                   zenith: dark ? Color(rgb: 0x0B1422) : Color(rgb: 0x8DBDEB),
+                   haze: dark ? Color(rgb: 0x2A3446) : Color(rgb: 0xE4EDF4))
+    }
+}
+
+/// A full-width quad (two triangles, x and y in −1…1) for the sky.
+struct GPUQuad {
+    private var vao: GLuint = 0
+    private var buffer: GLuint = 0
+
+    mutating func draw() {
+        if vao == 0 {
+            glGenVertexArrays(1, &vao)
+            glGenBuffers(1, &buffer)
+            glBindVertexArray(vao)
+            glBindBuffer(GLenum(GL_ARRAY_BUFFER), buffer)
+            let v: [Float] = [-1, -1, 1, -1, 1, 1, -1, -1, 1, 1, -1, 1]
+            v.withUnsafeBytes { glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STATIC_DRAW)) }
+            glEnableVertexAttribArray(0)
+            glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 8, nil)
+        }
+        glBindVertexArray(vao)
+        glDrawArrays(GLenum(GL_TRIANGLES), 0, 6)
+        glBindVertexArray(0)
+    }
+
+    mutating func release() {
+        if vao != 0 { glDeleteVertexArrays(1, &vao); glDeleteBuffers(1, &buffer) }
+        vao = 0; buffer = 0
+    }
+}
