@@ -102,6 +102,8 @@ struct RenderCommand: ParsableCommand {
     var `repeat`: Int = 0
     @Flag(name: .customLong("print-gl-info"), help: "Print the GL device on standard error.")
     var printGLInfo = false
+    @Option(help: "Multisamples per pixel for antialiasing: 0 (off), 2, 4 (default) or 8.")
+    var samples: Int = 4
 
     func run() throws {
         do {
@@ -141,7 +143,8 @@ struct RenderCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: URL(fileURLWithPath: output).deletingLastPathComponent().path) else {
             throw CLIError("mapwright render: cannot write '\(output)': the directory does not exist")
         }
-        let snapshotter = try MapSnapshotter()
+        guard [0, 1, 2, 4, 8].contains(samples) else { throw CLIError("mapwright render: --samples must be 0, 2, 4 or 8") }
+        let snapshotter = try MapSnapshotter(samples: samples)
         if printGLInfo { FileHandle.standardError.write(Data("gl: \(snapshotter.deviceDescription)\n".utf8)) }
         let bitmap = try snapshotter.render(snapshot)
         try bitmap.writePNG(to: output)
