@@ -1,0 +1,181 @@
+import Foundation
+import GeoKit
+import MapCamera
+import MapRender
+import MapRenderGL
+import MapScene
+import Testing
+
+/// 3D on the map through the GL renderer: columns land where the camera's math puts them,
+/// solids hide what lies behind them, the sky fills the view above the horizon, and extruded
+/// buildings hide each other at four bearings (reference images, each looked at when recorded).
+@Suite struct ThreeDTests {
+    static let center = LatLng(lat: 37.7651335, lon: -122.4191805)
+    static let white = Color(rgb: 0xFFFFFF)
+
+    /// A point `dx`, `dy` world pixels from the centre at zoom 16 (x east, y south).
+    static func at(_ dx: Double, _ dy: Double) -> LatLng {
+        let ws = 512 * pow(2, 16.0)
+        let c = MapPoint(center)
+        return MapPoint(x: c.x + dx / ws, y: c.y + dy / ws).latLng
+    }
+
+    /// Max channel distance of a pixel from an RGB triple.
+    static func distance(_ p: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)?, _ r: Int, _ g: Int, _ b: Int) -> Int {
+        guard let p else { return 999 }
+        return max(abs(Int(p.r) - r), abs(Int(p.g) - g), abs(Int(p.b) - b))
+    }
+
+    /// The top of a red column (radius 6 m, height 60 m) seen at the pixel `Camera.project(lat, lon,
+    /// height: 60)` gives, lit as a face pointing up; 14 px above it the white background; at
+    /// pitch ≥ 45 a darker wall 14 px below it.
+    ///
+    /// Expected top colour, by hand from the lighting model (MapRenderGL `ThreeD`): the light
+    /// direction is (−0.6·right − 0.4·up + z) normalised, so its z component is
+    /// 1/√(0.36 + 0.16 + 1) = 0.8111; a face pointing up is lit 0.45 + 0.55 · 0.8111 = 0.8961 of its
+    /// colour: red 255 → 228.5. Tolerance 6 per channel (8-bit rounding, MSAA is not involved at
+    /// the centre of a 12 px wide top).
+    @Test(arguments: [(0.0, 0.0), (0, 30), (45, 0), (45, 30), (60, 0), (60, 30)])
+    func columnTopLandsWhereTheCameraSays(pitch: Double, bearing: Double) throws {
+        let renderer = try RenderHarness.renderer()
+        // Above the centre at pitch 0 (so the top is further from the centre than the base and
+        // background lies above it), below it when pitched (the column rises up the screen).
+        let ground = pitch == 0 ? Self.at(25, -50) : Self.at(20, 40)
+        let cam = Camera(center: Self.center, zoom: 16, bearing: bearing, pitch: pitch,
+                         size: ScreenSize(width: 320, height: 320))
+        var scene = Scene(background: Self.white)
+        scene.add(.column(try Column(position: ground, height: 60, radius: 6, color: Color(rgb: 0xFF0000))))
+        let frame = try renderer.render(scene: scene, camera: cam)
+        let top = try #require(cam.project(ground, height: 60))
+        let x = Int(top.x.rounded(.down)), y = Int(top.y.rounded(.down))
+        let p = frame.pixel(x: x, y: y)
+        #expect(Self.distance(p, 228, 0, 0) <= 6, "top centre at (\(x), \(y)): \(String(describing: p))")
+        #expect(Self.distance(frame.pixel(x: x, y: y - 14), 255, 255, 255) == 0, "above the top")
+        if pitch >= 45 {
+            let wall = try #require(frame.pixel(x: x, y: y + 14))
+            #expect(wall.g < 10 && wall.b < 10 && Int(wall.r) < 228 - 15, "wall below the top: \(wall)")
+        }
+    }
+
+    /// At pitch 60 a near, tall blue column hides the part of a red route that runs behind it;
+    /// the rest of the route is seen.
+    @Test(arguments: [0.0, 30])
+    func nearColumnHidesTheRouteBehindIt(bearing: Double) throws {
+        let renderer = try RenderHarness.renderer()
+        let cam = Camera(center: Self.center, zoom: 16, bearing: bearing, pitch: 60,
+                         size: ScreenSize(width: 320, height: 240))
+        var scene = Scene(background: Self.white)
+        // The route runs 40 world px behind the column (further from the viewer, "up" the screen).
+        let a = (bearing * .pi / 180)
+        func rotated(_ x: Double, _ y: Double) -> LatLng {
+            // Screen-aligned offsets turned into map offsets for this bearing.
+            Self.at(x * cos(a) - y * sin(a), x * sin(a) + y * cos(a))
+        }
+        scene.add(.polyline(try Polyline(coordinates: [rotated(-120, -40), rotated(120, -40)],
+                                         style: LineStyle(width: .pixels(8), color: Color(rgb: 0xFF0000)))))
+        scene.add(.column(try Column(position: rotated(0, 0), height: 80, radius: 15, color: Color(rgb: 0x0000FF))))
+        let frame = try renderer.render(scene: scene, camera: cam)
+        let behind = try #require(cam.project(rotated(0, -40)))
+        let p = try #require(frame.pixel(x: Int(behind.x), y: Int(behind.y)))
+        #expect(p.b > 100 && p.r < 40, "route behind the column: \(p)")
+        let aside = try #require(cam.project(rotated(-90, -40)))
+        let q = try #require(frame.pixel(x: Int(aside.x), y: Int(aside.y)))
+        #expect(q.r > 200 && q.b < 40, "route beside the column: \(q)")
+    }
+
+    /// A pixel-width route keeps its width on screen across a pitched view: an 8 px route
+    /// running away from the viewer is 8 ± 1.5 px wide (counted across, at half coverage) near
+    /// the bottom and near the top of the image at pitch 60.
+    @Test func pixelWidthRoutesKeepTheirWidthUnderPitch() throws {
+        let renderer = try RenderHarness.renderer()
+        let cam = Camera(center: Self.center, zoom: 16, pitch: 60, size: ScreenSize(width: 200, height: 300))
+        var scene = Scene(background: Self.white)
+        scene.add(.polyline(try Polyline(coordinates: [Self.at(0, 300), Self.at(0, -2000)],
+                                         style: LineStyle(width: .pixels(8), color: Color(rgb: 0x000000)))))
+        let frame = try renderer.render(scene: scene, camera: cam)
+        for y in [40, 150, 280] {
+            var dark = 0
+            for x in 0 ..< frame.width {
+                if let p = frame.pixel(x: x, y: y), p.r < 128 { dark += 1 }
+            }
+            #expect(abs(dark - 8) <= 1, "row \(y): \(dark) px wide")
+        }
+    }
+
+    /// At pitch 80 the rows above the horizon show the sky (blue above, not the map's green),
+    /// and the bottom rows the map.
+    @Test(arguments: [0.0, 45])
+    func skyAboveTheHorizonAtPitch80(bearing: Double) throws {
+        let renderer = try RenderHarness.renderer()
+        let cam = Camera(center: LatLng(lat: 20, lon: 10), zoom: 4, bearing: bearing, pitch: 80,
+                         size: ScreenSize(width: 320, height: 240))
+        var scene = Scene(background: Color(rgb: 0xAAD3DF))
+        scene.add(.polygon(try Polygon(exterior: [LatLng(lat: -80, lon: -179), LatLng(lat: -80, lon: 179),
+                                                  LatLng(lat: 80, lon: 179), LatLng(lat: 80, lon: -179)],
+                                       fill: Color(rgb: 0x2DA44E))))
+        let frame = try renderer.render(scene: scene, camera: cam)
+        #expect(cam.horizonY > 20, "the horizon is in view (\(cam.horizonY))")
+        for y in 0 ..< 4 {
+            for x in stride(from: 0, to: 320, by: 40) {
+                let p = try #require(frame.pixel(x: x, y: y))
+                #expect(p.b > p.g && p.b > p.r + 40, "sky at (\(x), \(y)): \(p)")
+            }
+        }
+        let ground = try #require(frame.pixel(x: 160, y: 235))
+        #expect(Self.distance(ground, 0x2D, 0xA4, 0x4E) <= 2, "the map at the bottom: \(ground)")
+    }
+
+    /// Buildings (one with a courtyard) of several heights, seen at pitch 50 from four bearings.
+    static func buildings() throws -> Scene {
+        var s = Scene(background: Color(rgb: 0xF6F8FA))
+        // A road under them all.
+        s.add(.polyline(try Polyline(coordinates: [at(-110, 0), at(110, 0)],
+                                     style: LineStyle(width: .pixels(6), color: Color(rgb: 0xD4A72C)))))
+        func box(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> [LatLng] {
+            [at(x, y), at(x + w, y), at(x + w, y + h), at(x, y + h)]
+        }
+        s.add(.extrusion(try Extrusion(exterior: box(-60, -50, 40, 30), height: 60, color: Color(rgb: 0x0969DA))))
+        s.add(.extrusion(try Extrusion(exterior: box(-20, -30, 30, 30), height: 25, color: Color(rgb: 0xCF222E))))
+        s.add(.extrusion(try Extrusion(exterior: box(20, 10, 50, 50), holes: [box(35, 25, 20, 20)], height: 35,
+                                       color: Color(rgb: 0x8C959F))))
+        s.add(.extrusion(try Extrusion(exterior: box(-70, 15, 30, 20), height: 12, base: 4, color: Color(rgb: 0x1A7F37))))
+        s.add(.column(try Column(position: at(0, 40), height: 45, radius: 6, color: Color(rgb: 0xBF8700))))
+        return s
+    }
+
+    @Test(arguments: [0.0, 90, 180, 270])
+    func extrudedBuildingsAtFourBearings(bearing: Double) throws {
+        let renderer = try RenderHarness.renderer()
+        let cam = Camera(center: Self.center, zoom: 16, bearing: bearing, pitch: 50,
+                         size: ScreenSize(width: 240, height: 200))
+        let frame = try renderer.render(scene: try Self.buildings(), camera: cam)
+        try expectImage(frame, named: "buildings-pitch50-bearing\(Int(bearing))")
+    }
+
+    /// Arcs in a world view at pitch 45 (Paris to Rome, Madrid and New York) over a 10° graticule,
+    /// with dot markers (upright, on top) at the cities.
+    @Test func arcsInAWorldView() throws {
+        let renderer = try RenderHarness.renderer()
+        let cam = Camera(center: LatLng(lat: 44, lon: -34), zoom: 1.2, bearing: 0, pitch: 45,
+                         size: ScreenSize(width: 320, height: 200))
+        var scene = Scene(background: Color(rgb: 0xAAD3DF))
+        let grid = LineStyle(width: .pixels(1), color: Color(rgb: 0x6E7781))
+        for lat in stride(from: -80.0, through: 80, by: 10) {
+            scene.add(.polyline(try Polyline(coordinates: stride(from: -180.0, through: 180, by: 10).map { LatLng(lat: lat, lon: $0) },
+                                             style: grid)))
+        }
+        for lon in stride(from: -180.0, through: 180, by: 10) {
+            scene.add(.polyline(try Polyline(coordinates: [LatLng(lat: -80, lon: lon), LatLng(lat: 80, lon: lon)], style: grid)))
+        }
+        let paris = LatLng(lat: 48.8566, lon: 2.3522)
+        let ends = [(LatLng(lat: 41.9028, lon: 12.4964), 0xCF222E), (LatLng(lat: 40.4168, lon: -3.7038), 0x1A7F37),
+                    (LatLng(lat: 40.7128, lon: -74.006), 0x8250DF)]
+        for (to, c) in ends {
+            scene.add(.arc(try Arc(from: paris, to: to, width: 3, fromColor: Color(rgb: 0x0969DA), toColor: Color(rgb: UInt32(c)))))
+            scene.add(.marker(try Marker(position: to, color: Color(rgb: UInt32(c)))))
+        }
+        scene.add(.marker(try Marker(position: paris, color: Color(rgb: 0x0969DA))))
+        let frame = try renderer.render(scene: scene, camera: cam)
+        try expectImage(frame, named: "arcs-world-pitch45")
+    }
+}
