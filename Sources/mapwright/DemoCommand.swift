@@ -50,6 +50,8 @@ enum DemoGallery {
         ("city-route", { try cityRoute(scale: $0) }),
         ("europe-circles-rotated", { try europeCircles(scale: $0) }),
         ("polygon-with-hole", { try polygon(scale: $0) }),
+        ("world-arcs-3d", { try worldArcs3D(scale: $0) }),
+        ("city-3d", { try city3D(scale: $0) }),
     ]
 
     static let cities: [(String, LatLng)] = [
