@@ -19,12 +19,33 @@ struct OverdrawCuller {
     let cols: Int
     let rows: Int
     private var full: [Bool]
+    /// 8×8-cell blocks: how many of their cells are full, and whether all are, so that pieces
+    /// crossing covered ground are rejected a block at a time.
+    private let blockCols: Int
+    private var blockCount: [UInt8]
+    private var blockFull: [Bool]
+    /// Scratch: the touched cell range per row of the current piece.
+    private var rowRanges: [(Int, Int, Int)] = []
 
     /// A grid over a viewport of `width` × `height` device pixels.
     init(width: Int, height: Int) {
         cols = max(1, Int((Double(width) / Self.cell).rounded(.up)))
         rows = max(1, Int((Double(height) / Self.cell).rounded(.up)))
         full = [Bool](repeating: false, count: cols * rows)
+        blockCols = (cols + 7) / 8
+        let blockRows = (rows + 7) / 8
+        blockCount = [UInt8](repeating: 0, count: blockCols * blockRows)
+        blockFull = [Bool](repeating: false, count: blockCols * blockRows)
+        // Cells past the grid's right and bottom edges count as full, so edge blocks can fill.
+        for row in 0 ..< blockRows * 8 {
+            for col in 0 ..< blockCols * 8 where row >= rows || col >= cols { bump(row, col) }
+        }
+    }
+
+    private mutating func bump(_ row: Int, _ col: Int) {
+        let b = (row >> 3) * blockCols + (col >> 3)
+        blockCount[b] &+= 1
+        if blockCount[b] == 64 { blockFull[b] = true }
     }
 
     /// Per segment of `screen` (device pixels, no consecutive duplicates): draw it or not.
@@ -45,15 +66,26 @@ struct OverdrawCuller {
                 keep[i] = false // off screen entirely
                 continue
             }
+            // Fast path: every 8×8-cell block under the piece's bounding box is full.
+            let bc = 8 * c
+            let br0 = max(0, Int(minSY / bc)), br1 = min((rows - 1) >> 3, Int(maxSY / bc))
+            let bc0 = max(0, Int(minSX / bc)), bc1 = min(blockCols - 1, Int(maxSX / bc))
+            if br0 <= br1 && bc0 <= bc1 {
+                var allFull = true
+                outer: for br in br0 ... br1 {
+                    for bcol in bc0 ... bc1 where !blockFull[br * blockCols + bcol] { allFull = false; break outer }
+                }
+                if allFull { keep[i] = false; continue }
+            }
             let dx = bx - ax, dy = by - ay
             let len2 = dx * dx + dy * dy
             // Rows of cells the capsule may touch; in each, the x-range of the capsule's bounding
             // parallelogram (conservative: a superset of the touched cells).
-            let row0 = max(0, Int((minSY / c).rounded(.down))), row1 = min(rows - 1, Int((maxSY / c).rounded(.down)))
+            // (Int() truncates toward zero; negatives clamp to 0 either way, so it acts as floor here.)
+            let row0 = max(0, Int(minSY / c)), row1 = min(rows - 1, Int(maxSY / c))
             guard row0 <= row1 else { keep[i] = false; continue }
             var needed = false
-            var rowRanges: [(Int, Int, Int)] = []
-            rowRanges.reserveCapacity(row1 - row0 + 1)
+            rowRanges.removeAll(keepingCapacity: true)
             for row in row0 ... row1 {
                 let y0 = Double(row) * c - r, y1 = Double(row + 1) * c + r
                 var x0: Double, x1: Double
@@ -63,12 +95,17 @@ struct OverdrawCuller {
                     let t0 = max(0, min(1, (y0 - ay) / dy)), t1 = max(0, min(1, (y1 - ay) / dy))
                     x0 = min(ax + t0 * dx, ax + t1 * dx); x1 = max(ax + t0 * dx, ax + t1 * dx)
                 }
-                let col0 = max(0, Int(((x0 - r) / c).rounded(.down))), col1 = min(cols - 1, Int(((x1 + r) / c).rounded(.down)))
+                let col0 = max(0, Int((x0 - r) / c)), col1 = min(cols - 1, Int((x1 + r) / c))
                 guard col0 <= col1 else { continue }
                 rowRanges.append((row, col0, col1))
                 if !needed {
-                    let base = row * cols
-                    for col in col0 ... col1 where !full[base + col] { needed = true; break }
+                    let base = row * cols, blockBase = (row >> 3) * blockCols
+                    var col = col0
+                    while col <= col1 {
+                        if blockFull[blockBase + (col >> 3)] { col = (col | 7) + 1; continue }
+                        if !full[base + col] { needed = true; break }
+                        col += 1
+                    }
                 }
             }
             keep[i] = needed
@@ -88,7 +125,10 @@ struct OverdrawCuller {
                 let base = row * cols
                 for col in col0 ... col1 where !full[base + col] {
                     let x0 = Double(col) * c, x1 = x0 + c
-                    if inside(x0, y0) && inside(x1, y0) && inside(x0, y1) && inside(x1, y1) { full[base + col] = true }
+                    if inside(x0, y0) && inside(x1, y0) && inside(x0, y1) && inside(x1, y1) {
+                        full[base + col] = true
+                        bump(row, col)
+                    }
                 }
             }
         }

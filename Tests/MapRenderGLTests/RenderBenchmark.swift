@@ -88,8 +88,10 @@ import Testing
         }
         var scribble = Scene(background: Color(rgb: 0xF2EFE9))
         scribble.add(.polyline(Polyline(path: try GeoPath(points: pts), style: LineStyle(width: .pixels(4), color: Color(rgb: 0x1F6FEB, alpha: 0xC0)))))
+        let t0 = DispatchTime.now().uptimeNanoseconds
         let stris = r.planner.plan(scribble, camera: camera).commands.reduce(0) { $0 + $1.mesh.triangleCount }
-        print("bench scribble: \(stris) triangles after overdraw culling")
+        print(String(format: "bench scribble: planned (tessellation + overdraw culling) in %.1f ms, %d triangles",
+                     Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6, stris))
         var frame: Frame? = nil
         _ = try Self.time("scribble 100k random points", runs: 3) { frame = try r.render(scene: scribble, camera: camera) }
         let r0 = try MapRenderer(samples: 0)
