@@ -181,6 +181,9 @@ private final class GLState {
             switch cmd.mesh.layout {
             case .ground:
                 glUniform1f(program.uniform("u_extrudeScale"), Float(cmd.extrudeScale))
+                glUniform1f(program.uniform("u_pointShape"), gpu.pointShape ? 1 : 0)
+                glUniform2f(program.uniform("u_screenAxes"), Float(cos(-camera.bearing * .pi / 180)),
+                            Float(sin(-camera.bearing * .pi / 180)))
                 let dash = cmd.dash.map { Float($0) }
                 let total = dash.reduce(0, +)
                 glUniform1f(program.uniform("u_dashTotal"), total > 0 ? total : 0)
@@ -328,10 +331,13 @@ private final class GPUMesh {
     var vao: GLuint = 0
     var buffers: [GLuint] = [0, 0]
     var lastFrame: Int
+    /// A ground mesh whose vertices all sit on its origin (a pixel circle or dot).
+    let pointShape: Bool
 
     init(_ mesh: Mesh, frame: Int) {
         self.mesh = mesh
         lastFrame = frame
+        pointShape = ThreeD.isPointShape(mesh)
         glGenVertexArrays(1, &vao)
         glGenBuffers(2, &buffers)
         glBindVertexArray(vao)

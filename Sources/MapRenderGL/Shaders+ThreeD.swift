@@ -104,7 +104,7 @@ extension Shaders {
             fragColor = mix(u_haze, u_zenith, t * (2.0 - t));
         } else {
             float a = clamp(1.0 + above / u_band, 0.0, 1.0);
-            fragColor = u_haze * (a * a);
+            fragColor = u_haze * (a * (2.0 - a) * 0.5 + a * 0.5);
         }
     }
     """
@@ -113,7 +113,9 @@ extension Shaders {
     /// projected to find the line's direction on screen, and the vertex moves perpendicular to it
     /// by the extrusion's length in logical pixels, so a 4 px line is 4 px wide everywhere on a
     /// pitched view (widening on the ground plane would thin it towards the horizon). At pitch 0
-    /// this is the same as widening on the ground.
+    /// this is the same as widening on the ground. Meshes whose vertices all sit on the origin
+    /// (pixel circles, dots: `u_pointShape`) are offset upright on screen, turned by the bearing
+    /// (`u_screenAxes` = (cos, sin) of −bearing), so they stay round under pitch.
     static let groundScreenWidthVertex = """
     #version 300 es
     precision highp float;
@@ -125,6 +127,8 @@ extension Shaders {
     uniform float u_extrudeScale;
     uniform vec2 u_viewport;
     uniform float u_ratio;
+    uniform float u_pointShape;
+    uniform vec2 u_screenAxes;
     out float v_dist;
     void main() {
         vec2 p = a_pos * u_worldSize;
@@ -132,6 +136,12 @@ extension Shaders {
         vec2 e = a_extrude * u_extrudeScale;
         float len = length(e);
         vec4 c = u_matrix * vec4(p, 0.0, 1.0);
+        if (u_pointShape > 0.5 && c.w > 0.0) {
+            // A shape around one point (pixel circle, dot): upright on screen, turned with the map.
+            vec2 s = vec2(e.x * u_screenAxes.x - e.y * u_screenAxes.y, e.x * u_screenAxes.y + e.y * u_screenAxes.x);
+            gl_Position = vec4(c.xy + s * vec2(1.0, -1.0) * u_ratio * 2.0 / u_viewport * c.w, c.z, c.w);
+            return;
+        }
         if (len <= 0.0 || c.w <= 0.0) {
             gl_Position = u_matrix * vec4(p + e, 0.0, 1.0);
             return;

@@ -27,13 +27,23 @@ enum ThreeD {
         var p = Passes()
         for cmd in plan.commands {
             switch cmd.mesh.layout {
-            case .ground: p.flat.append(cmd)
+            case .ground:
+                // Dots and pixel circles stand upright like sprites: not fogged.
+                if sky && isPointShape(cmd.mesh) { p.sprites.append(cmd) } else { p.flat.append(cmd) }
             case .screen: if sky { p.sprites.append(cmd) } else { p.flat.append(cmd) }
             case .solid, .ribbon:
                 if isOpaque(cmd) { p.opaque.append(cmd) } else { p.translucent.append(cmd) }
             }
         }
         return p
+    }
+
+    /// True when every vertex of a ground mesh sits on its origin (stops at the first that does not).
+    static func isPointShape(_ mesh: Mesh) -> Bool {
+        guard mesh.layout == .ground, !mesh.vertices.isEmpty else { return false }
+        let v = mesh.vertices
+        for i in stride(from: 0, to: v.count, by: 5) where v[i] != 0 || v[i + 1] != 0 { return false }
+        return true
     }
 
     private static func isOpaque(_ cmd: DrawCommand) -> Bool {
@@ -72,7 +82,7 @@ enum ThreeD {
     /// over light backgrounds, dark ones over dark backgrounds (luminance below 0.35).
     static func sky(camera: Camera, background: Color) -> Sky? {
         let hy = camera.horizonY
-        let band = max(24, camera.size.height * 0.12)
+        let band = max(24, camera.size.height * 0.2)
         guard hy.isFinite, hy + band > 0 else { return nil }
         let lum = (0.2126 * Double(background.r) + 0.7152 * Double(background.g) + 0.0722 * Double(background.b)) / 255
         let dark = background.a > 0 && lum < 0.35

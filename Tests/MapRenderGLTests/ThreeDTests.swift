@@ -102,6 +102,22 @@ import Testing
         }
     }
 
+    /// A circle in pixels and a dot marker stay round on screen at pitch 60 (bearing 30): the
+    /// 20 px radius disc is 40 ± 2 px across both horizontally and vertically.
+    @Test func pixelCirclesStayRoundUnderPitch() throws {
+        let renderer = try RenderHarness.renderer()
+        let cam = Camera(center: Self.center, zoom: 16, bearing: 30, pitch: 60, size: ScreenSize(width: 200, height: 200))
+        var scene = Scene(background: Self.white)
+        scene.add(.circle(try Circle(center: Self.center, radius: .pixels(20), fill: .black, stroke: nil)))
+        let frame = try renderer.render(scene: scene, camera: cam)
+        var across = 0, down = 0
+        for k in 0 ..< 200 {
+            if let p = frame.pixel(x: k, y: 100), p.r < 128 { across += 1 }
+            if let p = frame.pixel(x: 100, y: k), p.r < 128 { down += 1 }
+        }
+        #expect(abs(across - 40) <= 2 && abs(down - 40) <= 2, "across \(across), down \(down)")
+    }
+
     /// At pitch 80 the rows above the horizon show the sky (blue above, not the map's green),
     /// and the bottom rows the map.
     @Test(arguments: [0.0, 45])
