@@ -87,10 +87,10 @@ public final class RenderPlanner: @unchecked Sendable {
     // MARK: cache
 
     func cached(_ key: MeshKey, retain: [AnyObject] = [], make: () -> (Mesh, MapPoint)) -> (Mesh, MapPoint) {
-        if let e = cache[key] {
+        if let e = cache[key], let m = e.mesh {
             e.lastUsed = generation
             stats.hits += 1
-            return (e.mesh, e.origin)
+            return (m, e.origin)
         }
         stats.misses += 1
         let (mesh, origin) = make()
@@ -127,38 +127,49 @@ public final class RenderPlanner: @unchecked Sendable {
         // 4k at 1 px).
         let tolerance = view.tolerance * min(2, max(1, (2 * halfWidth) / 4 / 0.5))
         let stroker = LineStroker(join: style.join, cap: style.cap, maxHalfWidth: pow(2, Double(detail)))
-        var newPieces: [(points: [MapPoint], start: Double)] = []
-        var (mesh, origin) = cached(key, retain: [path]) {
+        // The simplified pieces are cached first; the full mesh is built only when a view draws
+        // it (a heavily self-overlapping line may only ever be drawn culled).
+        let entry: CacheEntry
+        if let e = cache[key] {
+            e.lastUsed = generation
+            stats.hits += 1
+            entry = e
+        } else {
+            stats.misses += 1
             var pts = path.points
             if line.geodesic { pts = GeodesicShapes.greatCircle(pts.map(\.latLng)) }
             let origin = cell?.rect.mid ?? MapRect(bounding: pts)?.mid ?? bounds.mid
-            var b = GroundMeshBuilder(origin: origin)
             let raw: [(points: [MapPoint], start: Double)] = cell.map { Clip.polyline(pts, to: $0.rect) } ?? [(pts, 0)]
+            var pieces: [(points: [MapPoint], start: Double)] = []
+            var length = 0.0
             for piece in raw {
                 var simple: [MapPoint] = []
                 simple.reserveCapacity(piece.points.count / 4)
-                for p in Simplify.simplify(piece.points, tolerance: tolerance) where simple.last != p { simple.append(p) }
-                stroker.stroke(simple, closed: false, into: &b, startDistance: piece.start)
-                newPieces.append((simple, piece.start))
-            }
-            return (b.build(), origin)
-        }
-        if !newPieces.isEmpty, let entry = cache[key] {
-            entry.pieces = newPieces
-            entry.length = newPieces.reduce(0) { total, piece in
-                var l = total
-                for i in 0 ..< max(0, piece.points.count - 1) {
-                    let a = piece.points[i], b = piece.points[i + 1]
-                    l += ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+                for p in Simplify.simplify(piece.points, tolerance: tolerance) where simple.last != p {
+                    if let q = simple.last { length += ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot() }
+                    simple.append(p)
                 }
-                return l
+                pieces.append((simple, piece.start))
             }
+            entry = CacheEntry(mesh: nil, origin: origin, retain: [path], lastUsed: generation)
+            entry.pieces = pieces
+            entry.length = length
+            cache[key] = entry
         }
+        var mesh: Mesh
+        var origin = entry.origin
         // Heavy self-overlap (the ink would cover the view many times over): a view-dependent mesh
         // without the segments that cannot change the image (see OverdrawCuller).
-        if style.dash.isEmpty, let entry = cache[key], let culled = culledLine(entry, key: key, path: path, stroker: stroker,
-                                                                               widest: halfWidth + casing, narrowest: halfWidth, view) {
+        if style.dash.isEmpty, let culled = culledLine(entry, key: key, path: path, stroker: stroker,
+                                                      widest: halfWidth + casing, narrowest: halfWidth, view) {
             (mesh, origin) = culled
+        } else if let m = entry.mesh {
+            mesh = m
+        } else {
+            var b = GroundMeshBuilder(origin: entry.origin)
+            for piece in entry.pieces { stroker.stroke(piece.points, closed: false, into: &b, startDistance: piece.start) }
+            mesh = b.build()
+            entry.mesh = mesh
         }
         guard !mesh.indices.isEmpty else { return }
         if let casingColor = style.casingColor, casing > 0 {
@@ -199,9 +210,9 @@ public final class RenderPlanner: @unchecked Sendable {
             var culler = OverdrawCuller(width: Int((cam.size.width * ratio).rounded(.up)),
                                         height: Int((cam.size.height * ratio).rounded(.up)))
             var b = GroundMeshBuilder(origin: origin)
-            // Long segments are cut into ≤ 16 device-pixel pieces so that only the parts that add
+            // Long segments are cut into ≤ 32 device-pixel pieces so that only the parts that add
             // coverage are drawn (collinear cuts need no joins).
-            let maxStep = 16 / (view.worldSize * ratio)
+            let maxStep = 32 / (view.worldSize * ratio)
             for piece in entry.pieces {
                 var pts: [MapPoint] = []
                 pts.reserveCapacity(piece.points.count * 2)
@@ -520,7 +531,8 @@ struct MeshKey: Hashable {
 }
 
 final class CacheEntry {
-    let mesh: Mesh
+    /// The mesh; nil for a line whose pieces are cached but whose full mesh was not needed yet.
+    var mesh: Mesh?
     let origin: MapPoint
     /// Keeps the keyed objects alive so that their identities stay unique while cached.
     let retain: [AnyObject]
@@ -530,7 +542,7 @@ final class CacheEntry {
     /// For polylines: the total length of `pieces` in map units.
     var length = 0.0
 
-    init(mesh: Mesh, origin: MapPoint, retain: [AnyObject], lastUsed: Int) {
+    init(mesh: Mesh?, origin: MapPoint, retain: [AnyObject], lastUsed: Int) {
         self.mesh = mesh; self.origin = origin; self.retain = retain; self.lastUsed = lastUsed
     }
 }
