@@ -24,6 +24,9 @@ public struct DrawCommand: Sendable {
     /// When true each pixel (sample) is blended at most once by this command, so translucent
     /// strokes do not darken where they overlap themselves.
     public var blendOnce: Bool
+    /// When true the ground extrusion is a width on the ground (lines in metres: narrower with
+    /// distance in pitched views); when false it is a width on screen (lines and rims in pixels).
+    public var widthOnGround = false
 
     /// Creates a command.
     public init(mesh: Mesh, origin: MapPoint, color: Color, extrudeScale: Double = 0, dash: [Double] = [],

@@ -59,7 +59,12 @@ public final class RenderPlanner: @unchecked Sendable {
         var labels: [Label] = []
         for overlay in scene.drawingOrder {
             switch overlay {
-            case .polyline(let line): addPolyline(line, view, &commands)
+            case .polyline(let line):
+                let first = commands.count
+                addPolyline(line, view, &commands)
+                if case .meters = line.style.width {
+                    for i in first ..< commands.count { commands[i].widthOnGround = true }
+                }
             case .polygon(let poly): addPolygon(poly, view, &commands)
             case .circle(let circle): addCircle(circle, view, &commands)
             case .marker(let marker):

@@ -182,6 +182,7 @@ private final class GLState {
             case .ground:
                 glUniform1f(program.uniform("u_extrudeScale"), Float(cmd.extrudeScale))
                 glUniform1f(program.uniform("u_pointShape"), gpu.pointShape ? 1 : 0)
+                glUniform1f(program.uniform("u_onGround"), cmd.widthOnGround ? 1 : 0)
                 glUniform2f(program.uniform("u_screenAxes"), Float(cos(-camera.bearing * .pi / 180)),
                             Float(sin(-camera.bearing * .pi / 180)))
                 let dash = cmd.dash.map { Float($0) }

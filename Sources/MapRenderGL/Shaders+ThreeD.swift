@@ -115,7 +115,8 @@ extension Shaders {
     /// pitched view (widening on the ground plane would thin it towards the horizon). At pitch 0
     /// this is the same as widening on the ground. Meshes whose vertices all sit on the origin
     /// (pixel circles, dots: `u_pointShape`) are offset upright on screen, turned by the bearing
-    /// (`u_screenAxes` = (cos, sin) of −bearing), so they stay round under pitch.
+    /// (`u_screenAxes` = (cos, sin) of −bearing), so they stay round under pitch. Widths in metres
+    /// (`u_onGround`) are widened on the ground plane as they are.
     static let groundScreenWidthVertex = """
     #version 300 es
     precision highp float;
@@ -128,6 +129,7 @@ extension Shaders {
     uniform vec2 u_viewport;
     uniform float u_ratio;
     uniform float u_pointShape;
+    uniform float u_onGround;
     uniform vec2 u_screenAxes;
     out float v_dist;
     void main() {
@@ -142,7 +144,7 @@ extension Shaders {
             gl_Position = vec4(c.xy + s * vec2(1.0, -1.0) * u_ratio * 2.0 / u_viewport * c.w, c.z, c.w);
             return;
         }
-        if (len <= 0.0 || c.w <= 0.0) {
+        if (len <= 0.0 || c.w <= 0.0 || u_onGround > 0.5) {
             gl_Position = u_matrix * vec4(p + e, 0.0, 1.0);
             return;
         }

@@ -102,6 +102,24 @@ import Testing
         }
     }
 
+    /// A line whose width is in metres lies on the ground: at the centre row of a pitch-60 view it
+    /// is `30 m · px/m` wide (px/m = 512·2^16 / (40 075 016.686 · cos 37.765°), Web Mercator at the
+    /// centre latitude; ±1.5 px), and it narrows with distance (the top row under 3/4 of the bottom's).
+    @Test func metreWidthLinesLieOnTheGround() throws {
+        let renderer = try RenderHarness.renderer()
+        let cam = Camera(center: Self.center, zoom: 16, pitch: 60, size: ScreenSize(width: 200, height: 300))
+        var scene = Scene(background: Self.white)
+        scene.add(.polyline(try Polyline(coordinates: [Self.at(0, 300), Self.at(0, -2000)],
+                                         style: LineStyle(width: .meters(30), color: Color(rgb: 0x000000)))))
+        let frame = try renderer.render(scene: scene, camera: cam)
+        func width(_ y: Int) -> Int {
+            (0 ..< frame.width).filter { x in frame.pixel(x: x, y: y).map { $0.r < 128 } ?? false }.count
+        }
+        let ppm = 512 * pow(2, 16.0) / (40_075_016.686 * cos(Self.center.lat * .pi / 180))
+        #expect(abs(Double(width(150)) - 30 * ppm) <= 1.5, "centre row \(width(150)) px, expected \(30 * ppm)")
+        #expect(Double(width(20)) < 0.75 * Double(width(290)), "top \(width(20)) px, bottom \(width(290)) px")
+    }
+
     /// A circle in pixels and a dot marker stay round on screen at pitch 60 (bearing 30): the
     /// 20 px radius disc is 40 ± 2 px across both horizontally and vertically.
     @Test func pixelCirclesStayRoundUnderPitch() throws {
