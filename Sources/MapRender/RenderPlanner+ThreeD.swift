@@ -7,6 +7,8 @@ enum SolidKey: Hashable {
     case column(lat: Double, lon: Double, height: Double, radius: Double, base: Double, sides: Int)
     case extrusion([ObjectIdentifier], height: Double, base: Double)
     case arc(from: LatLng, to: LatLng, apex: Double, fromColor: Color, toColor: Color, count: Int)
+    /// Opaque solids of one colour in one batch cell, merged (the meshes' identities, in order).
+    case batch([ObjectIdentifier])
 }
 
 extension RenderPlanner {
@@ -59,6 +61,67 @@ extension RenderPlanner {
             MapPoint(x: origin.x + Double(mesh.vertices[$0]), y: origin.y + Double(mesh.vertices[$0 + 1]))
         }), view.mayBeVisible(bounds, marginPx: reach(a.apex, view) + a.width) else { return }
         out.append(DrawCommand(mesh: mesh, origin: origin, color: .white, extrudeScale: a.width / 2))
+    }
+
+    /// Side of the cells opaque solids are batched in, map units (about 10 km at the equator):
+    /// small enough that Float32 offsets inside a cell stay far below a pixel at zoom 22.
+    static let batchCell = 1.0 / 4096
+
+    /// Merges opaque solids (columns, extrusions) of the same colour whose origins share a batch
+    /// cell into one command (drawn where the first of them was; the depth buffer makes their
+    /// order irrelevant), so thousands of buildings cost a few draw calls. The merged mesh is
+    /// cached by the identities of its parts, so an unchanged view re-uses it.
+    func batchSolids(_ commands: [DrawCommand]) -> [DrawCommand] {
+        struct Group: Hashable {
+            var color: Color
+            var cx: Int
+            var cy: Int
+        }
+        let cell = Self.batchCell
+        var groups: [Group: [Int]] = [:]
+        var order: [Group] = []
+        for (i, c) in commands.enumerated() where c.mesh.layout == .solid && c.color.a == 255 {
+            let gx = (c.origin.x / cell).rounded(.down), gy = (c.origin.y / cell).rounded(.down)
+            guard gx.isFinite, gy.isFinite, abs(gx) < 1e9, abs(gy) < 1e9 else { continue }
+            let g = Group(color: c.color, cx: Int(gx), cy: Int(gy))
+            if groups[g] == nil { order.append(g) }
+            groups[g, default: []].append(i)
+        }
+        guard groups.values.contains(where: { $0.count > 1 }) else { return commands }
+        var replacement: [Int: DrawCommand] = [:]
+        var dropped = Set<Int>()
+        for g in order {
+            guard let idx = groups[g], idx.count > 1 else { continue }
+            let parts = idx.map { commands[$0] }
+            let base = MapPoint(x: (Double(g.cx) + 0.5) * cell, y: (Double(g.cy) + 0.5) * cell)
+            let key = MeshKey(source: .solid(.batch(parts.map { ObjectIdentifier($0.mesh) })), bucket: 0, cell: nil)
+            let (mesh, origin) = cached(key, retain: parts.map(\.mesh)) { (Self.merge(parts, base: base), base) }
+            replacement[idx[0]] = DrawCommand(mesh: mesh, origin: origin, color: g.color)
+            dropped.formUnion(idx.dropFirst())
+        }
+        var out: [DrawCommand] = []
+        out.reserveCapacity(commands.count - dropped.count)
+        for (i, c) in commands.enumerated() where !dropped.contains(i) { out.append(replacement[i] ?? c) }
+        return out
+    }
+
+    /// Solid meshes re-based onto one origin and concatenated.
+    static func merge(_ parts: [DrawCommand], base: MapPoint) -> Mesh {
+        var v: [Float] = []
+        var idx: [UInt32] = []
+        v.reserveCapacity(parts.reduce(0) { $0 + $1.mesh.vertices.count })
+        idx.reserveCapacity(parts.reduce(0) { $0 + $1.mesh.indices.count })
+        for p in parts {
+            let first = UInt32(v.count / 6)
+            let dx = p.origin.x - base.x, dy = p.origin.y - base.y
+            let m = p.mesh.vertices
+            for i in stride(from: 0, to: m.count, by: 6) {
+                v.append(Float(Double(m[i]) + dx)); v.append(Float(Double(m[i + 1]) + dy))
+                v.append(m[i + 2]); v.append(m[i + 3]); v.append(m[i + 4]); v.append(m[i + 5])
+            }
+            for i in p.mesh.indices { idx.append(first + i) }
+        }
+        return Mesh(layout: .solid, vertices: v, indices: idx)
     }
 
     /// How far up the screen something `height` metres tall can reach, logical pixels.
