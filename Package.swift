@@ -69,6 +69,7 @@ let package = Package(
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "MapTestSupport"]),
         .testTarget(name: "MapImageTests", dependencies: ["MapImage", "MapTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "Canvas2DTests", dependencies: ["Canvas2D", "MapTestSupport"], exclude: ["References"]),
+        .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "MapFormats", "MapScene", "MapTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["mapwright", "MapTestSupport", "MapImage", "MapCamera", "GeoKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -324,7 +324,7 @@ public struct SceneLoader {
     }
 
     func readTrack(_ file: String, _ where_: String) throws -> Track {
-        let url = URL(fileURLWithPath: file, relativeTo: baseDirectory)
+        let url = resolve(file)
         do {
             return try TrackReader.read(contentsOf: url)
         } catch {
@@ -333,7 +333,7 @@ public struct SceneLoader {
     }
 
     private func iconImage(_ file: String, _ where_: String) throws -> SpriteImage {
-        let url = URL(fileURLWithPath: file, relativeTo: baseDirectory)
+        let url = resolve(file)
         let bitmap: Bitmap
         do { bitmap = try Bitmap(contentsOfPNGFile: url.path) } catch { throw SceneLoadError(where_, "\(error)") }
         guard let image = SpriteImage(width: bitmap.width, height: bitmap.height,
@@ -341,6 +341,11 @@ public struct SceneLoader {
             throw SceneLoadError(where_, "'\(file)' is \(bitmap.width)x\(bitmap.height) px; icons may be at most 4096 px a side")
         }
         return image
+    }
+
+    /// A path from the document: absolute as it is, relative to `baseDirectory` otherwise.
+    private func resolve(_ file: String) -> URL {
+        file.hasPrefix("/") ? URL(fileURLWithPath: file) : baseDirectory.appendingPathComponent(file)
     }
 
     private func anchorPair(_ v: [Double]?, _ where_: String) throws -> (x: Double, y: Double) {

@@ -1,0 +1,92 @@
+import Foundation
+import GeoKit
+import MapFormats
+import MapScene
+import MapTestSupport
+import Testing
+@testable import MapSnapshot
+
+/// Scene documents → snapshots: units, defaults, file reading and located errors.
+@Suite struct SceneLoaderTests {
+    let loader = SceneLoader(baseDirectory: URL(fileURLWithPath: NSTemporaryDirectory()))
+
+    func doc(_ json: String) throws -> SceneDocument {
+        try SceneDocument.decode(Data(json.utf8), file: "t.json")
+    }
+
+    @Test func radiusUnitsAndDefaults() throws {
+        let s = try loader.snapshot(from: doc("""
+            {"camera": {"center": [10, 20], "zoom": 5},
+             "overlays": [{"type": "circle", "position": [10, 20], "radius": 2.5, "radiusUnit": "km"},
+                          {"type": "circle", "position": [10, 20], "radius": 30, "radiusUnit": "px"},
+                          {"type": "circle", "position": [10, 20], "radius": 700}]}
+            """))
+        let radii = s.overlays.compactMap { o -> Length? in if case .circle(let c) = o { c.radius } else { nil } }
+        #expect(radii == [.meters(2500), .pixels(30), .meters(700)])
+        // Defaults: 1024x768, scale 1, light embedded basemap, attribution on, no extras.
+        #expect(s.camera.size.width == 1024 && s.camera.size.height == 768 && s.camera.pixelRatio == 1)
+        #expect(s.basemapStyle?.name == "light" && s.attribution && !s.scaleBar && !s.compass)
+    }
+
+    /// The fitted camera holds the rim of a metric circle: at bearing 0 the fitted zoom is the
+    /// one that fits the circle's north/south extent (GeoKit direct) into the padded height.
+    @Test func fitsAMetricCircle() throws {
+        let s = try loader.snapshot(from: doc("""
+            {"size": [400, 400], "camera": {"padding": 0},
+             "overlays": [{"type": "circle", "position": [0, 0], "radius": 100, "radiusUnit": "km"}]}
+            """))
+        let n = MapPoint(Geodesic.wgs84.direct(from: LatLng(lat: 0, lon: 0), azimuth: 0, distance: 100_000).point)
+        let e = MapPoint(Geodesic.wgs84.direct(from: LatLng(lat: 0, lon: 0), azimuth: 90, distance: 100_000).point)
+        // Square viewport: the larger of the two spans decides (Mercator is conformal; at the
+        // equator the metric circle is slightly wider east-west than north-south in Mercator).
+        let span = max(2 * (0.5 - n.y), 2 * (e.x - 0.5))
+        expectNear(s.camera.zoom, log2(400 / (span * 512)), tolerance: 1e-3, "zoom that fits the rim")
+    }
+
+    @Test func polygonFileRingsBecomeHoles() throws {
+        let dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let geo = """
+            {"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, "geometry":
+              {"type": "MultiPolygon", "coordinates": [
+                [[[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]], [[2, 2], [4, 2], [4, 4], [2, 4], [2, 2]]],
+                [[[20, 0], [30, 0], [30, 10], [20, 0]]]]}}]}
+            """
+        try geo.write(to: dir.appendingPathComponent("p.geojson"), atomically: true, encoding: .utf8)
+        let s = try SceneLoader(baseDirectory: dir).snapshot(from: doc("""
+            {"camera": {"center": [5, 5], "zoom": 3}, "overlays": [{"type": "polygon", "file": "p.geojson"}]}
+            """))
+        let polys = s.overlays.compactMap { o -> Polygon? in if case .polygon(let p) = o { p } else { nil } }
+        #expect(polys.count == 2)
+        #expect(polys.first?.holes.count == 1)
+        #expect(polys.last?.holes.count == 0)
+    }
+
+    @Test(arguments: [
+        (#"{"overlays": [{"type": "blob"}]}"#, "overlays[0].type"),
+        (#"{"overlays": [{"type": "circle", "position": [1, 2], "radius": 5, "radiusUnit": "ly"}]}"#, "overlays[0].radiusUnit"),
+        (#"{"overlays": [{"type": "route", "coordinates": [[1, 2]], "color": "blurple"}]}"#, "overlays[0].color"),
+        (#"{"overlays": [{"type": "route"}]}"#, "exactly one of file, coordinates or polyline"),
+        (#"{"overlays": [{"type": "route", "coordinates": [[91, 2], [0, 0]]}]}"#, "overlays[0].coordinates[0]"),
+        (#"{"overlays": [{"type": "marker", "position": [1]}]}"#, "expected [lat, lon]"),
+        (#"{"camera": {"center": [1, 2]}}"#, "give both center and zoom"),
+        (#"{"camera": {"center": [1, 2], "zoom": 3, "pitch": 90}}"#, "camera.pitch"),
+        (#"{"size": [100, 100], "scale": 0.5, "camera": {"center": [1, 2], "zoom": 3}}"#, "scale"),
+        (#"{"basemap": "osm", "camera": {"center": [1, 2], "zoom": 3}}"#, "unknown basemap"),
+    ])
+    func errorsSayWhere(json: String, expected: String) throws {
+        #expect {
+            try loader.snapshot(from: doc(json))
+        } throws: { error in
+            "\(error)".contains(expected)
+        }
+    }
+
+    @Test func decodingErrorsNameTheJSONPath() {
+        #expect {
+            try doc(#"{"overlays": [{"type": "circle", "radius": "big"}]}"#)
+        } throws: { error in
+            "\(error)" == "t.json: overlays[0].radius: expected a number"
+        }
+    }
+}
