@@ -20,7 +20,22 @@ enum SolidMeshes {
             return i
         }
 
-        mutating func triangle(_ a: UInt32, _ b: UInt32, _ c: UInt32) { indices += [a, b, c] }
+        /// Adds a triangle wound so that its face points along the normal of its first vertex
+        /// (`(b − a) × (c − a) · n > 0` in the map frame x east, y south, z up): backends cull
+        /// back faces by that winding.
+        mutating func triangle(_ a: UInt32, _ b: UInt32, _ c: UInt32) {
+            let v = vertices
+            func p(_ i: UInt32) -> (Double, Double, Double) {
+                let k = Int(i) * 6
+                return (Double(v[k]), Double(v[k + 1]), Double(v[k + 2]))
+            }
+            let pa = p(a), pb = p(b), pc = p(c)
+            let u = (pb.0 - pa.0, pb.1 - pa.1, pb.2 - pa.2), w = (pc.0 - pa.0, pc.1 - pa.1, pc.2 - pa.2)
+            let cross = (u.1 * w.2 - u.2 * w.1, u.2 * w.0 - u.0 * w.2, u.0 * w.1 - u.1 * w.0)
+            let k = Int(a) * 6
+            let dot = cross.0 * Double(v[k + 3]) + cross.1 * Double(v[k + 4]) + cross.2 * Double(v[k + 5])
+            if dot < 0 { indices += [a, c, b] } else { indices += [a, b, c] }
+        }
 
         /// A wall quad from `a` to `b` between heights `z0` and `z1` facing `n` (x east, y south).
         mutating func wall(_ a: MapPoint, _ b: MapPoint, _ z0: Double, _ z1: Double, _ n: (Double, Double, Double)) {

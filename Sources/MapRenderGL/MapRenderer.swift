@@ -218,48 +218,33 @@ private final class GLState {
             glBindVertexArray(gpu.vao)
             glDrawElements(GLenum(GL_TRIANGLES), GLsizei(cmd.mesh.indices.count), GLenum(GL_UNSIGNED_INT), nil)
         }
-        // 3D frames (see `ThreeD`): opaque solids first, writing depth; then the flat layers in
-        // order, depth-tested against them without writing (the ground is a plane under every
-        // solid, so nothing flat can hide a solid); the sky; translucent solids; sprites on top.
+        // 3D frames (see `ThreeD`): the flat layers in order, as in a flat frame (no depth test:
+        // the ground is a plane under every solid, so nothing flat can hide a solid); the sky;
+        // opaque solids, depth-tested and depth-written; translucent solids and arcs; sprites on top.
         let sky = ThreeD.sky(camera: camera, background: plan.background)
         let passes = ThreeD.passes(plan, sky: sky != nil)
         let light = ThreeD.light(bearing: camera.bearing)
-        if !passes.opaque.isEmpty {
-            glEnable(GLenum(GL_DEPTH_TEST))
-            glDepthFunc(GLenum(GL_LESS))
-            glDepthMask(GLboolean(GL_TRUE))
-            for cmd in passes.opaque { drawCommand(cmd) }
-        }
-        let depth3D = !passes.opaque.isEmpty
-        for cmd in passes.flat {
-            if depth3D && cmd.mesh.layout == .ground {
-                glEnable(GLenum(GL_DEPTH_TEST))
-                glDepthFunc(GLenum(GL_LEQUAL))
-                glDepthMask(GLboolean(GL_FALSE))
-            } else {
-                glDisable(GLenum(GL_DEPTH_TEST))
-            }
-            drawCommand(cmd)
-        }
+        glDisable(GLenum(GL_DEPTH_TEST))
+        for cmd in passes.flat { drawCommand(cmd) }
         if let sky {
             glDisable(GLenum(GL_STENCIL_TEST))
-            if depth3D {
-                glEnable(GLenum(GL_DEPTH_TEST))
-                glDepthFunc(GLenum(GL_LEQUAL))
-                glDepthMask(GLboolean(GL_FALSE))
-            } else {
-                glDisable(GLenum(GL_DEPTH_TEST))
-            }
             drawSky(sky, height: h, ratio: camera.pixelRatio)
             current = skyProgram.id
         }
-        if !passes.translucent.isEmpty {
+        if !passes.opaque.isEmpty || !passes.translucent.isEmpty {
             glEnable(GLenum(GL_DEPTH_TEST))
             glDepthFunc(GLenum(GL_LESS))
+            glDepthMask(GLboolean(GL_TRUE))
+            ThreeD.cullBackFaces(true)
+            for cmd in passes.opaque { drawCommand(cmd) }
             glDepthMask(GLboolean(GL_FALSE))
-            for cmd in passes.translucent { drawCommand(cmd) }
+            for cmd in passes.translucent {
+                ThreeD.cullBackFaces(cmd.mesh.layout == .solid)
+                drawCommand(cmd)
+            }
+            ThreeD.cullBackFaces(false)
+            glDisable(GLenum(GL_DEPTH_TEST))
         }
-        glDisable(GLenum(GL_DEPTH_TEST))
         for cmd in passes.sprites { drawCommand(cmd) }
         glDepthMask(GLboolean(GL_TRUE))
         glBindVertexArray(0)

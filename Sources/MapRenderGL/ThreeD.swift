@@ -12,25 +12,26 @@ enum ThreeD {
 
     /// The commands of a plan sorted into passes (each in plan order).
     struct Passes {
-        /// Opaque solids and ribbons: drawn first, depth-tested and depth-written.
-        var opaque: [DrawCommand] = []
-        /// Flat layers (ground meshes, and sprites when no sky is drawn), in plan order.
+        /// Flat layers (ground meshes, and sprites when nothing is deferred), in plan order.
         var flat: [DrawCommand] = []
-        /// Translucent solids and ribbons: after the flat layers, depth-tested, not written.
+        /// Opaque solids and ribbons: after the flat layers and the sky, depth-tested and written.
+        var opaque: [DrawCommand] = []
+        /// Translucent solids and ribbons: after the opaque ones, depth-tested, not written.
         var translucent: [DrawCommand] = []
-        /// Sprites deferred until after the sky (only when a sky is drawn).
+        /// Sprites, dots and pixel circles, deferred to the top when a sky or 3D content is drawn.
         var sprites: [DrawCommand] = []
     }
 
     /// Splits the plan. Without 3D content and sky every command stays in `flat`, in order.
     static func passes(_ plan: RenderPlan, sky: Bool) -> Passes {
         var p = Passes()
+        let defer3D = sky || plan.commands.contains { $0.mesh.layout == .solid || $0.mesh.layout == .ribbon }
         for cmd in plan.commands {
             switch cmd.mesh.layout {
             case .ground:
-                // Dots and pixel circles stand upright like sprites: not fogged.
-                if sky && isPointShape(cmd.mesh) { p.sprites.append(cmd) } else { p.flat.append(cmd) }
-            case .screen: if sky { p.sprites.append(cmd) } else { p.flat.append(cmd) }
+                // Dots and pixel circles stand upright like sprites: on top, not fogged.
+                if defer3D && isPointShape(cmd.mesh) { p.sprites.append(cmd) } else { p.flat.append(cmd) }
+            case .screen: if defer3D { p.sprites.append(cmd) } else { p.flat.append(cmd) }
             case .solid, .ribbon:
                 if isOpaque(cmd) { p.opaque.append(cmd) } else { p.translucent.append(cmd) }
             }
@@ -52,6 +53,19 @@ enum ThreeD {
         let v = cmd.mesh.vertices, s = cmd.mesh.layout.stride
         for i in stride(from: s - 1, to: v.count, by: s) where v[i] < 1 { return false }
         return true
+    }
+
+    /// Turns back-face culling of solids on or off. Solid meshes wind their faces counter-clockwise
+    /// about the normal in the map frame (x east, y south, z up: left-handed), which the camera's
+    /// y flip makes clockwise in GL window coordinates.
+    static func cullBackFaces(_ on: Bool) {
+        if on {
+            glEnable(GLenum(GL_CULL_FACE))
+            glCullFace(GLenum(GL_BACK))
+            glFrontFace(GLenum(GL_CW))
+        } else {
+            glDisable(GLenum(GL_CULL_FACE))
+        }
     }
 
     /// The unit direction towards the light in the map frame (x east, y south, z up): fixed to the
