@@ -19,10 +19,17 @@ extension RenderPlanner {
         let r = c.radius * MapPoint.unitsPerMeter(atLatitude: c.position.lat)
         let foot = MapRect(origin: MapPoint(x: p.x - r, y: p.y - r), width: 2 * r, height: 2 * r)
         guard view.mayBeVisible(foot, marginPx: reach(c.height, view)) else { return }
+        // Level of detail for round columns: one side per ~6 px of circumference at the zoom
+        // bucket, at least 12 (smooth shading hides the facets), at most the column's own.
+        var shape = c
+        if c.sides >= 12 {
+            let perimeter = 2 * Double.pi * r * view.bucketWorldSize
+            shape.sides = max(12, min(c.sides, Int((perimeter / 6).rounded(.up))))
+        }
         let key = MeshKey(source: .solid(.column(lat: c.position.lat, lon: c.position.lon, height: c.height,
-                                                 radius: c.radius, base: c.base, sides: c.sides)),
+                                                 radius: c.radius, base: c.base, sides: shape.sides)),
                           bucket: 0, cell: nil)
-        let (mesh, origin) = cached(key) { SolidMeshes.column(c) }
+        let (mesh, origin) = cached(key) { SolidMeshes.column(shape) }
         out.append(DrawCommand(mesh: mesh, origin: origin, color: c.color))
     }
 
@@ -69,9 +76,10 @@ extension RenderPlanner {
 
     /// Merges opaque solids (columns, extrusions) of the same colour whose origins share a batch
     /// cell into one command (drawn where the first of them was; the depth buffer makes their
-    /// order irrelevant), so thousands of buildings cost a few draw calls. The merged mesh is
+    /// order irrelevant to the image), nearest first for the bearing, so thousands of buildings
+    /// cost a few draw calls and hidden fragments are rejected early. The merged mesh is
     /// cached by the identities of its parts, so an unchanged view re-uses it.
-    func batchSolids(_ commands: [DrawCommand]) -> [DrawCommand] {
+    func batchSolids(_ commands: [DrawCommand], bearing: Double) -> [DrawCommand] {
         struct Group: Hashable {
             var color: Color
             var cx: Int
@@ -92,7 +100,14 @@ extension RenderPlanner {
         var dropped = Set<Int>()
         for g in order {
             guard let idx = groups[g], idx.count > 1 else { continue }
-            let parts = idx.map { commands[$0] }
+            // Nearest first for the view's bearing (in 45° sectors, so the merged mesh is shared
+            // by nearby bearings): the depth test then rejects hidden fragments early.
+            let sector = Int(((bearing.isFinite ? bearing : 0) / 45).rounded()) & 7
+            let a = Double(sector) * 45 * .pi / 180
+            let away = (sin(a), -cos(a))
+            let parts = idx.map { commands[$0] }.sorted {
+                $0.origin.x * away.0 + $0.origin.y * away.1 < $1.origin.x * away.0 + $1.origin.y * away.1
+            }
             let base = MapPoint(x: (Double(g.cx) + 0.5) * cell, y: (Double(g.cy) + 0.5) * cell)
             let key = MeshKey(source: .solid(.batch(parts.map { ObjectIdentifier($0.mesh) })), bucket: 0, cell: nil)
             let (mesh, origin) = cached(key, retain: parts.map(\.mesh)) { (Self.merge(parts, base: base), base) }

@@ -85,7 +85,7 @@ public final class RenderPlanner: @unchecked Sendable {
         }
         // Marker labels go on top of everything else in the scene.
         for label in labels { addLabel(label, view, &commands) }
-        commands = batchSolids(commands)
+        commands = batchSolids(commands, bearing: camera.bearing)
         evict()
         return RenderPlan(camera: camera, background: scene.background, commands: commands)
     }

@@ -139,7 +139,10 @@ import Testing
         let plan = planner.plan(scene, camera: cam)
         let solids = plan.commands.filter { $0.mesh.layout == .solid }
         #expect(solids.count == 4)
-        let single = SolidMeshes.column(try Column(position: LatLng(lat: 0.01, lon: 0.01), height: 50, color: green)).0
+        // A 20 m radius at zoom 15 is 20 · 512·2^15 / 40 075 017 = 8.4 px, 53 px round: the level of
+        // detail (a side per 6 px, at least 12) draws it with 12 sides.
+        let single = SolidMeshes.column(try Column(position: LatLng(lat: 0.01, lon: 0.01), height: 50, color: green,
+                                                   sides: 12)).0
         #expect(solids[0].mesh.vertexCount == 5 * single.vertexCount)
         #expect(solids[0].mesh.triangleCount == 5 * single.triangleCount)
         let again = planner.plan(scene, camera: cam)
