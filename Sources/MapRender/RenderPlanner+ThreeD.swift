@@ -26,9 +26,12 @@ extension RenderPlanner {
             let perimeter = 2 * Double.pi * r * view.bucketWorldSize
             shape.sides = max(12, min(c.sides, Int((perimeter / 6).rounded(.up))))
         }
-        let key = MeshKey(source: .solid(.column(lat: c.position.lat, lon: c.position.lon, height: c.height,
-                                                 radius: c.radius, base: c.base, sides: shape.sides)),
-                          bucket: 0, cell: nil)
+        let key = MeshKey(
+            source: .solid(
+                .column(
+                    lat: c.position.lat, lon: c.position.lon, height: c.height,
+                    radius: c.radius, base: c.base, sides: shape.sides)),
+            bucket: 0, cell: nil)
         let (mesh, origin) = cached(key) { SolidMeshes.column(shape) }
         out.append(DrawCommand(mesh: mesh, origin: origin, color: c.color))
     }
@@ -38,8 +41,9 @@ extension RenderPlanner {
         guard e.color.a > 0, let bounds = e.exterior.bounds else { return }
         guard view.mayBeVisible(bounds, marginPx: reach(e.height, view)) else { return }
         let rings = [e.exterior] + e.holes
-        let key = MeshKey(source: .solid(.extrusion(rings.map { ObjectIdentifier($0) }, height: e.height, base: e.base)),
-                          bucket: view.bucket, cell: nil)
+        let key = MeshKey(
+            source: .solid(.extrusion(rings.map { ObjectIdentifier($0) }, height: e.height, base: e.base)),
+            bucket: view.bucket, cell: nil)
         let tolerance = view.tolerance
         let (mesh, origin) = cached(key, retain: rings) {
             var prepared: [[MapPoint]] = []
@@ -48,7 +52,11 @@ extension RenderPlanner {
                 if pts.count > 1, pts.first == pts.last { pts.removeLast() }
                 var simple: [MapPoint] = []
                 if pts.count >= 3 { simple = Array(Simplify.simplify(pts + [pts[0]], tolerance: tolerance).dropLast()) }
-                if simple.count >= 3 { prepared.append(simple) } else if k == 0 { return (SolidMeshes.Builder(origin: bounds.mid).build(), bounds.mid) }
+                if simple.count >= 3 {
+                    prepared.append(simple)
+                } else if k == 0 {
+                    return (SolidMeshes.Builder(origin: bounds.mid).build(), bounds.mid)
+                }
             }
             return (SolidMeshes.extrusion(prepared, base: e.base, height: e.height, origin: bounds.mid), bounds.mid)
         }
@@ -61,12 +69,18 @@ extension RenderPlanner {
         let d = a.from.geodesicDistance(to: a.to)
         guard d.isFinite, d > 0 else { return }
         let count = max(16, min(256, Int(d / 20_000)))
-        let key = MeshKey(source: .solid(.arc(from: a.from, to: a.to, apex: a.apex, fromColor: a.fromColor,
-                                              toColor: a.toColor, count: count)), bucket: 0, cell: nil)
+        let key = MeshKey(
+            source: .solid(
+                .arc(
+                    from: a.from, to: a.to, apex: a.apex, fromColor: a.fromColor,
+                    toColor: a.toColor, count: count)), bucket: 0, cell: nil)
         let (mesh, origin) = cached(key) { SolidMeshes.arc(a, count: count) }
-        guard let bounds = MapRect(bounding: stride(from: 0, to: mesh.vertices.count, by: SolidMeshes.ribbonStride).map {
-            MapPoint(x: origin.x + Double(mesh.vertices[$0]), y: origin.y + Double(mesh.vertices[$0 + 1]))
-        }), view.mayBeVisible(bounds, marginPx: reach(a.apex, view) + a.width) else { return }
+        guard
+            let bounds = MapRect(
+                bounding: stride(from: 0, to: mesh.vertices.count, by: SolidMeshes.ribbonStride).map {
+                    MapPoint(x: origin.x + Double(mesh.vertices[$0]), y: origin.y + Double(mesh.vertices[$0 + 1]))
+                }), view.mayBeVisible(bounds, marginPx: reach(a.apex, view) + a.width)
+        else { return }
         out.append(DrawCommand(mesh: mesh, origin: origin, color: .white, extrudeScale: a.width / 2))
     }
 

@@ -55,12 +55,12 @@ enum SolidMeshes {
         // Flat faces for few sides (a box), smooth normals for a cylinder.
         let smooth = n >= 12
         var rim: [(MapPoint, Double, Double)] = []
-        for k in 0 ... n {
+        for k in 0...n {
             let a = 2 * Double.pi * Double(k % n) / Double(n)
             // x east, y south: angle measured from east towards south.
             rim.append((MapPoint(x: origin.x + r * cos(a), y: origin.y + r * sin(a)), cos(a), sin(a)))
         }
-        for k in 0 ..< n {
+        for k in 0..<n {
             let (p, cx, cy) = rim[k], (q, dx, dy) = rim[k + 1]
             if smooth {
                 let i0 = b.add(p, c.base, (cx, cy, 0)), i1 = b.add(q, c.base, (dx, dy, 0))
@@ -73,7 +73,7 @@ enum SolidMeshes {
         }
         let top = b.add(origin, c.height, (0, 0, 1))
         var first: UInt32 = 0
-        for k in 0 ..< n {
+        for k in 0..<n {
             let v = b.add(rim[k].0, c.height, (0, 0, 1))
             if k == 0 { first = v } else { b.triangle(top, v - 1, v) }
         }
@@ -81,8 +81,8 @@ enum SolidMeshes {
         if c.base > 0 {
             let bottom = b.add(origin, c.base, (0, 0, -1))
             let f = b.count
-            for k in 0 ..< n { _ = b.add(rim[k].0, c.base, (0, 0, -1)) }
-            for k in 0 ..< UInt32(n) { b.triangle(bottom, f + (k + 1) % UInt32(n), f + k) }
+            for k in 0..<n { _ = b.add(rim[k].0, c.base, (0, 0, -1)) }
+            for k in 0..<UInt32(n) { b.triangle(bottom, f + (k + 1) % UInt32(n), f + k) }
         }
         return (b.build(), origin)
     }
@@ -122,12 +122,12 @@ enum SolidMeshes {
             // Signed area > 0: the interior lies to the algebraic left of each edge, so the outward
             // normal of edge (dx, dy) is (dy, −dx). Holes face into the hole (away from the solid).
             var area = 0.0
-            for i in 0 ..< ring.count {
+            for i in 0..<ring.count {
                 let p = ring[i], q = ring[(i + 1) % ring.count]
                 area += p.x * q.y - q.x * p.y
             }
             let sign: Double = (area > 0) == (k == 0) ? 1 : -1
-            for i in 0 ..< ring.count {
+            for i in 0..<ring.count {
                 let p = ring[i], q = ring[(i + 1) % ring.count]
                 let dx = q.x - p.x, dy = q.y - p.y
                 let l = (dx * dx + dy * dy).squareRoot()
@@ -152,16 +152,20 @@ enum SolidMeshes {
         v.reserveCapacity(pts.count * 2 * ribbonStride)
         let c0 = arc.fromColor.premultiplied, c1 = arc.toColor.premultiplied
         let m = pts.count
-        for i in 0 ..< m {
+        for i in 0..<m {
             let t = m > 1 ? Float(i) / Float(m - 1) : 0
             let (p, z) = pts[i]
             let (pp, pz) = pts[max(0, i - 1)]
             let (np, nz) = pts[min(m - 1, i + 1)]
-            let col = [c0.0 + (c1.0 - c0.0) * t, c0.1 + (c1.1 - c0.1) * t, c0.2 + (c1.2 - c0.2) * t, c0.3 + (c1.3 - c0.3) * t]
+            let col = [
+                c0.0 + (c1.0 - c0.0) * t, c0.1 + (c1.1 - c0.1) * t, c0.2 + (c1.2 - c0.2) * t, c0.3 + (c1.3 - c0.3) * t,
+            ]
             for side: Float in [-1, 1] {
-                v += [Float(p.x - origin.x), Float(p.y - origin.y), Float(z),
-                      Float(pp.x - origin.x), Float(pp.y - origin.y), Float(pz),
-                      Float(np.x - origin.x), Float(np.y - origin.y), Float(nz), side]
+                v += [
+                    Float(p.x - origin.x), Float(p.y - origin.y), Float(z),
+                    Float(pp.x - origin.x), Float(pp.y - origin.y), Float(pz),
+                    Float(np.x - origin.x), Float(np.y - origin.y), Float(nz), side,
+                ]
                 v += col
             }
             if i > 0 {

@@ -4,110 +4,110 @@ extension Shaders {
     /// scaled to world pixels, heights in metres (the matrix scales them); Lambert shading with
     /// an ambient floor from a light fixed to the viewport.
     static let solidVertex = """
-    #version 300 es
-    precision highp float;
-    layout(location = 0) in vec3 a_pos;
-    layout(location = 1) in vec3 a_normal;
-    uniform mat4 u_matrix;
-    uniform float u_worldSize;
-    uniform vec3 u_light;
-    uniform float u_ambient;
-    out float v_shade;
-    void main() {
-        gl_Position = u_matrix * vec4(a_pos.xy * u_worldSize, a_pos.z, 1.0);
-        float diffuse = max(dot(normalize(a_normal), u_light), 0.0);
-        v_shade = u_ambient + (1.0 - u_ambient) * diffuse;
-    }
-    """
+        #version 300 es
+        precision highp float;
+        layout(location = 0) in vec3 a_pos;
+        layout(location = 1) in vec3 a_normal;
+        uniform mat4 u_matrix;
+        uniform float u_worldSize;
+        uniform vec3 u_light;
+        uniform float u_ambient;
+        out float v_shade;
+        void main() {
+            gl_Position = u_matrix * vec4(a_pos.xy * u_worldSize, a_pos.z, 1.0);
+            float diffuse = max(dot(normalize(a_normal), u_light), 0.0);
+            v_shade = u_ambient + (1.0 - u_ambient) * diffuse;
+        }
+        """
 
     static let solidFragment = """
-    #version 300 es
-    precision highp float;
-    uniform vec4 u_color;
-    in float v_shade;
-    out vec4 fragColor;
-    void main() {
-        fragColor = vec4(u_color.rgb * v_shade, u_color.a);
-    }
-    """
+        #version 300 es
+        precision highp float;
+        uniform vec4 u_color;
+        in float v_shade;
+        out vec4 fragColor;
+        void main() {
+            fragColor = vec4(u_color.rgb * v_shade, u_color.a);
+        }
+        """
 
     /// Screen-width ribbons (arcs): each point is projected with its neighbours; the vertex
     /// moves perpendicular to the ribbon's direction on screen by half the width (the command's
     /// `extrudeScale`, logical pixels), so the width is constant on screen at any pitch.
     static let ribbonVertex = """
-    #version 300 es
-    precision highp float;
-    layout(location = 0) in vec3 a_pos;
-    layout(location = 1) in vec3 a_prev;
-    layout(location = 2) in vec3 a_next;
-    layout(location = 3) in float a_side;
-    layout(location = 4) in vec4 a_color;
-    uniform mat4 u_matrix;
-    uniform float u_worldSize;
-    uniform float u_extrudeScale;
-    uniform vec2 u_viewport;
-    uniform float u_ratio;
-    out vec4 v_color;
-    void main() {
-        vec4 c = u_matrix * vec4(a_pos.xy * u_worldSize, a_pos.z, 1.0);
-        vec4 p = u_matrix * vec4(a_prev.xy * u_worldSize, a_prev.z, 1.0);
-        vec4 n = u_matrix * vec4(a_next.xy * u_worldSize, a_next.z, 1.0);
-        v_color = a_color;
-        if (c.w <= 0.0 || p.w <= 0.0 || n.w <= 0.0) { gl_Position = c; return; }
-        vec2 dir = (n.xy / n.w - p.xy / p.w) * u_viewport;
-        float len = length(dir);
-        vec2 normal = len > 0.0 ? vec2(-dir.y, dir.x) / len : vec2(0.0);
-        vec2 offset = normal * a_side * u_extrudeScale * u_ratio * 2.0 / u_viewport;
-        gl_Position = vec4(c.xy + offset * c.w, c.z, c.w);
-    }
-    """
+        #version 300 es
+        precision highp float;
+        layout(location = 0) in vec3 a_pos;
+        layout(location = 1) in vec3 a_prev;
+        layout(location = 2) in vec3 a_next;
+        layout(location = 3) in float a_side;
+        layout(location = 4) in vec4 a_color;
+        uniform mat4 u_matrix;
+        uniform float u_worldSize;
+        uniform float u_extrudeScale;
+        uniform vec2 u_viewport;
+        uniform float u_ratio;
+        out vec4 v_color;
+        void main() {
+            vec4 c = u_matrix * vec4(a_pos.xy * u_worldSize, a_pos.z, 1.0);
+            vec4 p = u_matrix * vec4(a_prev.xy * u_worldSize, a_prev.z, 1.0);
+            vec4 n = u_matrix * vec4(a_next.xy * u_worldSize, a_next.z, 1.0);
+            v_color = a_color;
+            if (c.w <= 0.0 || p.w <= 0.0 || n.w <= 0.0) { gl_Position = c; return; }
+            vec2 dir = (n.xy / n.w - p.xy / p.w) * u_viewport;
+            float len = length(dir);
+            vec2 normal = len > 0.0 ? vec2(-dir.y, dir.x) / len : vec2(0.0);
+            vec2 offset = normal * a_side * u_extrudeScale * u_ratio * 2.0 / u_viewport;
+            gl_Position = vec4(c.xy + offset * c.w, c.z, c.w);
+        }
+        """
 
     static let ribbonFragment = """
-    #version 300 es
-    precision highp float;
-    uniform vec4 u_color;
-    in vec4 v_color;
-    out vec4 fragColor;
-    void main() {
-        fragColor = v_color * u_color;
-    }
-    """
+        #version 300 es
+        precision highp float;
+        uniform vec4 u_color;
+        in vec4 v_color;
+        out vec4 fragColor;
+        void main() {
+            fragColor = v_color * u_color;
+        }
+        """
 
     /// The sky above the horizon of a pitched view: a full-width quad from the top of the
     /// view down to `u_band` device pixels below the horizon at the far plane's depth, a
     /// gradient from the horizon colour up to the zenith colour, fading out (fog) below the
     /// horizon so the ground melts into it.
     static let skyVertex = """
-    #version 300 es
-    precision highp float;
-    layout(location = 0) in vec2 a_pos;
-    uniform float u_bottom;
-    void main() {
-        float y = a_pos.y > 0.0 ? 1.0 : u_bottom;
-        gl_Position = vec4(a_pos.x, y, 1.0, 1.0);
-    }
-    """
+        #version 300 es
+        precision highp float;
+        layout(location = 0) in vec2 a_pos;
+        uniform float u_bottom;
+        void main() {
+            float y = a_pos.y > 0.0 ? 1.0 : u_bottom;
+            gl_Position = vec4(a_pos.x, y, 1.0, 1.0);
+        }
+        """
 
     static let skyFragment = """
-    #version 300 es
-    precision highp float;
-    uniform float u_horizon;
-    uniform float u_band;
-    uniform float u_span;
-    uniform vec4 u_zenith;
-    uniform vec4 u_haze;
-    out vec4 fragColor;
-    void main() {
-        float above = gl_FragCoord.y - u_horizon;
-        if (above >= 0.0) {
-            float t = clamp(above / u_span, 0.0, 1.0);
-            fragColor = mix(u_haze, u_zenith, t * (2.0 - t));
-        } else {
-            float a = clamp(1.0 + above / u_band, 0.0, 1.0);
-            fragColor = u_haze * (a * (2.0 - a) * 0.5 + a * 0.5);
+        #version 300 es
+        precision highp float;
+        uniform float u_horizon;
+        uniform float u_band;
+        uniform float u_span;
+        uniform vec4 u_zenith;
+        uniform vec4 u_haze;
+        out vec4 fragColor;
+        void main() {
+            float above = gl_FragCoord.y - u_horizon;
+            if (above >= 0.0) {
+                float t = clamp(above / u_span, 0.0, 1.0);
+                fragColor = mix(u_haze, u_zenith, t * (2.0 - t));
+            } else {
+                float a = clamp(1.0 + above / u_band, 0.0, 1.0);
+                fragColor = u_haze * (a * (2.0 - a) * 0.5 + a * 0.5);
+            }
         }
-    }
-    """
+        """
 
     /// Ground geometry with extrusions widened on screen: the extrusion's ground tangent is
     /// projected to find the line's direction on screen, and the vertex moves perpendicular to it
@@ -118,56 +118,56 @@ extension Shaders {
     /// (`u_screenAxes` = (cos, sin) of −bearing), so they stay round under pitch. Widths in metres
     /// (`u_onGround`) are widened on the ground plane as they are.
     static let groundScreenWidthVertex = """
-    #version 300 es
-    precision highp float;
-    layout(location = 0) in vec2 a_pos;
-    layout(location = 1) in vec2 a_extrude;
-    layout(location = 2) in float a_dist;
-    uniform mat4 u_matrix;
-    uniform float u_worldSize;
-    uniform float u_extrudeScale;
-    uniform vec2 u_viewport;
-    uniform float u_ratio;
-    uniform float u_pointShape;
-    uniform float u_onGround;
-    uniform vec2 u_screenAxes;
-    out float v_dist;
-    void main() {
-        vec2 p = a_pos * u_worldSize;
-        v_dist = a_dist * u_worldSize;
-        vec2 e = a_extrude * u_extrudeScale;
-        float len = length(e);
-        vec4 c = u_matrix * vec4(p, 0.0, 1.0);
-        if (u_pointShape > 0.5 && c.w > 0.0) {
-            // A shape around one point (pixel circle, dot): upright on screen, turned with the map.
-            vec2 s = vec2(e.x * u_screenAxes.x - e.y * u_screenAxes.y, e.x * u_screenAxes.y + e.y * u_screenAxes.x);
-            gl_Position = vec4(c.xy + s * vec2(1.0, -1.0) * u_ratio * 2.0 / u_viewport * c.w, c.z, c.w);
-            return;
+        #version 300 es
+        precision highp float;
+        layout(location = 0) in vec2 a_pos;
+        layout(location = 1) in vec2 a_extrude;
+        layout(location = 2) in float a_dist;
+        uniform mat4 u_matrix;
+        uniform float u_worldSize;
+        uniform float u_extrudeScale;
+        uniform vec2 u_viewport;
+        uniform float u_ratio;
+        uniform float u_pointShape;
+        uniform float u_onGround;
+        uniform vec2 u_screenAxes;
+        out float v_dist;
+        void main() {
+            vec2 p = a_pos * u_worldSize;
+            v_dist = a_dist * u_worldSize;
+            vec2 e = a_extrude * u_extrudeScale;
+            float len = length(e);
+            vec4 c = u_matrix * vec4(p, 0.0, 1.0);
+            if (u_pointShape > 0.5 && c.w > 0.0) {
+                // A shape around one point (pixel circle, dot): upright on screen, turned with the map.
+                vec2 s = vec2(e.x * u_screenAxes.x - e.y * u_screenAxes.y, e.x * u_screenAxes.y + e.y * u_screenAxes.x);
+                gl_Position = vec4(c.xy + s * vec2(1.0, -1.0) * u_ratio * 2.0 / u_viewport * c.w, c.z, c.w);
+                return;
+            }
+            if (len <= 0.0 || c.w <= 0.0 || u_onGround > 0.5) {
+                gl_Position = u_matrix * vec4(p + e, 0.0, 1.0);
+                return;
+            }
+            vec2 u = e / len;
+            vec4 ct = u_matrix * vec4(p + vec2(-u.y, u.x), 0.0, 1.0);
+            vec4 ce = u_matrix * vec4(p + u, 0.0, 1.0);
+            if (ct.w <= 0.0 || ce.w <= 0.0) {
+                gl_Position = u_matrix * vec4(p + e, 0.0, 1.0);
+                return;
+            }
+            vec2 s0 = c.xy / c.w;
+            vec2 st = (ct.xy / ct.w - s0) * u_viewport;
+            vec2 se = (ce.xy / ce.w - s0) * u_viewport;
+            vec2 n = vec2(-st.y, st.x);
+            float nl = length(n);
+            if (nl <= 0.0) {
+                gl_Position = u_matrix * vec4(p + e, 0.0, 1.0);
+                return;
+            }
+            n /= nl;
+            if (dot(n, se) < 0.0) n = -n;
+            vec2 offset = n * len * u_ratio * 2.0 / u_viewport;
+            gl_Position = vec4(c.xy + offset * c.w, c.z, c.w);
         }
-        if (len <= 0.0 || c.w <= 0.0 || u_onGround > 0.5) {
-            gl_Position = u_matrix * vec4(p + e, 0.0, 1.0);
-            return;
-        }
-        vec2 u = e / len;
-        vec4 ct = u_matrix * vec4(p + vec2(-u.y, u.x), 0.0, 1.0);
-        vec4 ce = u_matrix * vec4(p + u, 0.0, 1.0);
-        if (ct.w <= 0.0 || ce.w <= 0.0) {
-            gl_Position = u_matrix * vec4(p + e, 0.0, 1.0);
-            return;
-        }
-        vec2 s0 = c.xy / c.w;
-        vec2 st = (ct.xy / ct.w - s0) * u_viewport;
-        vec2 se = (ce.xy / ce.w - s0) * u_viewport;
-        vec2 n = vec2(-st.y, st.x);
-        float nl = length(n);
-        if (nl <= 0.0) {
-            gl_Position = u_matrix * vec4(p + e, 0.0, 1.0);
-            return;
-        }
-        n /= nl;
-        if (dot(n, se) < 0.0) n = -n;
-        vec2 offset = n * len * u_ratio * 2.0 / u_viewport;
-        gl_Position = vec4(c.xy + offset * c.w, c.z, c.w);
-    }
-    """
+        """
 }

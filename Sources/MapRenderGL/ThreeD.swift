@@ -100,9 +100,10 @@ enum ThreeD {
         guard hy.isFinite, hy + band > 0 else { return nil }
         let lum = (0.2126 * Double(background.r) + 0.7152 * Double(background.g) + 0.0722 * Double(background.b)) / 255
         let dark = background.a > 0 && lum < 0.35
-        return Sky(horizonY: hy, band: band,
-                   zenith: dark ? Color(rgb: 0x0B1422) : Color(rgb: 0x8DBDEB),
-                   haze: dark ? Color(rgb: 0x2A3446) : Color(rgb: 0xE4EDF4))
+        return Sky(
+            horizonY: hy, band: band,
+            zenith: dark ? Color(rgb: 0x0B1422) : Color(rgb: 0x8DBDEB),
+            haze: dark ? Color(rgb: 0x2A3446) : Color(rgb: 0xE4EDF4))
     }
 }
 
@@ -118,7 +119,9 @@ struct GPUQuad {
             glBindVertexArray(vao)
             glBindBuffer(GLenum(GL_ARRAY_BUFFER), buffer)
             let v: [Float] = [-1, -1, 1, -1, 1, 1, -1, -1, 1, 1, -1, 1]
-            v.withUnsafeBytes { glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STATIC_DRAW)) }
+            v.withUnsafeBytes {
+                glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STATIC_DRAW))
+            }
             glEnableVertexAttribArray(0)
             glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 8, nil)
         }

@@ -24,9 +24,13 @@ public struct Arc: Sendable {
     /// Creates an arc. Without `apex` the arc rises to `Arc.defaultApex(distance:)` of the
     /// geodesic distance between the ends. Throws `SceneError` for invalid ends, a negative or
     /// non-finite apex or one over `Column.maxHeight`, or a width outside (0, 64] px.
-    public init(from: LatLng, to: LatLng, apex: Double? = nil, width: Double = 3,
-                fromColor: Color = Color(rgb: 0x1F6FEB), toColor: Color? = nil, zIndex: Int? = nil) throws(SceneError) {
-        guard from.isValid else { throw SceneError(parameter: "from", reason: "invalid position \(from.lat),\(from.lon)") }
+    public init(
+        from: LatLng, to: LatLng, apex: Double? = nil, width: Double = 3,
+        fromColor: Color = Color(rgb: 0x1F6FEB), toColor: Color? = nil, zIndex: Int? = nil
+    ) throws(SceneError) {
+        guard from.isValid else {
+            throw SceneError(parameter: "from", reason: "invalid position \(from.lat),\(from.lon)")
+        }
         guard to.isValid else { throw SceneError(parameter: "to", reason: "invalid position \(to.lat),\(to.lon)") }
         let h = apex ?? Arc.defaultApex(distance: from.geodesicDistance(to: to))
         guard h.isFinite, h >= 0, h <= Column.maxHeight else {

@@ -22,8 +22,10 @@ public struct Column: Sendable {
     /// Creates a column; throws `SceneError` for an invalid position, a negative or non-finite
     /// height or radius, a base above the height, a height over `Column.maxHeight`, or `sides`
     /// outside 3…64.
-    public init(position: LatLng, height: Double, radius: Double = 20, base: Double = 0,
-                color: Color = Color(rgb: 0x2DA44E), sides: Int = 24, zIndex: Int? = nil) throws(SceneError) {
+    public init(
+        position: LatLng, height: Double, radius: Double = 20, base: Double = 0,
+        color: Color = Color(rgb: 0x2DA44E), sides: Int = 24, zIndex: Int? = nil
+    ) throws(SceneError) {
         guard position.isValid else {
             throw SceneError(parameter: "position", reason: "invalid position \(position.lat),\(position.lon)")
         }
@@ -36,7 +38,7 @@ public struct Column: Sendable {
         guard base.isFinite, base >= 0, base <= height else {
             throw SceneError(parameter: "base", reason: "\(base) m is not in 0…height (\(height) m)")
         }
-        guard (3 ... 64).contains(sides) else {
+        guard (3...64).contains(sides) else {
             throw SceneError(parameter: "sides", reason: "\(sides) is not in 3…64")
         }
         self.position = position; self.height = height; self.radius = radius; self.base = base

@@ -19,8 +19,10 @@ public struct Extrusion: Sendable {
 
     /// Creates an extrusion from shared rings; throws `SceneError` for a non-finite, negative or
     /// too large height (over `Column.maxHeight`) or a base above the height.
-    public init(exterior: GeoPath, holes: [GeoPath] = [], height: Double, base: Double = 0,
-                color: Color = Color(rgb: 0x8C959F), zIndex: Int? = nil) throws(SceneError) {
+    public init(
+        exterior: GeoPath, holes: [GeoPath] = [], height: Double, base: Double = 0,
+        color: Color = Color(rgb: 0x8C959F), zIndex: Int? = nil
+    ) throws(SceneError) {
         guard height.isFinite, height >= 0, height <= Column.maxHeight else {
             throw SceneError(parameter: "height", reason: "\(height) m is not in 0…\(Int(Column.maxHeight)) m")
         }
@@ -33,11 +35,14 @@ public struct Extrusion: Sendable {
 
     /// Creates an extrusion from rings of positions in degrees; throws `SceneError` for invalid
     /// positions or heights.
-    public init(exterior: [LatLng], holes: [[LatLng]] = [], height: Double, base: Double = 0,
-                color: Color = Color(rgb: 0x8C959F), zIndex: Int? = nil) throws(SceneError) {
+    public init(
+        exterior: [LatLng], holes: [[LatLng]] = [], height: Double, base: Double = 0,
+        color: Color = Color(rgb: 0x8C959F), zIndex: Int? = nil
+    ) throws(SceneError) {
         var hs: [GeoPath] = []
         for (i, h) in holes.enumerated() { hs.append(try GeoPath(coordinates: h, parameter: "holes[\(i)]")) }
-        try self.init(exterior: try GeoPath(coordinates: exterior, parameter: "exterior"), holes: hs,
-                      height: height, base: base, color: color, zIndex: zIndex)
+        try self.init(
+            exterior: try GeoPath(coordinates: exterior, parameter: "exterior"), holes: hs,
+            height: height, base: base, color: color, zIndex: zIndex)
     }
 }

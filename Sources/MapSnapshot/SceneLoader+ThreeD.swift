@@ -6,7 +6,8 @@ import MapScene
 extension SceneLoader {
     /// Columns, arcs and extrusions of a scene document.
     func overlay3D(_ s: SceneDocument.OverlaySpec, z: Int?, at: (String) -> String) throws
-        -> (overlays: [Overlay], fitPoints: [LatLng]) {
+        -> (overlays: [Overlay], fitPoints: [LatLng])
+    {
         switch s.type {
         case "column":
             let p = try position(s.position, at("position"))
@@ -38,7 +39,8 @@ extension SceneLoader {
     /// Extrusions from `rings` or a GeoJSON `file`; heights from `heightProperty`/`baseProperty`
     /// of each feature, else `height`/`base`.
     private func extrusions(_ s: SceneDocument.OverlaySpec, z: Int?, at: (String) -> String) throws
-        -> (overlays: [Overlay], fitPoints: [LatLng]) {
+        -> (overlays: [Overlay], fitPoints: [LatLng])
+    {
         let c = try color(s.color, at("color")) ?? Color(rgb: 0x8C959F)
         let defaultHeight = try s.height.map { try positive($0, at("height"), allowZero: true) }
         let defaultBase = try positive(s.base ?? 0, at("base"), allowZero: true)
@@ -52,7 +54,8 @@ extension SceneLoader {
             for part in track.parts where part.kind == .ring && part.points.count >= 3 {
                 let ring = part.points.map(\.coordinate)
                 if part.feature == lastFeature, let outer = polygons.last?.rings.first,
-                   Self.ringContains(outer, ring[0]) {
+                    Self.ringContains(outer, ring[0])
+                {
                     polygons[polygons.count - 1].rings.append(ring)
                 } else {
                     polygons.append(([ring], part.properties, part.feature))
@@ -67,13 +70,15 @@ extension SceneLoader {
             let place = s.file != nil ? "\(at("file")) feature \(poly.feature)" : at("")
             let height = try value(poly.properties, s.heightProperty, "heightProperty", place) ?? defaultHeight
             guard let height else {
-                throw SceneLoadError(s.heightProperty == nil ? at("height") : place,
-                                     "an extrusion needs a height (give height or heightProperty)")
+                throw SceneLoadError(
+                    s.heightProperty == nil ? at("height") : place,
+                    "an extrusion needs a height (give height or heightProperty)")
             }
             let base = try value(poly.properties, s.baseProperty, "baseProperty", place) ?? defaultBase
             let e = try wrap(place) { () throws(SceneError) in
-                try Extrusion(exterior: poly.rings[0], holes: Array(poly.rings.dropFirst()), height: height,
-                              base: min(base, height), color: c, zIndex: z)
+                try Extrusion(
+                    exterior: poly.rings[0], holes: Array(poly.rings.dropFirst()), height: height,
+                    base: min(base, height), color: c, zIndex: z)
             }
             overlays.append(.extrusion(e))
             fit += Self.fitSample(poly.rings[0])
@@ -83,7 +88,8 @@ extension SceneLoader {
 
     /// A numeric feature property (a number or a numeric string), nil when the property is not
     /// asked for or the feature lacks it.
-    private func value(_ props: [String: JSONValue], _ name: String?, _ key: String, _ place: String) throws -> Double? {
+    private func value(_ props: [String: JSONValue], _ name: String?, _ key: String, _ place: String) throws -> Double?
+    {
         guard let name, let v = props[name] else { return nil }
         let number: Double?
         switch v {
@@ -104,7 +110,8 @@ extension SceneLoader {
         for i in 0..<ring.count {
             let a = ring[i], b = ring[j]
             if (a.lat > p.lat) != (b.lat > p.lat),
-               p.lon < (b.lon - a.lon) * (p.lat - a.lat) / (b.lat - a.lat) + a.lon {
+                p.lon < (b.lon - a.lon) * (p.lat - a.lat) / (b.lat - a.lat) + a.lon
+            {
                 inside.toggle()
             }
             j = i

@@ -17,15 +17,22 @@ extension DemoGallery {
         let london = cities[0].1
         let ends = [Color(rgb: 0xD1242F), Color(rgb: 0x8250DF), Color(rgb: 0xBF8700), Color(rgb: 0x1A7F37)]
         for (i, (_, city)) in cities.enumerated() where i > 0 {
-            overlays.append(.arc(try Arc(from: london, to: city, width: 2.5, fromColor: Color(rgb: 0x0969DA),
-                                         toColor: ends[i % ends.count])))
+            overlays.append(
+                .arc(
+                    try Arc(
+                        from: london, to: city, width: 2.5, fromColor: Color(rgb: 0x0969DA),
+                        toColor: ends[i % ends.count])))
         }
         for (i, (_, p)) in cities.enumerated() {
-            overlays.append(.column(try Column(position: p, height: populations[i] * 100_000, radius: 90_000,
-                                               color: Color(rgb: 0xFB8F44))))
+            overlays.append(
+                .column(
+                    try Column(
+                        position: p, height: populations[i] * 100_000, radius: 90_000,
+                        color: Color(rgb: 0xFB8F44))))
         }
-        let camera = Camera(center: LatLng(lat: 25, lon: -20), zoom: 1.6, bearing: 10, pitch: 55,
-                            size: ScreenSize(width: 1024, height: 640), pixelRatio: scale)
+        let camera = Camera(
+            center: LatLng(lat: 25, lon: -20), zoom: 1.6, bearing: 10, pitch: 55,
+            size: ScreenSize(width: 1024, height: 640), pixelRatio: scale)
         return Snapshot(camera: camera, overlays: overlays, basemapStyle: .light, compass: true)
     }
 
@@ -56,25 +63,39 @@ extension DemoGallery {
                 let height = 9 + Double(hash % 9) * 4 + (hash % 13 == 0 ? 45 : 0)
                 let color = Color(rgb: UInt32(palette[(hash / 7) % palette.count]))
                 if gx == 1 && gy == 0 {
-                    overlays.append(.extrusion(try Extrusion(exterior: box(x, y, 54, 54), holes: [box(x + 17, y + 17, 20, 20)],
-                                                             height: 30, color: Color(rgb: 0xC69026))))
+                    overlays.append(
+                        .extrusion(
+                            try Extrusion(
+                                exterior: box(x, y, 54, 54), holes: [box(x + 17, y + 17, 20, 20)],
+                                height: 30, color: Color(rgb: 0xC69026))))
                 } else if (gx + gy) % 3 == 0 {
-                    overlays.append(.extrusion(try Extrusion(exterior: box(x, y, 24, 54), height: height, color: color)))
-                    overlays.append(.extrusion(try Extrusion(exterior: box(x + 30, y, 24, 54), height: height * 0.6, color: color)))
+                    overlays.append(
+                        .extrusion(try Extrusion(exterior: box(x, y, 24, 54), height: height, color: color)))
+                    overlays.append(
+                        .extrusion(try Extrusion(exterior: box(x + 30, y, 24, 54), height: height * 0.6, color: color)))
                 } else {
-                    overlays.append(.extrusion(try Extrusion(exterior: box(x, y, 54, 54), height: height, color: color)))
+                    overlays.append(
+                        .extrusion(try Extrusion(exterior: box(x, y, 54, 54), height: height, color: color)))
                 }
             }
         }
         let route = [at(-245, 175), at(105, 175), at(105, -105), at(245, -105)]
-        overlays.append(.polyline(try Polyline(coordinates: route, style: LineStyle(width: .pixels(6), color: Color(rgb: 0x0969DA),
-                                                                                     casingColor: .white, casingWidth: 1.5), zIndex: 350)))
+        overlays.append(
+            .polyline(
+                try Polyline(
+                    coordinates: route,
+                    style: LineStyle(
+                        width: .pixels(6), color: Color(rgb: 0x0969DA),
+                        casingColor: .white, casingWidth: 1.5), zIndex: 350)))
         for (i, p) in [at(-245, 175), at(105, 175), at(245, -105)].enumerated() {
-            overlays.append(.column(try Column(position: p, height: 40 + Double(i) * 25, radius: 6, color: Color(rgb: 0xCF222E))))
+            overlays.append(
+                .column(try Column(position: p, height: 40 + Double(i) * 25, radius: 6, color: Color(rgb: 0xCF222E))))
         }
-        overlays.append(.marker(try Marker(position: at(245, -105), style: .pin, color: Color(rgb: 0xCF222E), label: "Finish")))
-        let camera = Camera(center: center, zoom: 16.6, bearing: 30, pitch: 60,
-                            size: ScreenSize(width: 1024, height: 768), pixelRatio: scale)
+        overlays.append(
+            .marker(try Marker(position: at(245, -105), style: .pin, color: Color(rgb: 0xCF222E), label: "Finish")))
+        let camera = Camera(
+            center: center, zoom: 16.6, bearing: 30, pitch: 60,
+            size: ScreenSize(width: 1024, height: 768), pixelRatio: scale)
         return Snapshot(camera: camera, overlays: overlays, basemapStyle: .light, scaleBar: false, compass: true)
     }
 }

@@ -43,8 +43,11 @@ extension RenderCommand {
         }
     }
 
-    private static func numbers(_ text: String, count: ClosedRange<Int>, flag: String, shape: String) throws -> [Double] {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+    private static func numbers(_ text: String, count: ClosedRange<Int>, flag: String, shape: String) throws -> [Double]
+    {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         guard count.contains(parts.count) else { throw CLIError("mapwright render: \(flag): expected \(shape)") }
         return try parts.map { p in
             guard let v = Double(p), v.isFinite else {

@@ -42,13 +42,16 @@ import Testing
         let out = path("c.png")
         let p = Self.at(20, 40)
         let r = try runMapwright([
-            "render", "-o", out, "--basemap", "none", "--no-attribution", "--center", "\(Self.center.lat),\(Self.center.lon)",
-            "--zoom", "16", "--pitch", "\(pitch)", "--bearing", "\(bearing)", "--size", "320x320", "--scale", "\(scale)",
+            "render", "-o", out, "--basemap", "none", "--no-attribution", "--center",
+            "\(Self.center.lat),\(Self.center.lon)",
+            "--zoom", "16", "--pitch", "\(pitch)", "--bearing", "\(bearing)", "--size", "320x320", "--scale",
+            "\(scale)",
             "--column", "\(p.lat),\(p.lon),60,6", "--column-color", "ff0000",
         ])
         #expect(r.status == 0, "\(r.stderr)")
         let image = try Bitmap(contentsOfPNGFile: out)
-        let cam = Camera(center: Self.center, zoom: 16, bearing: bearing, pitch: pitch, size: ScreenSize(width: 320, height: 320))
+        let cam = Camera(
+            center: Self.center, zoom: 16, bearing: bearing, pitch: pitch, size: ScreenSize(width: 320, height: 320))
         let top = try #require(cam.project(p, height: 60))
         let px = image.pixel(x: Int(top.x * scale), y: Int(top.y * scale))
         #expect(differs(px, 228, 0, 0) <= 6, "top: \(String(describing: px))")
@@ -58,7 +61,9 @@ import Testing
     /// building is where the camera puts (centre, height) and has the lit roof colour.
     @Test func extrudeWithHeightProperty() throws {
         func square(_ cx: Double, _ cy: Double, _ half: Double) -> String {
-            let pts = [(-1.0, -1.0), (1, -1), (1, 1), (-1, 1), (-1, -1)].map { Self.at(cx + $0.0 * half, cy + $0.1 * half) }
+            let pts = [(-1.0, -1.0), (1, -1), (1, 1), (-1, 1), (-1, -1)].map {
+                Self.at(cx + $0.0 * half, cy + $0.1 * half)
+            }
             return "[[" + pts.map { "[\($0.lon),\($0.lat)]" }.joined(separator: ",") + "]]"
         }
         let geojson = """
@@ -69,7 +74,8 @@ import Testing
         let file = try write("b.geojson", geojson)
         let out = path("e.png")
         let r = try runMapwright([
-            "render", "-o", out, "--basemap", "none", "--no-attribution", "--center", "\(Self.center.lat),\(Self.center.lon)",
+            "render", "-o", out, "--basemap", "none", "--no-attribution", "--center",
+            "\(Self.center.lat),\(Self.center.lon)",
             "--zoom", "16", "--pitch", "50", "--size", "320x240", "--extrude", file, "--height-property", "h",
             "--column-color", "0000ff",
         ])
@@ -89,7 +95,8 @@ import Testing
         let a = Self.at(-100, 60), b = Self.at(100, 60)
         let out = path("a.png")
         let r = try runMapwright([
-            "render", "-o", out, "--basemap", "none", "--no-attribution", "--center", "\(Self.center.lat),\(Self.center.lon)",
+            "render", "-o", out, "--basemap", "none", "--no-attribution", "--center",
+            "\(Self.center.lat),\(Self.center.lon)",
             "--zoom", "16", "--pitch", "40", "--size", "320x240", "--arc", "\(a.lat),\(a.lon),\(b.lat),\(b.lon),80",
         ])
         #expect(r.status == 0, "\(r.stderr)")
@@ -109,7 +116,9 @@ import Testing
     @Test func sceneFileWith3D() throws {
         let p = Self.at(20, 40)
         let ring = [Self.at(-80, -20), Self.at(-40, -20), Self.at(-40, 10), Self.at(-80, 10)]
-        let scene = try write("s.json", """
+        let scene = try write(
+            "s.json",
+            """
             {"size": [320, 320], "basemap": "none", "attribution": false,
              "camera": {"center": [\(Self.center.lat), \(Self.center.lon)], "zoom": 16, "pitch": 45, "bearing": 30},
              "overlays": [
@@ -122,26 +131,30 @@ import Testing
         let r = try runMapwright(["render", "--scene", scene, "-o", out])
         #expect(r.status == 0, "\(r.stderr)")
         let image = try Bitmap(contentsOfPNGFile: out)
-        let cam = Camera(center: Self.center, zoom: 16, bearing: 30, pitch: 45, size: ScreenSize(width: 320, height: 320))
+        let cam = Camera(
+            center: Self.center, zoom: 16, bearing: 30, pitch: 45, size: ScreenSize(width: 320, height: 320))
         let top = try #require(cam.project(p, height: 60))
         #expect(differs(image.pixel(x: Int(top.x), y: Int(top.y)), 228, 0, 0) <= 6)
     }
 
     /// Bad 3D input: non-zero exit, where and why, no file.
-    @Test(arguments: [
-        (["--column", "47,8"], "--column #1"),
-        (["--column", "47,8,-5"], "height"),
-        (["--column", "47,8,10,abc"], "'abc' is not a number"),
-        (["--column", "47,8,10,0"], "radius"),
-        (["--arc", "47,8,48"], "--arc #1"),
-        (["--arc", "47,8,95,9"], "latitude"),
-        (["--extrude", "GEOJSON", "--height-property", "nope"], "needs a height"),
-        (["--extrude", "GEOJSON", "--height-property", "bad"], "property 'bad'"),
-        (["--height-property", "h", "--center", "0,0", "--zoom", "1"], "--extrude"),
-        (["--scene", "BADSCENE"], "overlays[0].height"),
-    ] as [([String], String)])
+    @Test(
+        arguments: [
+            (["--column", "47,8"], "--column #1"),
+            (["--column", "47,8,-5"], "height"),
+            (["--column", "47,8,10,abc"], "'abc' is not a number"),
+            (["--column", "47,8,10,0"], "radius"),
+            (["--arc", "47,8,48"], "--arc #1"),
+            (["--arc", "47,8,95,9"], "latitude"),
+            (["--extrude", "GEOJSON", "--height-property", "nope"], "needs a height"),
+            (["--extrude", "GEOJSON", "--height-property", "bad"], "property 'bad'"),
+            (["--height-property", "h", "--center", "0,0", "--zoom", "1"], "--extrude"),
+            (["--scene", "BADSCENE"], "overlays[0].height"),
+        ] as [([String], String)])
     func badInputFailsCleanly(args: [String], expected: String) throws {
-        let geojson = try write("g.geojson", """
+        let geojson = try write(
+            "g.geojson",
+            """
             {"type":"Feature","properties":{"bad":"tall"},"geometry":{"type":"Polygon","coordinates":[[[8,47],[8.01,47],[8.01,47.01],[8,47]]]}}
             """)
         let badScene = try write("bad.json", #"{"overlays": [{"type": "column", "position": [1, 2], "height": -3}]}"#)

@@ -41,8 +41,9 @@ import Testing
         // Above the centre at pitch 0 (so the top is further from the centre than the base and
         // background lies above it), below it when pitched (the column rises up the screen).
         let ground = pitch == 0 ? Self.at(25, -50) : Self.at(20, 40)
-        let cam = Camera(center: Self.center, zoom: 16, bearing: bearing, pitch: pitch,
-                         size: ScreenSize(width: 320, height: 320))
+        let cam = Camera(
+            center: Self.center, zoom: 16, bearing: bearing, pitch: pitch,
+            size: ScreenSize(width: 320, height: 320))
         var scene = Scene(background: Self.white)
         scene.add(.column(try Column(position: ground, height: 60, radius: 6, color: Color(rgb: 0xFF0000))))
         let frame = try renderer.render(scene: scene, camera: cam)
@@ -62,8 +63,9 @@ import Testing
     @Test(arguments: [0.0, 30])
     func nearColumnHidesTheRouteBehindIt(bearing: Double) throws {
         let renderer = try RenderHarness.renderer()
-        let cam = Camera(center: Self.center, zoom: 16, bearing: bearing, pitch: 60,
-                         size: ScreenSize(width: 320, height: 240))
+        let cam = Camera(
+            center: Self.center, zoom: 16, bearing: bearing, pitch: 60,
+            size: ScreenSize(width: 320, height: 240))
         var scene = Scene(background: Self.white)
         // The route runs 40 world px behind the column (further from the viewer, "up" the screen).
         let a = (bearing * .pi / 180)
@@ -71,8 +73,11 @@ import Testing
             // Screen-aligned offsets turned into map offsets for this bearing.
             Self.at(x * cos(a) - y * sin(a), x * sin(a) + y * cos(a))
         }
-        scene.add(.polyline(try Polyline(coordinates: [rotated(-120, -40), rotated(120, -40)],
-                                         style: LineStyle(width: .pixels(8), color: Color(rgb: 0xFF0000)))))
+        scene.add(
+            .polyline(
+                try Polyline(
+                    coordinates: [rotated(-120, -40), rotated(120, -40)],
+                    style: LineStyle(width: .pixels(8), color: Color(rgb: 0xFF0000)))))
         scene.add(.column(try Column(position: rotated(0, 0), height: 80, radius: 15, color: Color(rgb: 0x0000FF))))
         let frame = try renderer.render(scene: scene, camera: cam)
         let behind = try #require(cam.project(rotated(0, -40)))
@@ -90,12 +95,15 @@ import Testing
         let renderer = try RenderHarness.renderer()
         let cam = Camera(center: Self.center, zoom: 16, pitch: 60, size: ScreenSize(width: 200, height: 300))
         var scene = Scene(background: Self.white)
-        scene.add(.polyline(try Polyline(coordinates: [Self.at(0, 300), Self.at(0, -2000)],
-                                         style: LineStyle(width: .pixels(8), color: Color(rgb: 0x000000)))))
+        scene.add(
+            .polyline(
+                try Polyline(
+                    coordinates: [Self.at(0, 300), Self.at(0, -2000)],
+                    style: LineStyle(width: .pixels(8), color: Color(rgb: 0x000000)))))
         let frame = try renderer.render(scene: scene, camera: cam)
         for y in [40, 150, 280] {
             var dark = 0
-            for x in 0 ..< frame.width {
+            for x in 0..<frame.width {
                 if let p = frame.pixel(x: x, y: y), p.r < 128 { dark += 1 }
             }
             #expect(abs(dark - 8) <= 1, "row \(y): \(dark) px wide")
@@ -109,11 +117,14 @@ import Testing
         let renderer = try RenderHarness.renderer()
         let cam = Camera(center: Self.center, zoom: 16, pitch: 60, size: ScreenSize(width: 200, height: 300))
         var scene = Scene(background: Self.white)
-        scene.add(.polyline(try Polyline(coordinates: [Self.at(0, 300), Self.at(0, -2000)],
-                                         style: LineStyle(width: .meters(30), color: Color(rgb: 0x000000)))))
+        scene.add(
+            .polyline(
+                try Polyline(
+                    coordinates: [Self.at(0, 300), Self.at(0, -2000)],
+                    style: LineStyle(width: .meters(30), color: Color(rgb: 0x000000)))))
         let frame = try renderer.render(scene: scene, camera: cam)
         func width(_ y: Int) -> Int {
-            (0 ..< frame.width).filter { x in frame.pixel(x: x, y: y).map { $0.r < 128 } ?? false }.count
+            (0..<frame.width).filter { x in frame.pixel(x: x, y: y).map { $0.r < 128 } ?? false }.count
         }
         let ppm = 512 * pow(2, 16.0) / (40_075_016.686 * cos(Self.center.lat * .pi / 180))
         #expect(abs(Double(width(150)) - 30 * ppm) <= 1.5, "centre row \(width(150)) px, expected \(30 * ppm)")
@@ -124,12 +135,13 @@ import Testing
     /// 20 px radius disc is 40 ± 2 px across both horizontally and vertically.
     @Test func pixelCirclesStayRoundUnderPitch() throws {
         let renderer = try RenderHarness.renderer()
-        let cam = Camera(center: Self.center, zoom: 16, bearing: 30, pitch: 60, size: ScreenSize(width: 200, height: 200))
+        let cam = Camera(
+            center: Self.center, zoom: 16, bearing: 30, pitch: 60, size: ScreenSize(width: 200, height: 200))
         var scene = Scene(background: Self.white)
         scene.add(.circle(try Circle(center: Self.center, radius: .pixels(20), fill: .black, stroke: nil)))
         let frame = try renderer.render(scene: scene, camera: cam)
         var across = 0, down = 0
-        for k in 0 ..< 200 {
+        for k in 0..<200 {
             if let p = frame.pixel(x: k, y: 100), p.r < 128 { across += 1 }
             if let p = frame.pixel(x: 100, y: k), p.r < 128 { down += 1 }
         }
@@ -141,15 +153,21 @@ import Testing
     @Test(arguments: [0.0, 45])
     func skyAboveTheHorizonAtPitch80(bearing: Double) throws {
         let renderer = try RenderHarness.renderer()
-        let cam = Camera(center: LatLng(lat: 20, lon: 10), zoom: 4, bearing: bearing, pitch: 80,
-                         size: ScreenSize(width: 320, height: 240))
+        let cam = Camera(
+            center: LatLng(lat: 20, lon: 10), zoom: 4, bearing: bearing, pitch: 80,
+            size: ScreenSize(width: 320, height: 240))
         var scene = Scene(background: Color(rgb: 0xAAD3DF))
-        scene.add(.polygon(try Polygon(exterior: [LatLng(lat: -80, lon: -179), LatLng(lat: -80, lon: 179),
-                                                  LatLng(lat: 80, lon: 179), LatLng(lat: 80, lon: -179)],
-                                       fill: Color(rgb: 0x2DA44E))))
+        scene.add(
+            .polygon(
+                try Polygon(
+                    exterior: [
+                        LatLng(lat: -80, lon: -179), LatLng(lat: -80, lon: 179),
+                        LatLng(lat: 80, lon: 179), LatLng(lat: 80, lon: -179),
+                    ],
+                    fill: Color(rgb: 0x2DA44E))))
         let frame = try renderer.render(scene: scene, camera: cam)
         #expect(cam.horizonY > 20, "the horizon is in view (\(cam.horizonY))")
-        for y in 0 ..< 4 {
+        for y in 0..<4 {
             for x in stride(from: 0, to: 320, by: 40) {
                 let p = try #require(frame.pixel(x: x, y: y))
                 #expect(p.b > p.g && p.b > p.r + 40, "sky at (\(x), \(y)): \(p)")
@@ -163,16 +181,23 @@ import Testing
     static func buildings() throws -> Scene {
         var s = Scene(background: Color(rgb: 0xF6F8FA))
         // A road under them all.
-        s.add(.polyline(try Polyline(coordinates: [at(-110, 0), at(110, 0)],
-                                     style: LineStyle(width: .pixels(6), color: Color(rgb: 0xD4A72C)))))
+        s.add(
+            .polyline(
+                try Polyline(
+                    coordinates: [at(-110, 0), at(110, 0)],
+                    style: LineStyle(width: .pixels(6), color: Color(rgb: 0xD4A72C)))))
         func box(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> [LatLng] {
             [at(x, y), at(x + w, y), at(x + w, y + h), at(x, y + h)]
         }
         s.add(.extrusion(try Extrusion(exterior: box(-60, -50, 40, 30), height: 60, color: Color(rgb: 0x0969DA))))
         s.add(.extrusion(try Extrusion(exterior: box(-20, -30, 30, 30), height: 25, color: Color(rgb: 0xCF222E))))
-        s.add(.extrusion(try Extrusion(exterior: box(20, 10, 50, 50), holes: [box(35, 25, 20, 20)], height: 35,
-                                       color: Color(rgb: 0x8C959F))))
-        s.add(.extrusion(try Extrusion(exterior: box(-70, 15, 30, 20), height: 12, base: 4, color: Color(rgb: 0x1A7F37))))
+        s.add(
+            .extrusion(
+                try Extrusion(
+                    exterior: box(20, 10, 50, 50), holes: [box(35, 25, 20, 20)], height: 35,
+                    color: Color(rgb: 0x8C959F))))
+        s.add(
+            .extrusion(try Extrusion(exterior: box(-70, 15, 30, 20), height: 12, base: 4, color: Color(rgb: 0x1A7F37))))
         s.add(.column(try Column(position: at(0, 40), height: 45, radius: 6, color: Color(rgb: 0xBF8700))))
         return s
     }
@@ -180,8 +205,9 @@ import Testing
     @Test(arguments: [0.0, 90, 180, 270])
     func extrudedBuildingsAtFourBearings(bearing: Double) throws {
         let renderer = try RenderHarness.renderer()
-        let cam = Camera(center: Self.center, zoom: 16, bearing: bearing, pitch: 50,
-                         size: ScreenSize(width: 240, height: 200))
+        let cam = Camera(
+            center: Self.center, zoom: 16, bearing: bearing, pitch: 50,
+            size: ScreenSize(width: 240, height: 200))
         let frame = try renderer.render(scene: try Self.buildings(), camera: cam)
         try expectImage(frame, named: "buildings-pitch50-bearing\(Int(bearing))")
     }
@@ -190,22 +216,34 @@ import Testing
     /// with dot markers (upright, on top) at the cities.
     @Test func arcsInAWorldView() throws {
         let renderer = try RenderHarness.renderer()
-        let cam = Camera(center: LatLng(lat: 44, lon: -34), zoom: 1.2, bearing: 0, pitch: 45,
-                         size: ScreenSize(width: 320, height: 200))
+        let cam = Camera(
+            center: LatLng(lat: 44, lon: -34), zoom: 1.2, bearing: 0, pitch: 45,
+            size: ScreenSize(width: 320, height: 200))
         var scene = Scene(background: Color(rgb: 0xAAD3DF))
         let grid = LineStyle(width: .pixels(1), color: Color(rgb: 0x6E7781))
         for lat in stride(from: -80.0, through: 80, by: 10) {
-            scene.add(.polyline(try Polyline(coordinates: stride(from: -180.0, through: 180, by: 10).map { LatLng(lat: lat, lon: $0) },
-                                             style: grid)))
+            scene.add(
+                .polyline(
+                    try Polyline(
+                        coordinates: stride(from: -180.0, through: 180, by: 10).map { LatLng(lat: lat, lon: $0) },
+                        style: grid)))
         }
         for lon in stride(from: -180.0, through: 180, by: 10) {
-            scene.add(.polyline(try Polyline(coordinates: [LatLng(lat: -80, lon: lon), LatLng(lat: 80, lon: lon)], style: grid)))
+            scene.add(
+                .polyline(
+                    try Polyline(coordinates: [LatLng(lat: -80, lon: lon), LatLng(lat: 80, lon: lon)], style: grid)))
         }
         let paris = LatLng(lat: 48.8566, lon: 2.3522)
-        let ends = [(LatLng(lat: 41.9028, lon: 12.4964), 0xCF222E), (LatLng(lat: 40.4168, lon: -3.7038), 0x1A7F37),
-                    (LatLng(lat: 40.7128, lon: -74.006), 0x8250DF)]
+        let ends = [
+            (LatLng(lat: 41.9028, lon: 12.4964), 0xCF222E), (LatLng(lat: 40.4168, lon: -3.7038), 0x1A7F37),
+            (LatLng(lat: 40.7128, lon: -74.006), 0x8250DF),
+        ]
         for (to, c) in ends {
-            scene.add(.arc(try Arc(from: paris, to: to, width: 3, fromColor: Color(rgb: 0x0969DA), toColor: Color(rgb: UInt32(c)))))
+            scene.add(
+                .arc(
+                    try Arc(
+                        from: paris, to: to, width: 3, fromColor: Color(rgb: 0x0969DA), toColor: Color(rgb: UInt32(c))))
+            )
             scene.add(.marker(try Marker(position: to, color: Color(rgb: UInt32(c)))))
         }
         scene.add(.marker(try Marker(position: paris, color: Color(rgb: 0x0969DA))))

@@ -11,7 +11,9 @@ import Testing
     static func vertices(_ m: Mesh) -> [(x: Double, y: Double, z: Double, n: (Double, Double, Double))] {
         stride(from: 0, to: m.vertices.count, by: 6).map { i in
             let v = m.vertices
-            return (Double(v[i]), Double(v[i + 1]), Double(v[i + 2]), (Double(v[i + 3]), Double(v[i + 4]), Double(v[i + 5])))
+            return (
+                Double(v[i]), Double(v[i + 1]), Double(v[i + 2]), (Double(v[i + 3]), Double(v[i + 4]), Double(v[i + 5]))
+            )
         }
     }
 
@@ -51,8 +53,12 @@ import Testing
     func extrusionWithHole(reversed: Bool) throws {
         let origin = MapPoint(x: 0.5, y: 0.5)
         let u = 1e-6
-        var outer = [(0.0, 0.0), (10.0, 0.0), (10.0, 8.0), (0.0, 8.0)].map { MapPoint(x: 0.5 + $0.0 * u, y: 0.5 + $0.1 * u) }
-        var hole = [(3.0, 2.0), (7.0, 2.0), (7.0, 5.0), (3.0, 5.0)].map { MapPoint(x: 0.5 + $0.0 * u, y: 0.5 + $0.1 * u) }
+        var outer = [(0.0, 0.0), (10.0, 0.0), (10.0, 8.0), (0.0, 8.0)].map {
+            MapPoint(x: 0.5 + $0.0 * u, y: 0.5 + $0.1 * u)
+        }
+        var hole = [(3.0, 2.0), (7.0, 2.0), (7.0, 5.0), (3.0, 5.0)].map {
+            MapPoint(x: 0.5 + $0.0 * u, y: 0.5 + $0.1 * u)
+        }
         if reversed { outer.reverse(); hole.reverse() }
         let mesh = SolidMeshes.extrusion([outer, hole], base: 0, height: 30, origin: origin)
         let v = Self.vertices(mesh)
@@ -96,7 +102,8 @@ import Testing
         // and a quarter of s12 gives (51.599717815206, -38.99707608546136) and
         // (52.09436006769609, -17.702186960194027); 1e-7° tolerance (GeoKit's geodesic is nm-accurate).
         #expect(abs(s[32].position.lat - 51.599717815206) < 1e-7 && abs(s[32].position.lon + 38.99707608546136) < 1e-7)
-        #expect(abs(s[16].position.lat - 52.09436006769609) < 1e-7 && abs(s[16].position.lon + 17.702186960194027) < 1e-7)
+        #expect(
+            abs(s[16].position.lat - 52.09436006769609) < 1e-7 && abs(s[16].position.lon + 17.702186960194027) < 1e-7)
     }
 
     /// Bad values are typed errors naming the parameter.
@@ -129,20 +136,27 @@ import Testing
         let cam = Camera(center: LatLng(lat: 0.01, lon: 0.01), zoom: 15, size: ScreenSize(width: 400, height: 400))
         var scene = Scene()
         let green = Color(rgb: 0x2DA44E)
-        for k in 0 ..< 5 {
-            scene.add(.column(try Column(position: LatLng(lat: 0.01 + 0.0005 * Double(k), lon: 0.01), height: 50, color: green)))
+        for k in 0..<5 {
+            scene.add(
+                .column(
+                    try Column(position: LatLng(lat: 0.01 + 0.0005 * Double(k), lon: 0.01), height: 50, color: green)))
         }
         scene.add(.column(try Column(position: LatLng(lat: 0.01, lon: 0.011), height: 50, color: Color(rgb: 0xCF222E))))
-        scene.add(.column(try Column(position: LatLng(lat: 0.01, lon: 0.012), height: 50, color: green.withOpacity(0.5))))
-        scene.add(.column(try Column(position: LatLng(lat: 0.01, lon: 0.013), height: 50, color: green.withOpacity(0.5))))
+        scene.add(
+            .column(try Column(position: LatLng(lat: 0.01, lon: 0.012), height: 50, color: green.withOpacity(0.5))))
+        scene.add(
+            .column(try Column(position: LatLng(lat: 0.01, lon: 0.013), height: 50, color: green.withOpacity(0.5))))
         let planner = RenderPlanner()
         let plan = planner.plan(scene, camera: cam)
         let solids = plan.commands.filter { $0.mesh.layout == .solid }
         #expect(solids.count == 4)
         // A 20 m radius at zoom 15 is 20 · 512·2^15 / 40 075 017 = 8.4 px, 53 px round: the level of
         // detail (a side per 6 px, at least 12) draws it with 12 sides.
-        let single = SolidMeshes.column(try Column(position: LatLng(lat: 0.01, lon: 0.01), height: 50, color: green,
-                                                   sides: 12)).0
+        let single = SolidMeshes.column(
+            try Column(
+                position: LatLng(lat: 0.01, lon: 0.01), height: 50, color: green,
+                sides: 12)
+        ).0
         #expect(solids[0].mesh.vertexCount == 5 * single.vertexCount)
         #expect(solids[0].mesh.triangleCount == 5 * single.triangleCount)
         let again = planner.plan(scene, camera: cam)
