@@ -1,12 +1,15 @@
 import Foundation
 import GeoKit
+import MapCamera
 import MapFormats
 import MapScene
 
 extension SceneLoader {
-    /// Columns, arcs and extrusions of a scene document.
-    func overlay3D(_ s: SceneDocument.OverlaySpec, z: Int?, at: (String) -> String) throws
-        -> (overlays: [Overlay], fitPoints: [LatLng])
+    /// Columns, arcs and extrusions of a scene document. Their fit points include, for each
+    /// raised point, the ground point it hides (`raised(_:height:tilt:)`), so a fitted pitched
+    /// camera keeps the tops in view.
+    func overlay3D(_ s: SceneDocument.OverlaySpec, z: Int?, at: (String) -> String, tilt: (Double, Double) = (0, 0))
+        throws -> (overlays: [Overlay], fitPoints: [LatLng])
     {
         switch s.type {
         case "column":
@@ -18,7 +21,7 @@ extension SceneLoader {
             let column = try wrap(at("")) { () throws(SceneError) in
                 try Column(position: p, height: height, radius: radius, base: base, color: c, zIndex: z)
             }
-            return ([.column(column)], [p])
+            return ([.column(column)], [p] + Self.raised(p, height: height, tilt: tilt))
         case "arc":
             let from = try position(s.from, at("from"))
             let to = try position(s.to, at("to"))
@@ -30,15 +33,20 @@ extension SceneLoader {
                 try Arc(from: from, to: to, apex: apex, width: width, fromColor: c0, toColor: c1, zIndex: z)
             }
             // The fit sees the ground path (heights are not fitted).
-            return ([.arc(arc)], arc.samples(count: 16).map(\.position))
+            let samples = arc.samples(count: 16)
+            return (
+                [.arc(arc)],
+                samples.map(\.position) + samples.flatMap { Self.raised($0.position, height: $0.height, tilt: tilt) }
+            )
         default:
-            return try extrusions(s, z: z, at: at)
+            return try extrusions(s, z: z, at: at, tilt: tilt)
         }
     }
 
     /// Extrusions from `rings` or a GeoJSON `file`; heights from `heightProperty`/`baseProperty`
     /// of each feature, else `height`/`base`.
-    private func extrusions(_ s: SceneDocument.OverlaySpec, z: Int?, at: (String) -> String) throws
+    private func extrusions(_ s: SceneDocument.OverlaySpec, z: Int?, at: (String) -> String, tilt: (Double, Double))
+        throws
         -> (overlays: [Overlay], fitPoints: [LatLng])
     {
         let c = try color(s.color, at("color")) ?? Color(rgb: 0x8C959F)
@@ -81,7 +89,8 @@ extension SceneLoader {
                     base: min(base, height), color: c, zIndex: z)
             }
             overlays.append(.extrusion(e))
-            fit += Self.fitSample(poly.rings[0])
+            let ring = Self.fitSample(poly.rings[0])
+            fit += ring + ring.flatMap { Self.raised($0, height: height, tilt: tilt) }
         }
         return (overlays, fit)
     }
@@ -102,6 +111,56 @@ extension SceneLoader {
             throw SceneLoadError(place, "property '\(name)' (\(key)) is not a non-negative number")
         }
         return number
+    }
+
+    /// The ground point a point `height` metres above `p` lines up with, seen by a camera at
+    /// `tilt` (bearing, pitch in degrees) looking at it along the view's axis: `height · tan(pitch)`
+    /// metres from `p` towards the bearing (the top of the screen); rays to the upper half of the
+    /// view are steeper, which `keepingTopsInView` corrects. Empty at pitch 0 or for a bad tilt.
+    static func raised(_ p: LatLng, height: Double, tilt: (Double, Double)) -> [LatLng] {
+        let (bearing, pitch) = tilt
+        guard height > 0, bearing.isFinite, pitch.isFinite, pitch > 0 else { return [] }
+        let d = height * tan(min(pitch, 85) * .pi / 180)
+        guard d.isFinite, d < 10_000_000 else { return [] }
+        let q = p.destination(bearing: bearing, distance: d)
+        return q.isValid ? [q] : []
+    }
+
+    /// A fitted pitched camera zoomed out (about its centre) until the tops of columns, extrusions
+    /// and arcs project inside the viewport less `padding`: a few steps of
+    /// `zoom −= log2(largest offset from the centre / room)`, since screen offsets scale about as 2^zoom.
+    static func keepingTopsInView(_ camera: Camera, _ overlays: [Overlay], padding: Double) -> Camera {
+        guard camera.pitch > 0 else { return camera }
+        var raised: [(LatLng, Double)] = []
+        for o in overlays {
+            switch o {
+            case .column(let c): raised.append((c.position, c.height))
+            case .arc(let a): raised += a.samples(count: 32).map { ($0.position, $0.height) }
+            case .extrusion(let e):
+                let pts = e.exterior.points
+                let step = max(1, pts.count / 256)
+                for k in stride(from: 0, to: pts.count, by: step) { raised.append((pts[k].latLng, e.height)) }
+            default: break
+            }
+        }
+        guard !raised.isEmpty else { return camera }
+        var c = camera
+        let room = (max(1, c.size.width / 2 - padding), max(1, c.size.height / 2 - padding))
+        for _ in 0..<8 {
+            let center = c.centerPoint
+            var need = 1.0
+            for (p, h) in raised {
+                guard let s = c.project(p, height: h) else {
+                    need = max(need, 2)
+                    continue
+                }
+                need = max(need, abs(s.x - center.x) / room.0, abs(s.y - center.y) / room.1)
+            }
+            guard need > 1.001, need.isFinite else { break }
+            c.zoom = max(0, c.zoom - log2(need))
+            if c.zoom == 0 { break }
+        }
+        return c
     }
 
     private static func ringContains(_ ring: [LatLng], _ p: LatLng) -> Bool {

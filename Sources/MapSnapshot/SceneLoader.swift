@@ -71,7 +71,7 @@ public struct SceneLoader {
         var overlays: [Overlay] = []
         var fitPoints: [LatLng] = []
         for (i, spec) in specs.enumerated() {
-            let built = try overlay(spec, index: i)
+            let built = try overlay(spec, index: i, tilt: (doc.camera?.bearing ?? 0, doc.camera?.pitch ?? 0))
             overlays += built.overlays
             fitPoints += built.fitPoints
         }
@@ -85,7 +85,8 @@ public struct SceneLoader {
         case "none": basemapStyle = nil
         case let other: throw SceneLoadError("basemap", "unknown basemap '\(other)' (expected embedded or none)")
         }
-        let camera = try makeCamera(doc.camera, size: ScreenSize(width: w, height: h), scale: scale, fit: fitPoints)
+        var camera = try makeCamera(doc.camera, size: ScreenSize(width: w, height: h), scale: scale, fit: fitPoints)
+        if doc.camera?.center == nil { camera = Self.keepingTopsInView(camera, overlays, padding: doc.camera?.padding ?? 24) }
         return Snapshot(camera: camera, overlays: overlays, basemapStyle: basemapStyle,
                         background: basemapStyle == nil ? .white : .transparent,
                         attribution: doc.attribution ?? true, scaleBar: doc.scaleBar ?? false,
@@ -135,7 +136,7 @@ public struct SceneLoader {
         var fitPoints: [LatLng] = []
     }
 
-    private func overlay(_ s: SceneDocument.OverlaySpec, index i: Int) throws -> Built {
+    private func overlay(_ s: SceneDocument.OverlaySpec, index i: Int, tilt: (Double, Double) = (0, 0)) throws -> Built {
         let at = { (key: String) in self.locate(i, key) }
         let z = try s.z.map { v -> Int in
             guard v.isFinite, abs(v) < 1e9 else { throw SceneLoadError(at("z"), "\(v) is not a usable z-index") }
@@ -216,7 +217,7 @@ public struct SceneLoader {
             out.overlays.append(.label(l))
             out.fitPoints.append(p)
         case "column", "arc", "extrusion":
-            let built = try overlay3D(s, z: z, at: at)
+            let built = try overlay3D(s, z: z, at: at, tilt: tilt)
             out.overlays += built.overlays
             out.fitPoints += built.fitPoints
         case let t:

@@ -137,6 +137,35 @@ import Testing
         #expect(differs(image.pixel(x: Int(top.x), y: Int(top.y)), 228, 0, 0) <= 6)
     }
 
+    /// Without --center/--zoom a pitched camera fits the columns with their tops: the top of each
+    /// (projected with the printed camera) lies inside the image less the 24 px padding and shows
+    /// the column.
+    @Test func fittedPitchedCameraKeepsTheTopsInView() throws {
+        let out = path("fit.png")
+        let cols = [(47.37, 8.54, 300.0), (47.375, 8.55, 100.0)]
+        var args = [
+            "render", "-o", out, "--basemap", "none", "--no-attribution", "--pitch", "70", "--size", "600x400",
+            "--print-camera", "--column-color", "0000ff",
+        ]
+        for c in cols { args += ["--column", "\(c.0),\(c.1),\(c.2),20"] }
+        let r = try runMapwright(args)
+        #expect(r.status == 0, "\(r.stderr)")
+        let v = r.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
+        try #require(v.count == 5)
+        let cam = Camera(
+            center: LatLng(lat: v[0], lon: v[1]), zoom: v[2], bearing: v[3], pitch: v[4],
+            size: ScreenSize(width: 600, height: 400))
+        let image = try Bitmap(contentsOfPNGFile: out)
+        for c in cols {
+            let top = try #require(cam.project(LatLng(lat: c.0, lon: c.1), height: c.2))
+            #expect(top.x >= 23 && top.x <= 577 && top.y >= 23 && top.y <= 377, "top of \(c) at \(top)")
+            // The top is a thin ellipse at pitch 70 (about 2 px tall): its pixel is the column's
+            // (blue, lit or shaded), not the white background.
+            let p = try #require(image.pixel(x: Int(top.x), y: Int(top.y) + 1))
+            #expect(p.b > 100 && p.r < 40 && p.g < 40, "pixel at the top: \(p)")
+        }
+    }
+
     /// Bad 3D input: non-zero exit, where and why, no file.
     @Test(
         arguments: [
