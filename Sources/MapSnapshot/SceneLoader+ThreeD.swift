@@ -57,19 +57,7 @@ extension SceneLoader {
         if s.rings != nil || s.file == nil {
             polygons = try polygonRings(s, at: at).map { ($0, [:], 0) }
         } else if let file = s.file {
-            let track = try readTrack(file, at("file"))
-            var lastFeature = -1
-            for part in track.parts where part.kind == .ring && part.points.count >= 3 {
-                let ring = part.points.map(\.coordinate)
-                if part.feature == lastFeature, let outer = polygons.last?.rings.first,
-                    Self.ringContains(outer, ring[0])
-                {
-                    polygons[polygons.count - 1].rings.append(ring)
-                } else {
-                    polygons.append(([ring], part.properties, part.feature))
-                }
-                lastFeature = part.feature
-            }
+            polygons = Self.polygons(of: try readTrack(file, at("file")))
             guard !polygons.isEmpty else { throw SceneLoadError(at("file"), "'\(file)' has no polygon rings") }
         }
         var overlays: [Overlay] = []
@@ -163,18 +151,4 @@ extension SceneLoader {
         return c
     }
 
-    private static func ringContains(_ ring: [LatLng], _ p: LatLng) -> Bool {
-        var inside = false
-        var j = ring.count - 1
-        for i in 0..<ring.count {
-            let a = ring[i], b = ring[j]
-            if (a.lat > p.lat) != (b.lat > p.lat),
-                p.lon < (b.lon - a.lon) * (p.lat - a.lat) / (b.lat - a.lat) + a.lon
-            {
-                inside.toggle()
-            }
-            j = i
-        }
-        return inside
-    }
 }

@@ -292,25 +292,30 @@ public struct SceneLoader {
             }]
         }
         guard let file = s.file else { throw SceneLoadError(at(""), "a polygon needs rings or a file") }
-        let track = try readTrack(file, at("file"))
-        // Rings of one feature: the first is an outer ring; later rings inside it are holes,
-        // others start a new polygon (a MultiPolygon's parts).
-        var polygons: [[[LatLng]]] = []
-        var lastFeature = -1
-        for part in track.parts where part.kind == .ring && part.points.count >= 3 {
-            let ring = part.points.map(\.coordinate)
-            if part.feature == lastFeature, let outer = polygons.last?.first, Self.ring(outer, contains: ring[0]) {
-                polygons[polygons.count - 1].append(ring)
-            } else {
-                polygons.append([ring])
-            }
-            lastFeature = part.feature
-        }
+        let polygons = Self.polygons(of: try readTrack(file, at("file"))).map(\.rings)
         guard !polygons.isEmpty else { throw SceneLoadError(at("file"), "'\(file)' has no polygon rings") }
         return polygons
     }
 
-    private static func ring(_ ring: [LatLng], contains p: LatLng) -> Bool {
+    /// The polygons of a track's rings. Rings of one feature: the first is an outer ring; later
+    /// rings inside it are holes, others start a new polygon (a MultiPolygon's parts).
+    static func polygons(of track: Track) -> [(rings: [[LatLng]], properties: [String: JSONValue], feature: Int)] {
+        var polygons: [(rings: [[LatLng]], properties: [String: JSONValue], feature: Int)] = []
+        var lastFeature = -1
+        for part in track.parts where part.kind == .ring && part.points.count >= 3 {
+            let ring = part.points.map(\.coordinate)
+            if part.feature == lastFeature, let outer = polygons.last?.rings.first, Self.ring(outer, contains: ring[0]) {
+                polygons[polygons.count - 1].rings.append(ring)
+            } else {
+                polygons.append(([ring], part.properties, part.feature))
+            }
+            lastFeature = part.feature
+        }
+        return polygons
+    }
+
+    /// Even-odd point-in-ring test in degrees (rings of one feature, not across the antimeridian).
+    static func ring(_ ring: [LatLng], contains p: LatLng) -> Bool {
         var inside = false
         var j = ring.count - 1
         for i in 0..<ring.count {
