@@ -38,7 +38,7 @@ let package = Package(
 
         // System-backed modules.
         // libpng calls (and their setjmp) stay in C: a longjmp must never cross Swift frames.
-        .target(name: "CPNGHelpers", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("png16")]),
+        .target(name: "CPNGHelpers", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
         .target(name: "MapImage", dependencies: ["CPNGHelpers"]),
         .target(name: "Canvas2D", dependencies: ["CCairo", "MapImage"]),
         .target(name: "MapRenderGL", dependencies: ["MapRender", "CEGL"]),

@@ -7,7 +7,8 @@ PKGS=(
   pkg-config
   libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri   # headless OpenGL ES 3 through EGL (Mesa llvmpipe)
   libcairo2-dev libfreetype-dev fonts-dejavu-core        # 2D drawing and text
-  libpng-dev                                             # PNG encoding
+  libpng-dev                                             # PNG decoding (and encoding fallback)
+  zlib1g-dev                                             # PNG encoding (parallel deflate)
   libxml2                                                # FoundationXML (GPX)
   python3 python3-pip                                    # test oracles
 )

@@ -3,13 +3,22 @@ import CPNGHelpers
 extension Bitmap {
     /// Encodes the bitmap as a PNG byte stream (lossless; ``PNGOptions/fast`` by default).
     /// An opaque bitmap is written as RGB when `options.dropOpaqueAlpha` is set.
+    ///
+    /// With filter `.none` (the default) the image is deflated in horizontal bands on up to
+    /// `options.threads` threads and written by MapImage's own PNG writer (one zlib stream, so any
+    /// decoder reads it); other filters go through libpng on the calling thread.
     public func pngData(options: PNGOptions = .fast) throws(MapImageError) -> [UInt8] {
-        let dropAlpha = options.dropOpaqueAlpha && isOpaque
         var out = mw_png_encoded()
+        let w = UInt32(width), h = UInt32(height), level = Int32(max(0, min(9, options.compressionLevel)))
         let status = pixels.withUnsafeBufferPointer { p in
-            mw_png_encode(
-                p.baseAddress, UInt32(width), UInt32(height), width * 4, dropAlpha ? 1 : 0,
-                Int32(max(0, min(9, options.compressionLevel))), options.filter.cValue,
+            let dropAlpha: Int32 = options.dropOpaqueAlpha && mw_png_is_opaque(p.baseAddress, w, h, width * 4) != 0 ? 1 : 0
+            if options.filter == .none {
+                return mw_png_encode_bands(
+                    p.baseAddress, w, h, width * 4, dropAlpha, level, options.strategy.cValue,
+                    Int32(max(0, min(8, options.threads))), &out)
+            }
+            return mw_png_encode(
+                p.baseAddress, w, h, width * 4, dropAlpha, level, options.filter.cValue,
                 options.strategy.cValue, &out)
         }
         defer { mw_png_free(out.data) }

@@ -34,6 +34,10 @@ public struct PNGOptions: Sendable, Hashable {
     public var strategy: Strategy
     /// Write an RGB PNG (3 bytes per pixel) when every pixel is opaque.
     public var dropOpaqueAlpha: Bool
+    /// Threads (bands) for deflating with filter `.none`: 0 = one per online CPU (at most 8),
+    /// 1 = a single stream; images under ~64 rows or 256 Ki samples per band use fewer.
+    /// Other filters always encode on the calling thread through libpng.
+    public var threads: Int = 0
 
     /// Creates options; see the presets ``fast``, ``balanced`` and ``smallest``.
     public init(compressionLevel: Int, filter: Filter, strategy: Strategy = .default, dropOpaqueAlpha: Bool = true) {

@@ -104,6 +104,17 @@ enum Shaders {
     }
     """
 
+    /// Solid premultiplied colour, no dashes (no `discard`).
+    static let groundSolidFragment = """
+    #version 300 es
+    precision highp float;
+    uniform vec4 u_color;
+    out vec4 fragColor;
+    void main() {
+        fragColor = u_color;
+    }
+    """
+
     /// Upright screen geometry: the anchor is projected and snapped to the device pixel grid,
     /// then the offset (logical pixels, y down) is added on screen.
     static let screenVertex = """

@@ -95,6 +95,9 @@ private final class GLStateBox: @unchecked Sendable {
 private final class GLState {
     let egl: HeadlessEGL
     let ground: GLProgram
+    /// `ground` without the dash test: fills and solid lines (a shader with no `discard` lets
+    /// llvmpipe treat opaque draws as covering what is under them).
+    let groundSolid: GLProgram
     let screen: GLProgram
     let solid: GLProgram
     let ribbon: GLProgram
@@ -111,6 +114,7 @@ private final class GLState {
     init(samples: Int) throws {
         egl = try HeadlessEGL()
         ground = try GLProgram(vertex: Shaders.groundScreenWidthVertex, fragment: Shaders.groundFragment)
+        groundSolid = try GLProgram(vertex: Shaders.groundScreenWidthVertex, fragment: Shaders.groundSolidFragment)
         screen = try GLProgram(vertex: Shaders.screenVertex, fragment: Shaders.screenFragment)
         solid = try GLProgram(vertex: Shaders.solidVertex, fragment: Shaders.solidFragment)
         ribbon = try GLProgram(vertex: Shaders.ribbonVertex, fragment: Shaders.ribbonFragment)
@@ -160,10 +164,19 @@ private final class GLState {
         let ws = camera.worldSize
         var stencilRef: GLint = 0
         var current: GLuint = 0
+        var blending = true
         func drawCommand(_ cmd: DrawCommand) {
             guard !cmd.mesh.indices.isEmpty else { return }
             let gpu = buffers(for: cmd.mesh)
-            let program = self.program(for: cmd.mesh.layout)
+            let dashed = cmd.mesh.layout == .ground && cmd.dash.reduce(0, +) > 0
+            let program = cmd.mesh.layout == .ground && !dashed ? groundSolid : self.program(for: cmd.mesh.layout)
+            // Premultiplied blending of an opaque colour gives that colour exactly, and drawing
+            // it twice changes nothing: skip both the blend and the stencil (blendOnce) test.
+            let blend = !(cmd.mesh.layout == .ground && cmd.color.premultiplied.3 >= 1)
+            if blend != blending {
+                if blend { glEnable(GLenum(GL_BLEND)) } else { glDisable(GLenum(GL_BLEND)) }
+                blending = blend
+            }
             if program.id != current {
                 glUseProgram(program.id)
                 current = program.id
@@ -203,7 +216,7 @@ private final class GLState {
             case .ribbon:
                 glUniform1f(program.uniform("u_extrudeScale"), Float(cmd.extrudeScale))
             }
-            if cmd.blendOnce && cmd.mesh.layout != .solid {
+            if cmd.blendOnce && blend && cmd.mesh.layout != .solid {
                 stencilRef += 1
                 if stencilRef > 255 {
                     glClear(GLbitfield(GL_STENCIL_BUFFER_BIT))
@@ -228,6 +241,8 @@ private final class GLState {
         for cmd in passes.flat { drawCommand(cmd) }
         if let sky {
             glDisable(GLenum(GL_STENCIL_TEST))
+            glEnable(GLenum(GL_BLEND))
+            blending = true
             drawSky(sky, height: h, ratio: camera.pixelRatio)
             current = skyProgram.id
         }
@@ -247,6 +262,7 @@ private final class GLState {
         }
         for cmd in passes.sprites { drawCommand(cmd) }
         glDepthMask(GLboolean(GL_TRUE))
+        glEnable(GLenum(GL_BLEND))
         glBindVertexArray(0)
         glDisable(GLenum(GL_STENCIL_TEST))
         let pixels = target.readPixels()

@@ -60,34 +60,60 @@ final class OffscreenTarget {
         glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), resolveFBO)
         glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), resolveFBO)
-        var raw = [UInt8](repeating: 0, count: width * height * 4)
         glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
-        raw.withUnsafeMutableBytes { glReadPixels(0, 0, w, h, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), $0.baseAddress) }
-        // GL rows are bottom-up: flip, and undo the premultiplication.
-        var out = [UInt8](repeating: 0, count: raw.count)
-        let rowBytes = width * 4
-        raw.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                for y in 0 ..< height {
-                    let s = (height - 1 - y) * rowBytes, d = y * rowBytes
-                    var i = 0
-                    while i < rowBytes {
-                        let a = src[s + i + 3]
-                        if a == 255 {
-                            dst[d + i] = src[s + i]; dst[d + i + 1] = src[s + i + 1]; dst[d + i + 2] = src[s + i + 2]
-                        } else if a > 0 {
-                            let a32 = UInt32(a)
-                            dst[d + i] = UInt8(min(255, (UInt32(src[s + i]) * 255 + a32 / 2) / a32))
-                            dst[d + i + 1] = UInt8(min(255, (UInt32(src[s + i + 1]) * 255 + a32 / 2) / a32))
-                            dst[d + i + 2] = UInt8(min(255, (UInt32(src[s + i + 2]) * 255 + a32 / 2) / a32))
-                        }
-                        dst[d + i + 3] = a
-                        i += 4
-                    }
-                }
-            }
+        let rowBytes = width * 4, rows = height
+        // Read straight into the result, then flip rows in place and undo the premultiplication
+        // only where alpha is below 255 (nowhere, over a basemap): no zero-filled buffers, no
+        // second copy.
+        let out = [UInt8](unsafeUninitializedCapacity: rowBytes * rows) { buffer, count in
+            guard let base = buffer.baseAddress else { count = 0; return }
+            glReadPixels(0, 0, w, h, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), base)
+            count = rowBytes * rows
+            Self.flipRows(base, rowBytes: rowBytes, rows: rows)
+            Self.unpremultiply(UnsafeMutableRawPointer(base), pixels: width * rows)
         }
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), msaaFBO)
         return out
+    }
+
+    /// Swaps row `y` with row `rows - 1 - y` (GL rows are bottom-up).
+    static func flipRows(_ base: UnsafeMutablePointer<UInt8>, rowBytes: Int, rows: Int) {
+        guard rows > 1 else { return }
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
+        defer { scratch.deallocate() }
+        for y in 0 ..< rows / 2 {
+            let top = base + y * rowBytes, bottom = base + (rows - 1 - y) * rowBytes
+            scratch.update(from: top, count: rowBytes)
+            top.update(from: bottom, count: rowBytes)
+            bottom.update(from: scratch, count: rowBytes)
+        }
+    }
+
+    /// Turns `pixels` premultiplied RGBA8 pixels into straight alpha in place (rounded to
+    /// nearest, clamped to 255; alpha 0 gives transparent black). Opaque pixels are skipped by
+    /// testing four alpha bytes at once.
+    static func unpremultiply(_ base: UnsafeMutableRawPointer, pixels: Int) {
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        var i = 0
+        while i + 4 <= pixels {
+            let p = bytes + i * 4
+            if p[3] & p[7] & p[11] & p[15] == 255 { i += 4; continue }
+            for k in 0 ..< 4 { unpremultiplyPixel(p + k * 4) }
+            i += 4
+        }
+        while i < pixels {
+            unpremultiplyPixel(bytes + i * 4)
+            i += 1
+        }
+    }
+
+    @inline(__always)
+    static func unpremultiplyPixel(_ p: UnsafeMutablePointer<UInt8>) {
+        let a = UInt32(p[3])
+        if a == 255 { return }
+        if a == 0 { p[0] = 0; p[1] = 0; p[2] = 0; return }
+        p[0] = UInt8(min(255, (UInt32(p[0]) * 255 + a / 2) / a))
+        p[1] = UInt8(min(255, (UInt32(p[1]) * 255 + a / 2) / a))
+        p[2] = UInt8(min(255, (UInt32(p[2]) * 255 + a / 2) / a))
     }
 }

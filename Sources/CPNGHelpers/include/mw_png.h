@@ -54,6 +54,16 @@ typedef struct mw_png_decoded {
 int mw_png_encode(const unsigned char *rgba, uint32_t width, uint32_t height, size_t stride,
                   int drop_alpha, int level, int filter, int strategy, mw_png_encoded *out);
 
+/// Encodes like mw_png_encode with filter "none", without libpng: the scanlines are split into
+/// up to `bands` horizontal bands (0: one per online CPU, at most 8; small images get fewer)
+/// deflated in parallel on threads and joined into one zlib stream (see mw_png_fast.c).
+/// Returns 0 on success; otherwise non-zero with `out->message` set and `out->data` NULL.
+int mw_png_encode_bands(const unsigned char *rgba, uint32_t width, uint32_t height, size_t stride,
+                        int drop_alpha, int level, int strategy, int bands, mw_png_encoded *out);
+
+/// 1 when every alpha byte (the 4th of each RGBA8 pixel) is 255, else 0.
+int mw_png_is_opaque(const unsigned char *rgba, uint32_t width, uint32_t height, size_t stride);
+
 /// Decodes a PNG byte stream of any colour type and bit depth into RGBA8 (16-bit samples are
 /// scaled to 8 bits, palettes and grey expanded, gamma left untouched). Images wider or taller
 /// than `max_side` pixels or with more than `max_pixels` pixels are refused.
