@@ -95,8 +95,8 @@ private final class GLStateBox: @unchecked Sendable {
 private final class GLState {
     let egl: HeadlessEGL
     let ground: GLProgram
-    /// `ground` without the dash test: fills and solid lines (a shader with no `discard` lets
-    /// llvmpipe treat opaque draws as covering what is under them).
+    /// `ground` without the dash test, for fills and solid lines (a shader without `discard`
+    /// leaves llvmpipe fewer per-fragment steps).
     let groundSolid: GLProgram
     let screen: GLProgram
     let solid: GLProgram
