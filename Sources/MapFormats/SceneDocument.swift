@@ -144,12 +144,57 @@ public struct SceneDocument: Codable, Sendable, Equatable {
     /// Reads a scene document from JSON data. Errors name the JSON path and what was expected.
     public static func decode(_ data: Data, file: String) throws -> SceneDocument {
         do {
-            return try JSONDecoder().decode(SceneDocument.self, from: data)
+            let doc = try JSONDecoder().decode(SceneDocument.self, from: data)
+            try checkKeys(data, file: file)
+            return doc
+        } catch let error as SceneDocumentError {
+            throw error
         } catch let error as DecodingError {
             throw SceneDocumentError(file: file, path: Self.path(of: error), reason: Self.reason(of: error))
         } catch {
             throw SceneDocumentError(file: file, path: "", reason: "not valid JSON (\(error.localizedDescription))")
         }
+    }
+
+    /// Rejects keys the format does not have (a typo such as `colour` would otherwise be
+    /// ignored silently), naming the JSON path and the closest known key.
+    private static func checkKeys(_ data: Data, file: String) throws {
+        func names(_ value: Any) -> Set<String> {
+            Set(Mirror(reflecting: value).children.compactMap(\.label))
+        }
+        func check(_ object: Any?, _ allowed: Set<String>, _ path: String) throws {
+            guard let dict = object as? [String: Any] else { return }
+            for key in dict.keys.sorted() where !allowed.contains(key) {
+                let near = allowed.min { editDistance($0, key) < editDistance($1, key) }
+                let hint = near.map { editDistance($0, key) <= 2 ? " (did you mean '\($0)'?)" : "" } ?? ""
+                throw SceneDocumentError(file: file, path: path.isEmpty ? key : "\(path).\(key)",
+                                         reason: "unknown key\(hint)")
+            }
+        }
+        guard let top = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return }
+        try check(top, names(SceneDocument()), "")
+        try check(top["camera"], names(CameraSpec()), "camera")
+        for (i, overlay) in ((top["overlays"] as? [Any]) ?? []).enumerated() {
+            try check(overlay, names(OverlaySpec(type: "")), "overlays[\(i)]")
+            try check((overlay as? [String: Any])?["casing"], names(CasingSpec(color: "")), "overlays[\(i)].casing")
+        }
+    }
+
+    /// Levenshtein distance, for suggesting the key a typo meant.
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var row = Array(0...b.count)
+        for i in 1...a.count {
+            var prev = row[0]
+            row[0] = i
+            for j in 1...b.count {
+                let cur = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1))
+                prev = cur
+            }
+        }
+        return row[b.count]
     }
 
     private static func path(of error: DecodingError) -> String {

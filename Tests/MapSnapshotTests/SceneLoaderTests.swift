@@ -82,6 +82,22 @@ import Testing
         }
     }
 
+    /// A typo is an error with the closest known key, not silently ignored.
+    @Test(arguments: [
+        (#"{"overlays": [{"type": "route", "colour": "ff0000"}]}"#, "t.json: overlays[0].colour: unknown key (did you mean 'color'?)"),
+        (#"{"camera": {"centre": [1, 2]}}"#, "t.json: camera.centre: unknown key (did you mean 'center'?)"),
+        (#"{"sise": [10, 10]}"#, "t.json: sise: unknown key (did you mean 'size'?)"),
+        (#"{"overlays": [{"type": "route", "casing": {"color": "fff", "widht": 2}}]}"#,
+         "t.json: overlays[0].casing.widht: unknown key (did you mean 'width'?)"),
+    ])
+    func unknownKeysAreErrors(json: String, expected: String) {
+        #expect {
+            try doc(json)
+        } throws: { error in
+            "\(error)" == expected
+        }
+    }
+
     @Test func decodingErrorsNameTheJSONPath() {
         #expect {
             try doc(#"{"overlays": [{"type": "circle", "radius": "big"}]}"#)
