@@ -2,32 +2,11 @@ import Foundation
 import Testing
 @testable import mapwright
 
-private final class CameraCLIBundleToken {}
-
-/// Runs the built `mapwright` binary with arguments and standard input.
+/// Runs `mapwright camera …` with standard input.
 private func runCamera(_ arguments: [String], stdin: String = "") throws -> (
     status: Int32, stdout: String, stderr: String
 ) {
-    var exe = Bundle(for: CameraCLIBundleToken.self).bundleURL.deletingLastPathComponent().appendingPathComponent(
-        "mapwright")
-    if !FileManager.default.fileExists(atPath: exe.path) {
-        exe = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "../../.build/debug/mapwright")
-    }
-    let process = Process()
-    process.executableURL = exe
-    process.arguments = ["camera"] + arguments
-    let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
-    process.standardInput = inPipe
-    process.standardOutput = outPipe
-    process.standardError = errPipe
-    try process.run()
-    inPipe.fileHandleForWriting.write(Data(stdin.utf8))
-    try inPipe.fileHandleForWriting.close()
-    let out = outPipe.fileHandleForReading.readDataToEndOfFile()
-    let err = errPipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    try runMapwright(["camera"] + arguments, stdin: stdin)
 }
 
 private func numbers(_ s: String) -> [[Double]] {

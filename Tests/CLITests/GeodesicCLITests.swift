@@ -6,33 +6,10 @@ import Testing
 /// `mapwright geodesic inverse|direct`: the batch logic called directly, and the built binary
 /// run as a user would (stdin → stdout/stderr, exit status).
 @Suite struct GeodesicCLITests {
-    /// The `mapwright` executable next to the test bundle in .build/<triple>/debug.
-    static func binary() throws -> URL {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-        ].map { $0.appendingPathComponent("mapwright") }
-        return try #require(
-            candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
-            "mapwright binary not found near \(CommandLine.arguments[0])")
-    }
-
     /// Runs the binary with `args`, feeding `stdin`; returns (status, stdout, stderr).
     static func run(_ args: [String], stdin: String) throws -> (Int32, String, String) {
-        let p = Process()
-        p.executableURL = try binary()
-        p.arguments = args
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        p.standardInput = input
-        p.standardOutput = output
-        p.standardError = error
-        try p.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        let r = try runMapwright(args, stdin: stdin)
+        return (r.status, r.stdout, r.stderr)
     }
 
     /// Output numbers parsed back; the CLI prints shortest round-trip doubles, so values are

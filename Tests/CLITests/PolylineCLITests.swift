@@ -2,37 +2,6 @@ import Foundation
 import Testing
 @testable import mapwright
 
-/// Runs the built `mapwright` binary (next to the test bundle in .build/debug).
-func runMapwright(_ arguments: [String], stdin: String = "", in directory: URL? = nil) throws -> (
-    status: Int32, stdout: String, stderr: String
-) {
-    // The test bundle sits in the build products directory, next to the `mapwright` binary.
-    let candidates = [
-        Bundle(for: BundleToken.self).bundleURL.deletingLastPathComponent(),
-        Bundle.main.executableURL?.deletingLastPathComponent(),
-        Bundle.main.bundleURL,
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug"),
-    ].compactMap { $0?.appendingPathComponent("mapwright").standardized }
-    let exe =
-        candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[candidates.count - 1]
-    let process = Process()
-    process.executableURL = exe
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = directory }
-    let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
-    process.standardInput = inPipe
-    process.standardOutput = outPipe
-    process.standardError = errPipe
-    try process.run()
-    inPipe.fileHandleForWriting.write(Data(stdin.utf8))
-    try inPipe.fileHandleForWriting.close()
-    let out = outPipe.fileHandleForReading.readDataToEndOfFile()
-    let err = errPipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-}
-
-final class BundleToken {}
 
 @Suite struct PolylineCLITests {
     /// Google's published example, both directions through the real binary.

@@ -8,25 +8,15 @@ import Testing
 /// `mapwright render` end to end through the built binary: where things land, the fitted
 /// camera, and that bad input fails cleanly without leaving a file behind.
 @Suite(.serialized) struct RenderCLITests {
-    let dir: URL
+    let scratch: ScratchDirectory
 
-    init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("mapwright-render-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    }
+    init() throws { scratch = try ScratchDirectory("mapwright-render") }
 
-    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+    func path(_ name: String) -> String { scratch.path(name) }
 
-    func write(_ name: String, _ text: String) throws -> String {
-        try text.write(toFile: path(name), atomically: true, encoding: .utf8)
-        return path(name)
-    }
+    func write(_ name: String, _ text: String) throws -> String { try scratch.write(name, text) }
 
-    /// Distance between two pixels' colours, max over RGB.
-    func differs(_ p: RGBA8?, _ r: Int, _ g: Int, _ b: Int) -> Int {
-        guard let p else { return 999 }
-        return max(abs(Int(p.r) - r), abs(Int(p.g) - g), abs(Int(p.b) - b))
-    }
+    func differs(_ p: RGBA8?, _ r: Int, _ g: Int, _ b: Int) -> Int { colorDistance(p, r, g, b) }
 
     /// A marker's centre pixel has the marker colour and the ring 7 px out is white, at the
     /// position `Camera.project` gives, at bearings 0 and 45 and scales 1 and 2.

@@ -6,24 +6,15 @@ import Testing
 
 /// `mapwright render` with columns, extrusions and arcs, end to end through the built binary.
 @Suite(.serialized) struct ThreeDCLITests {
-    let dir: URL
+    let scratch: ScratchDirectory
 
-    init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("mapwright-3d-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    }
+    init() throws { scratch = try ScratchDirectory("mapwright-3d") }
 
-    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+    func path(_ name: String) -> String { scratch.path(name) }
 
-    func write(_ name: String, _ text: String) throws -> String {
-        try text.write(toFile: path(name), atomically: true, encoding: .utf8)
-        return path(name)
-    }
+    func write(_ name: String, _ text: String) throws -> String { try scratch.write(name, text) }
 
-    func differs(_ p: RGBA8?, _ r: Int, _ g: Int, _ b: Int) -> Int {
-        guard let p else { return 999 }
-        return max(abs(Int(p.r) - r), abs(Int(p.g) - g), abs(Int(p.b) - b))
-    }
+    func differs(_ p: RGBA8?, _ r: Int, _ g: Int, _ b: Int) -> Int { colorDistance(p, r, g, b) }
 
     static let center = LatLng(lat: 47.37, lon: 8.54)
 
