@@ -1,3 +1,4 @@
+import MapTestSupport
 import Foundation
 import GeoKit
 @testable import MapCamera
@@ -34,18 +35,8 @@ struct UnprojectCase: Sendable, CustomStringConvertible {
     var description: String { "\(name): \(x),\(y)" }
 }
 
-/// SplitMix64: a tiny seeded generator so random sweeps are reproducible.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// Seeded random sweeps (SplitMix64, from MapTestSupport).
+typealias SeededRandom = SplitMix64
 
 /// Normalised Web Mercator y written out from the textbook formula
 /// y = 1/2 − ln(tan(π/4 + φ/2)) / (2π), independent of the code under test.

@@ -1,4 +1,5 @@
 import Foundation
+import MapTestSupport
 import Testing
 @testable import MapFormats
 

@@ -1,5 +1,6 @@
 import Foundation
 import MapImage
+import MapTestSupport
 import Testing
 
 /// The banded (parallel) deflate writer used for filter `.none`: its PNGs must decode exactly

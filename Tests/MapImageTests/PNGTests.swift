@@ -1,18 +1,8 @@
 import Foundation
 import MapImage
+import MapTestSupport
 import Testing
 
-/// A deterministic pseudo-random byte source (SplitMix64), so failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 func randomBitmap(width: Int, height: Int, seed: UInt64, opaque: Bool = false) throws -> Bitmap {
     var rng = SplitMix64(state: seed)

@@ -4,6 +4,7 @@ import MapCamera
 import MapRender
 import MapRenderGL
 import MapScene
+import MapTestSupport
 import Testing
 
 /// Times the standard scene of shared/bench (1024×768, zoom 15.5, 4 px #1f6feb route, three
@@ -100,15 +101,5 @@ import Testing
     }
 }
 
-/// A tiny deterministic generator (SplitMix64) for reproducible benchmark input.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// Benchmark input generator (SplitMix64, from MapTestSupport).
+typealias SplitMix = SplitMix64
