@@ -274,7 +274,7 @@ public final class RenderPlanner: @unchecked Sendable {
                 if let cell { pts = Clip.ring(pts, to: cell.rect) }
                 var simple: [MapPoint] = []
                 if pts.count >= 3 {
-                    simple = Array(Simplify.simplify(pts + [pts[0]], tolerance: view.tolerance).dropLast())
+                    simple = Array(Simplify.simplify(pts + [pts[0]], tolerance: view.tolerance, keepAxisEdges: true).dropLast())
                 }
                 if simple.count >= 3 { result.append(simple) } else if k == 0 { result.append([]) }
             }
