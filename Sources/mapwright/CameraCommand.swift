@@ -20,13 +20,13 @@ struct CameraCommand: ParsableCommand {
 
     /// Flags describing a camera.
     struct CameraOptions: ParsableArguments {
-        @Option(help: ArgumentHelp("Centre of the view as LAT,LON in degrees.", valueName: "LAT,LON"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Centre of the view as LAT,LON in degrees.", valueName: "LAT,LON"))
         var center: String
 
-        @Option(help: "Zoom level (world = 512·2^zoom pixels), -5 ... 30.")
+        @Option(parsing: .unconditional, help: "Zoom level (world = 512·2^zoom pixels), -5 ... 30.")
         var zoom: Double
 
-        @Option(help: "Degrees clockwise from north.")
+        @Option(parsing: .unconditional, help: "Degrees clockwise from north.")
         var bearing: Double = 0
 
         @Option(help: "Degrees from looking straight down, 0 ... 85.")
@@ -88,7 +88,7 @@ struct CameraCommand: ParsableCommand {
         @Option(help: "Padding on every side in pixels.")
         var padding: Double = 0
 
-        @Option(help: "Degrees clockwise from north.")
+        @Option(parsing: .unconditional, help: "Degrees clockwise from north.")
         var bearing: Double = 0
 
         @Option(help: "Degrees from looking straight down, 0 ... 85.")

@@ -26,11 +26,11 @@ struct RenderCommand: ParsableCommand {
     var scene: String?
 
     // Camera.
-    @Option(help: ArgumentHelp("Centre of the view, degrees.", valueName: "LAT,LON"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Centre of the view, degrees.", valueName: "LAT,LON"))
     var center: String?
-    @Option(help: "Zoom (MapLibre convention: the world is 512·2^zoom px wide), 0…24.")
+    @Option(parsing: .unconditional, help: "Zoom (MapLibre convention: the world is 512·2^zoom px wide), 0…24.")
     var zoom: Double?
-    @Option(help: "Degrees clockwise from north.")
+    @Option(parsing: .unconditional, help: "Degrees clockwise from north.")
     var bearing: Double?
     @Option(help: "Degrees from straight down, 0…85.")
     var pitch: Double?
@@ -54,7 +54,7 @@ struct RenderCommand: ParsableCommand {
     var routeWidth: Double?
 
     // Circles.
-    @Option(name: .customLong("circle"), help: ArgumentHelp("A circle; RADIUS ends in m, km or px (repeatable).", valueName: "LAT,LON,RADIUS"))
+    @Option(name: .customLong("circle"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A circle; RADIUS ends in m, km or px (repeatable).", valueName: "LAT,LON,RADIUS"))
     var circles: [String] = []
     @Option(name: .customLong("circle-fill"), help: ArgumentHelp("Circle fill (default ff000040).", valueName: "RRGGBBAA"))
     var circleFill: String?
@@ -64,7 +64,7 @@ struct RenderCommand: ParsableCommand {
     var circleStrokeWidth: Double?
 
     // Markers.
-    @Option(name: .customLong("marker"), help: ArgumentHelp("A marker with an optional label (repeatable).", valueName: "LAT,LON[,LABEL]"))
+    @Option(name: .customLong("marker"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A marker with an optional label (repeatable).", valueName: "LAT,LON[,LABEL]"))
     var markers: [String] = []
     @Option(name: .customLong("marker-color"), help: ArgumentHelp("Marker colour (default d1242f).", valueName: "RRGGBB"))
     var markerColor: String?
@@ -72,7 +72,7 @@ struct RenderCommand: ParsableCommand {
     var markerStyle: String?
 
     // 3D (RenderCommand+ThreeD.swift).
-    @Option(name: .customLong("column"), help: ArgumentHelp("A column of HEIGHT_M metres (radius 20 m by default) (repeatable).", valueName: "LAT,LON,HEIGHT_M[,RADIUS_M]"))
+    @Option(name: .customLong("column"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A column of HEIGHT_M metres (radius 20 m by default) (repeatable).", valueName: "LAT,LON,HEIGHT_M[,RADIUS_M]"))
     var columns: [String] = []
     @Option(name: .customLong("column-color"), help: ArgumentHelp("Column colour (default 2da44e).", valueName: "RRGGBB[AA]"))
     var columnColor: String?
@@ -82,7 +82,7 @@ struct RenderCommand: ParsableCommand {
     var heightProperty: String?
     @Option(name: .customLong("base-property"), help: ArgumentHelp("Feature property with the extrusion base in metres (default none: 0).", valueName: "NAME"))
     var baseProperty: String?
-    @Option(name: .customLong("arc"), help: ArgumentHelp("An arc rising between two places, HEIGHT_M at its middle (default a fifth of the distance, at most 1500 km) (repeatable).", valueName: "LAT1,LON1,LAT2,LON2[,HEIGHT_M]"))
+    @Option(name: .customLong("arc"), parsing: .unconditionalSingleValue, help: ArgumentHelp("An arc rising between two places, HEIGHT_M at its middle (default a fifth of the distance, at most 1500 km) (repeatable).", valueName: "LAT1,LON1,LAT2,LON2[,HEIGHT_M]"))
     var arcs: [String] = []
 
     // Basemap and extras.

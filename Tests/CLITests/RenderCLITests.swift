@@ -140,6 +140,23 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// Negative numbers after a flag are values, not flags (southern and western positions,
+    /// anticlockwise bearings): `--center -33.87,151.21 --bearing -30`.
+    @Test func negativeValuesParse() throws {
+        let out = path("neg.png")
+        let r = try runMapwright([
+            "render", "-o", out, "--basemap", "none", "--center", "-33.87,-151.21", "--zoom", "9",
+            "--bearing", "-30", "--size", "200x150", "--marker", "-33.9,-151.2", "--circle", "-33.8,-151.3,2km",
+            "--column", "-33.85,-151.25,500", "--arc", "-33.9,-151.3,-33.8,-151.1",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out))
+        let p = try runMapwright(["camera", "project", "--center", "-33.87,-151.21", "--zoom", "9", "--bearing", "-30",
+                                  "--size", "200x150"], stdin: "-33.87 -151.21\n")
+        #expect(p.status == 0, "\(p.stderr)")
+        #expect(p.stdout == "100.0 75.0\n")
+    }
+
     @Test func missingOutputDirectoryFailsCleanly() throws {
         let r = try runMapwright(["render", "-o", "/nonexistent-dir/x.png", "--center", "0,0", "--zoom", "1",
                                   "--basemap", "none"])
