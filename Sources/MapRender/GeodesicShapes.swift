@@ -3,21 +3,47 @@ import GeoKit
 
 /// Geodesic shapes in map units.
 enum GeodesicShapes {
-    /// `count` rim points of the geodesic circle of `radius` metres around `center`
-    /// (WGS84, `Geodesic.wgs84.direct` at evenly spaced azimuths clockwise from north),
-    /// longitudes unwrapped to stay continuous around the centre.
-    static func circleRing(center: LatLng, radius: Double, count: Int) -> [MapPoint] {
-        var ring: [MapPoint] = []
-        ring.reserveCapacity(count)
-        for k in 0 ..< count {
-            let az = 360 * Double(k) / Double(count)
-            var p = Geodesic.wgs84.direct(from: center, azimuth: az, distance: radius).point
-            // Keep the rim on the same side of the antimeridian as the centre.
-            while p.lon - center.lon > 180 { p.lon -= 360 }
-            while p.lon - center.lon < -180 { p.lon += 360 }
-            ring.append(MapPoint(p))
+    /// A geodesic circle ready to draw in Web Mercator: the rings to fill (each a separate
+    /// polygon) and the rim to stroke.
+    struct CircleShape {
+        /// Rings to fill. One for an ordinary circle; for a circle around one pole, the polar cap
+        /// closed along the ±85.05° edge, twice (one world apart) so that every longitude is covered.
+        var fills: [[MapPoint]]
+        /// The rim: closed when `rimClosed`, otherwise (a circle around a pole) an open line whose
+        /// ends are one world apart, drawn twice like the fill.
+        var rims: [[MapPoint]]
+        var rimClosed: Bool
+    }
+
+    /// The circle of `radius` metres around `center` with `count` rim points (GeoKit's geodesic
+    /// circle: WGS84 direct problems, longitudes continuous), handling circles that contain a pole.
+    static func circle(center: LatLng, radius: Double, count: Int) -> CircleShape {
+        guard let circle = try? Geodesic.wgs84.circle(center: center, radius: radius, count: count) else {
+            return CircleShape(fills: [], rims: [], rimClosed: true)
         }
-        return ring
+        func unwrapNearCenter(_ pts: [LatLng]) -> [MapPoint] {
+            // The rim starts due north of the centre; keep it on the centre's side of the antimeridian.
+            guard let first = pts.first else { return [] }
+            var shift = 0.0
+            while first.lon + shift - center.lon > 180 { shift -= 360 }
+            while first.lon + shift - center.lon < -180 { shift += 360 }
+            return pts.map { MapPoint(LatLng(lat: $0.lat, lon: $0.lon + shift)) }
+        }
+        let onePole = circle.containsNorthPole != circle.containsSouthPole
+        var fill = unwrapNearCenter(circle.mercatorRing())
+        if fill.count > 1, fill.first == fill.last { fill.removeLast() }
+        guard onePole, let first = circle.points.first else {
+            return CircleShape(fills: [fill], rims: [unwrapNearCenter(circle.points)], rimClosed: true)
+        }
+        var rim = circle.points
+        let last = rim[rim.count - 1]
+        rim.append(LatLng(lat: first.lat, lon: last.lon + LatLng.wrapLongitude(first.lon - last.lon)))
+        let rimPts = unwrapNearCenter(rim)
+        // The cap spans one world in x; its copy one world to the other side fills the rest of the view.
+        let span = (rimPts.last?.x ?? 0) - (rimPts.first?.x ?? 0)
+        let dx = span > 0 ? -1.0 : 1.0
+        let shifted = { (ring: [MapPoint]) in ring.map { MapPoint(x: $0.x + dx, y: $0.y) } }
+        return CircleShape(fills: [fill, shifted(fill)], rims: [rimPts, shifted(rimPts)], rimClosed: false)
     }
 
     /// Densifies a line so that each segment follows the great circle (on a sphere) between

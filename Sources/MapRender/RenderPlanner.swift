@@ -358,21 +358,31 @@ public final class RenderPlanner: @unchecked Sendable {
                 MeshKey(source: .geoCircle(lat: circle.center.lat, lon: circle.center.lon, radius: m, segments: n, part: part),
                         bucket: 0, cell: nil)
             }
-            var ringCache: [MapPoint]? = nil
-            let ring: () -> [MapPoint] = {
-                if let r = ringCache { return r }
-                let r = GeodesicShapes.circleRing(center: circle.center, radius: m, count: n)
-                ringCache = r
-                return r
+            var shapeCache: GeodesicShapes.CircleShape? = nil
+            let shape: () -> GeodesicShapes.CircleShape = {
+                if let s = shapeCache { return s }
+                let s = GeodesicShapes.circle(center: circle.center, radius: m, count: n)
+                shapeCache = s
+                return s
             }
             if circle.fill.a > 0 {
-                let (mesh, origin) = cached(ringKey(0)) { (Self.fillMesh([ring()], origin: c), c) }
-                if !mesh.indices.isEmpty { out.append(DrawCommand(mesh: mesh, origin: origin, color: circle.fill)) }
+                // Part 0 and, for a circle around a pole, part 2: its copy one world away.
+                for part in [0, 2] {
+                    let (mesh, origin) = cached(ringKey(part)) {
+                        let fills = shape().fills
+                        let k = part / 2
+                        return (k < fills.count ? Self.fillMesh([fills[k]], origin: c) : Mesh(layout: .ground, vertices: [], indices: []), c)
+                    }
+                    if !mesh.indices.isEmpty { out.append(DrawCommand(mesh: mesh, origin: origin, color: circle.fill)) }
+                }
             }
             if let stroke = circle.stroke, strokeHalf > 0 {
                 let (mesh, origin) = cached(ringKey(1)) {
                     var b = GroundMeshBuilder(origin: c)
-                    LineStroker(join: .miter, cap: .butt).stroke(ring(), closed: true, into: &b)
+                    let s = shape()
+                    for rim in s.rims {
+                        LineStroker(join: .miter, cap: .butt).stroke(rim, closed: s.rimClosed, into: &b)
+                    }
                     return (b.build(), c)
                 }
                 out.append(DrawCommand(mesh: mesh, origin: origin, color: stroke, extrudeScale: strokeHalf))

@@ -376,9 +376,10 @@ public struct SceneLoader {
 
     func positive(_ v: Double?, _ where_: String, allowZero: Bool = false) throws -> Double {
         guard let v else { throw SceneLoadError(where_, "missing value") }
-        guard v.isFinite, allowZero ? v >= 0 : v > 0, v < 1e9 else {
+        guard v.isFinite, allowZero ? v >= 0 : v > 0 else {
             throw SceneLoadError(where_, "\(Self.fmt(v)) is not a \(allowZero ? "non-negative" : "positive") finite number")
         }
+        guard v < 1e9 else { throw SceneLoadError(where_, "\(Self.fmt(v)) is over the limit of 1e9") }
         return v
     }
 

@@ -157,6 +157,29 @@ import Testing
         #expect(p.stdout == "100.0 75.0\n")
     }
 
+    /// A metric circle around a pole fills the polar cap at every longitude (the rim does not
+    /// close in longitude; the cap is closed along the Mercator edge) and nothing south of its rim.
+    @Test func circleAroundThePoleFillsTheCap() throws {
+        let out = path("polar.png")
+        let r = try runMapwright([
+            "render", "-o", out, "--basemap", "none", "--no-attribution", "--center", "60,0", "--zoom", "1",
+            "--size", "1024x700", "--circle", "80,0,3000km", "--circle-fill", "ff0000ff", "--circle-stroke-width", "0",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let image = try Bitmap(contentsOfPNGFile: out)
+        let cam = Camera(center: LatLng(lat: 60, lon: 0), zoom: 1, size: ScreenSize(width: 1024, height: 700))
+        // GeographicLib (Python): (84, ±175) is 1,785 km from (80, 0), (84, 0) closer still: inside;
+        // (30, 0) is 5,565 km and (30, ±175) 7,795 km away: outside.
+        for lon in [-175.0, -90, 0, 90, 175] {
+            let s = try #require(cam.project(LatLng(lat: 84, lon: lon)))
+            #expect(colorDistance(image.pixel(x: Int(s.x), y: Int(s.y)), 255, 0, 0) <= 8, "84°N, \(lon)°")
+        }
+        for lon in [-175.0, 0, 175] {
+            let s = try #require(cam.project(LatLng(lat: 30, lon: lon)))
+            #expect(colorDistance(image.pixel(x: Int(s.x), y: Int(s.y)), 255, 255, 255) == 0, "30°N, \(lon)°")
+        }
+    }
+
     @Test func missingOutputDirectoryFailsCleanly() throws {
         let r = try runMapwright(["render", "-o", "/nonexistent-dir/x.png", "--center", "0,0", "--zoom", "1",
                                   "--basemap", "none"])
