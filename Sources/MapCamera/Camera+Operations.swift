@@ -70,12 +70,7 @@ extension Camera {
     /// as a scroll-wheel zoom does; the zoom is clamped to `constraints`.
     public func zoomed(to newZoom: Double, around point: ScreenPoint? = nil) -> Camera {
         guard isFinite, newZoom.isFinite else { return self }
-        var c = self
-        c.zoom = newZoom
-        c = c.constrained()
-        guard let p = point else { return c }
-        guard p.x.isFinite, p.y.isFinite, let loc = unprojectToMapPoint(p) else { return self }
-        return c.settingMapPoint(loc, at: p)
+        return changed(keeping: point) { $0.zoom = newZoom }
     }
 
     /// Changes the zoom by `delta` levels around a screen point; see `zoomed(to:around:)`.
@@ -88,12 +83,7 @@ extension Camera {
     /// the centre) in place.
     public func rotated(to newBearing: Double, around point: ScreenPoint? = nil) -> Camera {
         guard isFinite, newBearing.isFinite else { return self }
-        var c = self
-        c.bearing = newBearing
-        c = c.constrained()
-        guard let p = point else { return c }
-        guard p.x.isFinite, p.y.isFinite, let loc = unprojectToMapPoint(p) else { return self }
-        return c.settingMapPoint(loc, at: p)
+        return changed(keeping: point) { $0.bearing = newBearing }
     }
 
     /// Sets the pitch in degrees (clamped to 0…`constraints.maxPitch`, at most 85), keeping
@@ -103,5 +93,17 @@ extension Camera {
         var c = self
         c.pitch = newPitch
         return c.constrained()
+    }
+
+    /// Applies `change`, constrains the result, and moves it so the ground point that was under
+    /// `point` (nil: keep the centre) is under it again; a non-finite point, or one above the
+    /// horizon, leaves the camera unchanged.
+    private func changed(keeping point: ScreenPoint?, _ change: (inout Camera) -> Void) -> Camera {
+        var c = self
+        change(&c)
+        c = c.constrained()
+        guard let p = point else { return c }
+        guard p.x.isFinite, p.y.isFinite, let loc = unprojectToMapPoint(p) else { return self }
+        return c.settingMapPoint(loc, at: p)
     }
 }
