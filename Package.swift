@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "MapFormats", targets: ["MapFormats"]),
         .library(name: "MapCamera", targets: ["MapCamera"]),
         .library(name: "MapScene", targets: ["MapScene"]),
+        .library(name: "MapMotion", targets: ["MapMotion"]),
         .library(name: "MapRender", targets: ["MapRender"]),
         .library(name: "MapRenderGL", targets: ["MapRenderGL"]),
         .library(name: "Canvas2D", targets: ["Canvas2D"]),
@@ -35,6 +36,8 @@ let package = Package(
         .target(name: "MapCamera", dependencies: ["GeoKit"]),
         .target(name: "MapScene", dependencies: ["GeoKit", "MapCamera"]),
         .target(name: "MapRender", dependencies: ["GeoKit", "MapCamera", "MapScene"]),
+        // Time: animated values, pulses, route progress, moving markers, live tracks, follow cameras.
+        .target(name: "MapMotion", dependencies: ["GeoKit", "MapCamera", "MapScene"]),
 
         // System-backed modules.
         // libpng calls (and their setjmp) stay in C: a longjmp must never cross Swift frames.
@@ -65,6 +68,7 @@ let package = Package(
         .testTarget(name: "MapCameraTests", dependencies: ["MapCamera", "MapTestSupport"]),
         .testTarget(name: "MapSceneTests", dependencies: ["MapScene", "MapTestSupport"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapTestSupport"]),
+        .testTarget(name: "MapMotionTests", dependencies: ["MapMotion", "MapRender", "MapTestSupport"]),
         .testTarget(name: "MapRenderGLTests", dependencies: ["MapRenderGL", "MapImage", "Canvas2D", "MapTestSupport"], exclude: ["References", "Fixtures"]),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "MapTestSupport"]),
         .testTarget(name: "MapImageTests", dependencies: ["MapImage", "MapTestSupport"], resources: [.copy("Fixtures")]),

@@ -27,6 +27,11 @@ public struct DrawCommand: Sendable {
     /// When true the ground extrusion is a width on the ground (lines in metres: narrower with
     /// distance in pitched views); when false it is a width on screen (lines and rims in pixels).
     public var widthOnGround = false
+    /// Logical pixels the dash pattern is shifted forwards along the line.
+    public var dashOffset = 0.0
+    /// Logical pixels along the line over which it fades in from transparent (at distance 0)
+    /// to `color`; 0 = no fade.
+    public var fadeLength = 0.0
 
     /// Creates a command.
     public init(mesh: Mesh, origin: MapPoint, color: Color, extrudeScale: Double = 0, dash: [Double] = [],

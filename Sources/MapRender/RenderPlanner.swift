@@ -166,7 +166,7 @@ public final class RenderPlanner: @unchecked Sendable {
         var origin = entry.origin
         // Heavy self-overlap (the ink would cover the view many times over): a view-dependent mesh
         // without the segments that cannot change the image (see OverdrawCuller).
-        if style.dash.isEmpty, let culled = culledLine(entry, key: key, path: path, stroker: stroker,
+        if style.dash.isEmpty, !(style.fade > 0), let culled = culledLine(entry, key: key, path: path, stroker: stroker,
                                                       widest: halfWidth + casing, narrowest: halfWidth, view) {
             (mesh, origin) = culled
         } else if let m = entry.mesh {
@@ -181,9 +181,20 @@ public final class RenderPlanner: @unchecked Sendable {
         if let casingColor = style.casingColor, casing > 0 {
             out.append(DrawCommand(mesh: mesh, origin: origin, color: casingColor, extrudeScale: halfWidth + casing))
         }
-        let dash = style.dash.filter { $0.isFinite && $0 >= 0 }.prefix(8)
-        out.append(DrawCommand(mesh: mesh, origin: origin, color: style.color, extrudeScale: halfWidth,
-                               dash: dash.reduce(0, +) > 0 ? Array(dash) : []))
+        let dash = Array(style.dash.filter { $0.isFinite && $0 >= 0 }.prefix(8))
+        let dashTotal = dash.reduce(0, +)
+        var cmd = DrawCommand(mesh: mesh, origin: origin, color: style.color, extrudeScale: halfWidth,
+                              dash: dashTotal > 0 ? dash : [])
+        if dashTotal > 0 {
+            // Reduced modulo the pattern here, in Double: the shader works in Float.
+            let shift = (style.dashOffset.isFinite ? style.dashOffset : 0)
+                - (line.alongOffset.isFinite ? line.alongOffset : 0) * view.worldSize
+            cmd.dashOffset = shift - (shift / dashTotal).rounded(.down) * dashTotal
+        }
+        if style.fade > 0, style.fade.isFinite {
+            cmd.fadeLength = max(1e-6, min(style.fade, 1) * entry.length * view.worldSize)
+        }
+        out.append(cmd)
     }
 
     /// The overdraw-culled mesh of a cached line for this exact view, or nil when culling does not
@@ -429,12 +440,16 @@ public final class RenderPlanner: @unchecked Sendable {
         case .dot: return (Marker.dotDiameter / 2 + Marker.dotRingWidth + 4, 0)
         case .pin: return (12, -Marker.pinHeight + 9)
         case .image(let img, let anchor): return ((1 - anchor.x) * img.logicalWidth + 4, (0.5 - anchor.y) * img.logicalHeight)
+        case .arrow: return (Marker.arrowSize / 2 + 6, 0)
         }
     }
 
     private func addMarker(_ marker: Marker, _ view: PlanView, _ out: inout [DrawCommand]) {
         let p = MapPoint(marker.position)
         guard view.mayBeVisible(MapRect(origin: p, width: 0, height: 0), marginPx: 64) else { return }
+        let opacity = marker.opacity.isFinite ? min(max(marker.opacity, 0), 1) : 1
+        guard opacity > 0 else { return }
+        let white = Color.white.withOpacity(opacity), body = marker.color.withOpacity(opacity)
         switch marker.style {
         case .dot:
             let r = Marker.dotDiameter / 2, ring = Marker.dotRingWidth
@@ -444,16 +459,63 @@ public final class RenderPlanner: @unchecked Sendable {
             let (inner, _) = cached(MeshKey(source: .pixelDisc(radius: r, segments: 32), bucket: 0, cell: nil)) {
                 (Self.pixelDisc(radius: r, segments: 32), p)
             }
-            out.append(DrawCommand(mesh: outer, origin: p, color: .white, extrudeScale: 1))
-            out.append(DrawCommand(mesh: inner, origin: p, color: marker.color, extrudeScale: 1))
+            out.append(DrawCommand(mesh: outer, origin: p, color: white, extrudeScale: 1))
+            out.append(DrawCommand(mesh: inner, origin: p, color: body, extrudeScale: 1))
         case .pin:
             for part in 0 ..< 3 {
                 let (mesh, _) = cached(MeshKey(source: .pin(part: part), bucket: 0, cell: nil)) { (Self.pinMesh(part: part), p) }
-                out.append(DrawCommand(mesh: mesh, origin: p, color: part == 1 ? marker.color : .white))
+                out.append(DrawCommand(mesh: mesh, origin: p, color: part == 1 ? body : white))
+            }
+        case .arrow:
+            // Turned on screen to the projected heading; angles in tenths of a degree share meshes.
+            let angle = screenAngle(of: marker.rotation ?? 0, at: p, view)
+            let tenths = Int((angle * 10).rounded()) % 3600
+            for part in 0 ..< 2 {
+                let (mesh, _) = cached(MeshKey(source: .arrow(part: part, tenths: tenths), bucket: 0, cell: nil)) {
+                    (Self.arrowMesh(part: part, angle: Double(tenths) / 10), p)
+                }
+                out.append(DrawCommand(mesh: mesh, origin: p, color: part == 1 ? body : white))
             }
         case .image(let img, let anchor):
-            addQuad(at: marker.position, image: img, anchor: anchor, offset: (0, 0), view, &out)
+            let angle = marker.rotation.map { screenAngle(of: $0, at: p, view) } ?? 0
+            addQuad(at: marker.position, image: img, anchor: anchor, offset: (0, 0), view, &out,
+                    rotation: angle, opacity: opacity)
         }
+    }
+
+    /// The on-screen direction (degrees clockwise from up) of a heading (degrees clockwise from
+    /// north) at a map point: the bearing turns it, and pitch foreshortens it.
+    private func screenAngle(of heading: Double, at p: MapPoint, _ view: PlanView) -> Double {
+        let h = heading * .pi / 180
+        let step = 8 / view.worldSize
+        let q = MapPoint(x: p.x + sin(h) * step, y: p.y - cos(h) * step)
+        guard let a = view.camera.project(p.latLng), let b = view.camera.project(q.latLng) else {
+            return heading - view.camera.bearing
+        }
+        let dx = b.x - a.x, dy = b.y - a.y
+        guard dx * dx + dy * dy > 1e-12 else { return heading - view.camera.bearing }
+        var deg = atan2(dx, -dy) * 180 / .pi
+        if deg < 0 { deg += 360 }
+        return deg
+    }
+
+    /// The arrow marker in screen pixels around its centre, pointing `angle` degrees clockwise
+    /// from up: part 0 the white outline, part 1 the coloured body (a notched arrowhead).
+    static func arrowMesh(part: Int, angle: Double) -> Mesh {
+        let s = Marker.arrowSize / 2
+        // Tip, right wing, notch, left wing (y down; pointing up before turning).
+        var shape: [(Double, Double)] = [(0, -s), (0.8 * s, s), (0, 0.45 * s), (-0.8 * s, s)]
+        if part == 0 {
+            // Grown by ~2 px about the centroid of the arrow's area.
+            shape = shape.map { ($0.0 * 1.22, ($0.1 - 0.1 * s) * 1.22 + 0.1 * s) }
+        }
+        let a = angle * .pi / 180, c = cos(a), sn = sin(a)
+        var v: [Float] = []
+        for (x, y) in shape {
+            let rx = x * c - y * sn, ry = x * sn + y * c
+            v += [0, 0, Float(rx), Float(ry), 0.5, 0.5]
+        }
+        return Mesh(layout: .screen, vertices: v, indices: [0, 1, 2, 0, 2, 3])
     }
 
     /// Pin parts in screen pixels (tip at the origin): 0 the white outline, 1 the coloured body,
@@ -507,24 +569,27 @@ public final class RenderPlanner: @unchecked Sendable {
     }
 
     private func addQuad(at position: LatLng, image: SpriteImage, anchor: (x: Double, y: Double),
-                         offset: (x: Double, y: Double), _ view: PlanView, _ out: inout [DrawCommand]) {
+                         offset: (x: Double, y: Double), _ view: PlanView, _ out: inout [DrawCommand],
+                         rotation: Double = 0, opacity: Double = 1) {
         guard position.isValid else { return }
         let p = MapPoint(position)
         let w = image.logicalWidth, h = image.logicalHeight
         guard view.mayBeVisible(MapRect(origin: p, width: 0, height: 0),
                                 marginPx: w + h + abs(offset.x) + abs(offset.y)) else { return }
         let x0 = -anchor.x * w + offset.x, y0 = -anchor.y * h + offset.y
-        let key = MeshKey(source: .quad(x0: x0, y0: y0, w: w, h: h), bucket: 0, cell: nil)
+        // Turned about the anchor, in tenths of a degree (shared meshes).
+        let tenths = rotation == 0 ? 0 : Int((rotation * 10).rounded()) % 3600
+        let key = MeshKey(source: .quad(x0: x0, y0: y0, w: w, h: h, tenths: tenths), bucket: 0, cell: nil)
         let (mesh, _) = cached(key) {
-            let v: [Float] = [
-                0, 0, Float(x0), Float(y0), 0, 0,
-                0, 0, Float(x0 + w), Float(y0), 1, 0,
-                0, 0, Float(x0 + w), Float(y0 + h), 1, 1,
-                0, 0, Float(x0), Float(y0 + h), 0, 1,
-            ]
+            let a = Double(tenths) / 10 * .pi / 180, c = cos(a), sn = sin(a)
+            var v: [Float] = []
+            for (x, y, u, t) in [(x0, y0, 0.0, 0.0), (x0 + w, y0, 1, 0), (x0 + w, y0 + h, 1, 1), (x0, y0 + h, 0, 1)] {
+                v += [0, 0, Float(x * c - y * sn), Float(x * sn + y * c), Float(u), Float(t)]
+            }
             return (Mesh(layout: .screen, vertices: v, indices: [0, 1, 2, 0, 2, 3]), p)
         }
-        out.append(DrawCommand(mesh: mesh, origin: p, color: .white, texture: image, blendOnce: false))
+        out.append(DrawCommand(mesh: mesh, origin: p, color: Color.white.withOpacity(opacity), texture: image,
+                               blendOnce: false))
     }
 }
 
@@ -536,7 +601,8 @@ struct MeshKey: Hashable {
         case pixelDisc(radius: Double, segments: Int)
         case pixelRing(radius: Double, half: Double, segments: Int)
         case pin(part: Int)
-        case quad(x0: Double, y0: Double, w: Double, h: Double)
+        case quad(x0: Double, y0: Double, w: Double, h: Double, tenths: Int)
+        case arrow(part: Int, tenths: Int)
         case solid(SolidKey)
         /// A view-dependent, overdraw-culled line mesh: path, variant and the exact view.
         case culledPath(ObjectIdentifier, variant: Int, view: [Double])

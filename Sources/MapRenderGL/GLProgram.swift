@@ -77,7 +77,8 @@ enum Shaders {
     }
     """
 
-    /// Solid premultiplied colour with an optional dash pattern (logical pixels along the line).
+    /// Solid premultiplied colour with an optional dash pattern (logical pixels along the line,
+    /// shifted by `u_dashOffset`) and an optional fade-in over the first `u_fade` pixels.
     static let groundFragment = """
     #version 300 es
     precision highp float;
@@ -85,11 +86,13 @@ enum Shaders {
     uniform float u_dash[8];
     uniform int u_dashCount;
     uniform float u_dashTotal;
+    uniform float u_dashOffset;
+    uniform float u_fade;
     in float v_dist;
     out vec4 fragColor;
     void main() {
         if (u_dashTotal > 0.0) {
-            float d = mod(v_dist, u_dashTotal);
+            float d = mod(v_dist - u_dashOffset, u_dashTotal);
             float acc = 0.0;
             for (int i = 0; i < 8; i++) {
                 if (i >= u_dashCount) break;
@@ -100,7 +103,8 @@ enum Shaders {
                 }
             }
         }
-        fragColor = u_color;
+        // A fading tail: transparent at distance 0, full colour from u_fade on.
+        fragColor = u_fade > 0.0 ? u_color * clamp(v_dist / u_fade, 0.0, 1.0) : u_color;
     }
     """
 

@@ -168,11 +168,12 @@ private final class GLState {
         func drawCommand(_ cmd: DrawCommand) {
             guard !cmd.mesh.indices.isEmpty else { return }
             let gpu = buffers(for: cmd.mesh)
+            let faded = cmd.mesh.layout == .ground && cmd.fadeLength > 0
             let dashed = cmd.mesh.layout == .ground && cmd.dash.reduce(0, +) > 0
-            let program = cmd.mesh.layout == .ground && !dashed ? groundSolid : self.program(for: cmd.mesh.layout)
+            let program = cmd.mesh.layout == .ground && !dashed && !faded ? groundSolid : self.program(for: cmd.mesh.layout)
             // Premultiplied blending of an opaque colour gives that colour exactly, and drawing
             // it twice changes nothing: skip both the blend and the stencil (blendOnce) test.
-            let blend = !(cmd.mesh.layout == .ground && cmd.color.premultiplied.3 >= 1)
+            let blend = !(cmd.mesh.layout == .ground && cmd.color.premultiplied.3 >= 1 && !faded)
             if blend != blending {
                 if blend { glEnable(GLenum(GL_BLEND)) } else { glDisable(GLenum(GL_BLEND)) }
                 blending = blend
@@ -201,6 +202,8 @@ private final class GLState {
                 let dash = cmd.dash.map { Float($0) }
                 let total = dash.reduce(0, +)
                 glUniform1f(program.uniform("u_dashTotal"), total > 0 ? total : 0)
+                glUniform1f(program.uniform("u_dashOffset"), Float(cmd.dashOffset))
+                glUniform1f(program.uniform("u_fade"), Float(cmd.fadeLength))
                 glUniform1i(program.uniform("u_dashCount"), GLint(dash.count))
                 if total > 0 {
                     let padded = dash + [Float](repeating: 0, count: max(0, 8 - dash.count))

@@ -8,6 +8,9 @@ public enum MarkerStyle: Sendable {
     case pin
     /// A bitmap with the anchor (fractions of its size) on the point.
     case image(SpriteImage, anchor: (x: Double, y: Double))
+    /// A navigation arrow (24 px, white outline) centred on the point, pointing along the
+    /// marker's `rotation` (north when it has none): a heading-aware moving marker.
+    case arrow
 }
 
 /// A point of interest with an optional label.
@@ -22,15 +25,27 @@ public struct Marker: Sendable {
     public var label: String?
     /// Drawing order; nil takes the default for markers.
     public var zIndex: Int?
+    /// Heading in degrees clockwise from north that arrows and images turn to follow (on the
+    /// map, so it turns with the bearing and is projected under pitch); nil keeps them upright.
+    public var rotation: Double?
+    /// Opacity multiplier, 0…1 (animations fade markers with it).
+    public var opacity: Double = 1
 
-    /// Creates a marker; throws `SceneError` for an invalid position.
+    /// Creates a marker; throws `SceneError` for an invalid position or a non-finite rotation.
     public init(position: LatLng, style: MarkerStyle = .dot, color: Color = Color(rgb: 0xD1242F),
-                label: String? = nil, zIndex: Int? = nil) throws(SceneError) {
+                label: String? = nil, zIndex: Int? = nil, rotation: Double? = nil) throws(SceneError) {
         guard position.isValid else {
             throw SceneError(parameter: "position", reason: "invalid position \(position.lat),\(position.lon)")
         }
+        if let r = rotation, !r.isFinite {
+            throw SceneError(parameter: "rotation", reason: "\(r) is not a finite angle")
+        }
         self.position = position; self.style = style; self.color = color; self.label = label; self.zIndex = zIndex
+        self.rotation = rotation
     }
+
+    /// Size of the arrow marker in logical pixels (tip to tail).
+    public static let arrowSize = 24.0
 
     /// Diameter of the default dot in logical pixels (the white ring adds `dotRingWidth` around it).
     public static let dotDiameter = 12.0

@@ -36,12 +36,20 @@ public struct LineStyle: Hashable, Sendable {
     public var casingColor: Color?
     /// Outline width in logical pixels on each side of the line.
     public var casingWidth: Double
+    /// Shifts the dash pattern forwards along the line by this many logical pixels (animate it
+    /// for dashes that march).
+    public var dashOffset: Double
+    /// The first `fade` fraction (0…1) of the line's length fades in from transparent at its
+    /// start to the full colour: a comet's tail behind a moving head. 0 = no fade.
+    public var fade: Double
 
     /// Creates a line style (defaults: 4 px, `#1f6feb`, round joins and caps, solid, no casing).
     public init(width: Length = .pixels(4), color: Color = Color(rgb: 0x1F6FEB), join: LineJoin = .round,
-                cap: LineCap = .round, dash: [Double] = [], casingColor: Color? = nil, casingWidth: Double = 1) {
+                cap: LineCap = .round, dash: [Double] = [], casingColor: Color? = nil, casingWidth: Double = 1,
+                dashOffset: Double = 0, fade: Double = 0) {
         self.width = width; self.color = color; self.join = join; self.cap = cap
         self.dash = dash; self.casingColor = casingColor; self.casingWidth = casingWidth
+        self.dashOffset = dashOffset; self.fade = fade
     }
 }
 
@@ -56,6 +64,9 @@ public struct Polyline: Sendable {
     public var geodesic: Bool
     /// Drawing order; nil takes the default for routes (`OverlayKind.route`).
     public var zIndex: Int?
+    /// The along-line distance (normalised Web Mercator units) of the first point in the longer
+    /// line this one is a piece of: the pieces of a chunked or trimmed line keep one dash phase.
+    public var alongOffset: Double = 0
 
     /// Creates a polyline from a shared path.
     public init(path: GeoPath, style: LineStyle = LineStyle(), geodesic: Bool = false, zIndex: Int? = nil) {

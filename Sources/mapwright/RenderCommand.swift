@@ -22,88 +22,12 @@ struct RenderCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The PNG file to write.", valueName: "OUT.png"))
     var output: String
 
-    @Option(help: ArgumentHelp("A scene file (JSON; see Documentation/scene.schema.json).", valueName: "FILE.json"))
-    var scene: String?
+    @OptionGroup var options: SceneOptions
 
-    // Camera.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Centre of the view, degrees.", valueName: "LAT,LON"))
-    var center: String?
-    @Option(parsing: .unconditional, help: "Zoom (MapLibre convention: the world is 512·2^zoom px wide), 0…24.")
-    var zoom: Double?
-    @Option(parsing: .unconditional, help: "Degrees clockwise from north.")
-    var bearing: Double?
-    @Option(help: "Degrees from straight down, 0…85.")
-    var pitch: Double?
-    @Option(help: ArgumentHelp("Image size in logical pixels (default 1024x768).", valueName: "WxH"))
-    var size: String?
-    @Option(help: "Output pixels per logical pixel, 1…4.")
-    var scale: Double?
-    @Option(help: "Padding in pixels kept free around the overlays when fitting (default 24).")
-    var padding: Double?
-    @Option(name: .customLong("max-zoom"), help: "Largest zoom a fit may choose (default 18).")
-    var maxZoom: Double?
     @Flag(name: .customLong("print-camera"), help: "Write the camera used as `lat lon zoom bearing pitch` on standard output.")
     var printCamera = false
-
-    // Routes.
-    @Option(name: .customLong("route"), help: ArgumentHelp("A track file: CSV, GPX, GeoJSON or encoded polyline (repeatable).", valueName: "FILE"))
-    var routes: [String] = []
-    @Option(name: .customLong("route-color"), help: ArgumentHelp("Route colour (default 1f6feb).", valueName: "RRGGBB[AA]"))
-    var routeColor: String?
-    @Option(name: .customLong("route-width"), help: "Route width in pixels (default 4).")
-    var routeWidth: Double?
-
-    // Circles.
-    @Option(name: .customLong("circle"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A circle; RADIUS ends in m, km or px (repeatable).", valueName: "LAT,LON,RADIUS"))
-    var circles: [String] = []
-    @Option(name: .customLong("circle-fill"), help: ArgumentHelp("Circle fill (default ff000040).", valueName: "RRGGBBAA"))
-    var circleFill: String?
-    @Option(name: .customLong("circle-stroke"), help: ArgumentHelp("Circle rim colour (default ff0000).", valueName: "RRGGBB"))
-    var circleStroke: String?
-    @Option(name: .customLong("circle-stroke-width"), help: "Circle rim width in pixels (default 2).")
-    var circleStrokeWidth: Double?
-
-    // Markers.
-    @Option(name: .customLong("marker"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A marker with an optional label (repeatable).", valueName: "LAT,LON[,LABEL]"))
-    var markers: [String] = []
-    @Option(name: .customLong("marker-color"), help: ArgumentHelp("Marker colour (default d1242f).", valueName: "RRGGBB"))
-    var markerColor: String?
-    @Option(name: .customLong("marker-style"), help: "dot (default) or pin.")
-    var markerStyle: String?
-
-    // 3D (RenderCommand+ThreeD.swift).
-    @Option(name: .customLong("column"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A column of HEIGHT_M metres (radius 20 m by default) (repeatable).", valueName: "LAT,LON,HEIGHT_M[,RADIUS_M]"))
-    var columns: [String] = []
-    @Option(name: .customLong("column-color"), help: ArgumentHelp("Column colour (default 2da44e).", valueName: "RRGGBB[AA]"))
-    var columnColor: String?
-    @Option(name: .customLong("extrude"), help: ArgumentHelp("GeoJSON polygons raised to the height in --height-property (repeatable).", valueName: "FILE.geojson"))
-    var extrusions: [String] = []
-    @Option(name: .customLong("height-property"), help: ArgumentHelp("Feature property with the extrusion height in metres (default height).", valueName: "NAME"))
-    var heightProperty: String?
-    @Option(name: .customLong("base-property"), help: ArgumentHelp("Feature property with the extrusion base in metres (default none: 0).", valueName: "NAME"))
-    var baseProperty: String?
-    @Option(name: .customLong("arc"), parsing: .unconditionalSingleValue, help: ArgumentHelp("An arc rising between two places, HEIGHT_M at its middle (default a fifth of the distance, at most 1500 km) (repeatable).", valueName: "LAT1,LON1,LAT2,LON2[,HEIGHT_M]"))
-    var arcs: [String] = []
-
-    // Basemap and extras.
-    @Option(help: "embedded (default) or none.")
-    var basemap: String?
-    @Option(help: "light (default) or dark.")
-    var style: String?
-    @Flag(name: .customLong("no-attribution"), help: "Leave out the attribution text.")
-    var noAttribution = false
-    @Flag(name: .customLong("scale-bar"), help: "Draw a scale bar (bottom left).")
-    var scaleBar = false
-    @Flag(help: "Draw a compass rose that follows the bearing and pitch (top right).")
-    var compass = false
-
-    // Measuring.
     @Option(help: "After the first render, render N more times in this process and print timings on standard error.")
     var `repeat`: Int = 0
-    @Flag(name: .customLong("print-gl-info"), help: "Print the GL device on standard error.")
-    var printGLInfo = false
-    @Option(help: "Multisamples per pixel for antialiasing: 0 (off), 2, 4 (default) or 8.")
-    var samples: Int = 4
 
     func run() throws {
         do {
@@ -117,35 +41,12 @@ struct RenderCommand: ParsableCommand {
 
     private func render() throws {
         guard (0...10_000).contains(`repeat`) else { throw CLIError("mapwright render: --repeat must be in 0…10000") }
-        var doc = SceneDocument()
-        var base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        if let scene {
-            let url = URL(fileURLWithPath: scene)
-            let data: Data
-            do { data = try Data(contentsOf: url) } catch {
-                throw CLIError("mapwright render: cannot read scene file '\(scene)': \(Self.why(error))")
-            }
-            doc = try SceneDocument.decode(data, file: scene)
-            base = url.deletingLastPathComponent()
-        }
-        try applyFlags(to: &doc)
-        var loader = SceneLoader(baseDirectory: base)
-        let sceneOverlayCount = (doc.overlays?.count ?? 0) - flagOverlayNames.count
-        let names = flagOverlayNames
-        let sceneName = scene ?? "scene"
-        loader.locate = { i, key in
-            if i >= sceneOverlayCount, i - sceneOverlayCount < names.count {
-                return names[i - sceneOverlayCount] + (key.isEmpty || key == "file" ? "" : " (\(key))")
-            }
-            return "\(sceneName): overlays[\(i)]" + (key.isEmpty ? "" : ".\(key)")
-        }
-        let snapshot = try loader.snapshot(from: doc)
+        let (doc, base) = try options.loadDocument(command: "render")
+        let snapshot = try options.loader(for: doc, base: base).snapshot(from: doc)
         guard FileManager.default.fileExists(atPath: URL(fileURLWithPath: output).deletingLastPathComponent().path) else {
             throw CLIError("mapwright render: cannot write '\(output)': the directory does not exist")
         }
-        guard [0, 1, 2, 4, 8].contains(samples) else { throw CLIError("mapwright render: --samples must be 0, 2, 4 or 8") }
-        let snapshotter = try MapSnapshotter(samples: samples)
-        if printGLInfo { FileHandle.standardError.write(Data("gl: \(snapshotter.deviceDescription)\n".utf8)) }
+        let snapshotter = try options.makeSnapshotter(command: "render")
         let bitmap = try snapshotter.render(snapshot)
         try bitmap.writePNG(to: output)
         if printCamera {
@@ -167,80 +68,6 @@ struct RenderCommand: ParsableCommand {
                               times.count, median, times.first ?? 0, times.last ?? 0)
             FileHandle.standardError.write(Data(line.utf8))
         }
-    }
-
-    /// Names of the overlays the flags add, in order, for error messages.
-    private var flagOverlayNames: [String] {
-        routes.map { "--route \($0)" } + circles.enumerated().map { "--circle #\($0.offset + 1) '\($0.element)'" }
-            + markers.enumerated().map { "--marker #\($0.offset + 1) '\($0.element)'" } + threeDOverlayNames
-    }
-
-    private func applyFlags(to doc: inout SceneDocument) throws {
-        if let size {
-            let s = try CameraCLI.parseSize(size)
-            doc.size = [s.width, s.height]
-        }
-        if let scale { doc.scale = scale }
-        var cam = doc.camera ?? SceneDocument.CameraSpec()
-        if let center {
-            let c = try CameraCLI.parseLatLng(center, flag: "--center")
-            cam.center = [c.lat, c.lon]
-        }
-        if let zoom { cam.zoom = zoom }
-        if let bearing { cam.bearing = bearing }
-        if let pitch { cam.pitch = pitch }
-        if let padding { cam.padding = padding }
-        if let maxZoom { cam.maxZoom = maxZoom }
-        doc.camera = cam
-        if let basemap { doc.basemap = basemap }
-        if let style { doc.style = style }
-        if noAttribution { doc.attribution = false }
-        if scaleBar { doc.scaleBar = true }
-        if compass { doc.compass = true }
-        var overlays = doc.overlays ?? []
-        for file in routes {
-            var o = SceneDocument.OverlaySpec(type: "route")
-            o.file = URL(fileURLWithPath: file).path
-            o.color = routeColor
-            o.width = routeWidth
-            overlays.append(o)
-        }
-        for (i, text) in circles.enumerated() {
-            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            let flag = "--circle #\(i + 1) '\(text)'"
-            guard parts.count == 3, let lat = Double(parts[0]), let lon = Double(parts[1]) else {
-                throw CLIError("mapwright render: \(flag): expected LAT,LON,RADIUS with RADIUS ending in m, km or px")
-            }
-            var o = SceneDocument.OverlaySpec(type: "circle")
-            o.position = [lat, lon]
-            let r = parts[2].lowercased()
-            let unit = ["km", "px", "m"].first { r.hasSuffix($0) }
-            guard let unit, let value = Double(r.dropLast(unit.count)) else {
-                throw CLIError("mapwright render: \(flag): radius '\(parts[2])' must be a number ending in m, km or px")
-            }
-            o.radius = value
-            o.radiusUnit = unit
-            o.fill = circleFill
-            o.stroke = circleStroke
-            o.strokeWidth = circleStrokeWidth
-            overlays.append(o)
-        }
-        for (i, text) in markers.enumerated() {
-            let parts = text.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false)
-            let flag = "--marker #\(i + 1) '\(text)'"
-            guard parts.count >= 2, let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-                  let lon = Double(parts[1].trimmingCharacters(in: .whitespaces)) else {
-                throw CLIError("mapwright render: \(flag): expected LAT,LON[,LABEL]")
-            }
-            var o = SceneDocument.OverlaySpec(type: "marker")
-            o.position = [lat, lon]
-            if parts.count == 3, !parts[2].isEmpty { o.label = String(parts[2]) }
-            o.color = markerColor
-            o.style = markerStyle
-            overlays.append(o)
-        }
-        try apply3DFlags(to: &overlays)
-        doc.overlays = overlays
     }
 
     static func why(_ error: Error) -> String {

@@ -1,7 +1,7 @@
 import Foundation
 import MapFormats
 
-extension RenderCommand {
+extension SceneOptions {
     /// Names of the 3D overlays the flags add, in order, for error messages.
     var threeDOverlayNames: [String] {
         columns.enumerated().map { "--column #\($0.offset + 1) '\($0.element)'" }
@@ -10,10 +10,10 @@ extension RenderCommand {
     }
 
     /// Adds `--column`, `--extrude` and `--arc` overlays (in that order).
-    func apply3DFlags(to overlays: inout [SceneDocument.OverlaySpec]) throws {
+    func apply3DFlags(to overlays: inout [SceneDocument.OverlaySpec], command: String) throws {
         for (i, text) in columns.enumerated() {
             let flag = "--column #\(i + 1) '\(text)'"
-            let v = try Self.numbers(text, count: 3...4, flag: flag, shape: "LAT,LON,HEIGHT_M[,RADIUS_M]")
+            let v = try Self.numbers(text, count: 3...4, flag: flag, shape: "LAT,LON,HEIGHT_M[,RADIUS_M]", command: command)
             var o = SceneDocument.OverlaySpec(type: "column")
             o.position = [v[0], v[1]]
             o.height = v[2]
@@ -22,7 +22,7 @@ extension RenderCommand {
             overlays.append(o)
         }
         if (heightProperty != nil || baseProperty != nil) && extrusions.isEmpty {
-            throw CLIError("mapwright render: --height-property and --base-property apply to --extrude FILE")
+            throw CLIError("mapwright \(command): --height-property and --base-property apply to --extrude FILE")
         }
         for file in extrusions {
             var o = SceneDocument.OverlaySpec(type: "extrusion")
@@ -34,7 +34,7 @@ extension RenderCommand {
         }
         for (i, text) in arcs.enumerated() {
             let flag = "--arc #\(i + 1) '\(text)'"
-            let v = try Self.numbers(text, count: 4...5, flag: flag, shape: "LAT1,LON1,LAT2,LON2[,HEIGHT_M]")
+            let v = try Self.numbers(text, count: 4...5, flag: flag, shape: "LAT1,LON1,LAT2,LON2[,HEIGHT_M]", command: command)
             var o = SceneDocument.OverlaySpec(type: "arc")
             o.from = [v[0], v[1]]
             o.to = [v[2], v[3]]
@@ -43,15 +43,15 @@ extension RenderCommand {
         }
     }
 
-    private static func numbers(_ text: String, count: ClosedRange<Int>, flag: String, shape: String) throws -> [Double]
+    static func numbers(_ text: String, count: ClosedRange<Int>, flag: String, shape: String, command: String = "render") throws -> [Double]
     {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
             $0.trimmingCharacters(in: .whitespaces)
         }
-        guard count.contains(parts.count) else { throw CLIError("mapwright render: \(flag): expected \(shape)") }
+        guard count.contains(parts.count) else { throw CLIError("mapwright \(command): \(flag): expected \(shape)") }
         return try parts.map { p in
             guard let v = Double(p), v.isFinite else {
-                throw CLIError("mapwright render: \(flag): '\(p)' is not a number (expected \(shape))")
+                throw CLIError("mapwright \(command): \(flag): '\(p)' is not a number (expected \(shape))")
             }
             return v
         }

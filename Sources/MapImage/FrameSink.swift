@@ -1,0 +1,74 @@
+import Foundation
+
+/// Where the frames of an animation go: an APNG file, a directory of numbered PNGs, or a video
+/// through ffmpeg. Frames are written in order; `finish()` makes the output appear whole, and
+/// `abort()` (or a failure) leaves nothing behind.
+public protocol FrameSink: AnyObject {
+    /// Writes the next frame (all frames have the size the sink was made for).
+    func write(_ frame: Bitmap) throws(MapImageError)
+    /// Completes the output (renames it into place).
+    func finish() throws(MapImageError)
+    /// Removes everything written so far; safe to call more than once and after `finish` fails.
+    func abort()
+}
+
+/// A file written piece by piece into a temporary file beside its destination, renamed into
+/// place by `commit()`; `discard()` removes it. Readers never see a partial file at `path`.
+final class PendingFile {
+    let path: String
+    let temporaryPath: String
+    private var handle: FileHandle?
+
+    init(path: String, temporarySuffix: String = ".tmp") throws(MapImageError) {
+        let url = URL(fileURLWithPath: path)
+        let dir = url.deletingLastPathComponent().path
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+            throw .fileWrite(path, "the directory \(dir) does not exist")
+        }
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
+            throw .fileWrite(path, "is a directory")
+        }
+        self.path = path
+        let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        temporaryPath = (dir as NSString).appendingPathComponent(".\(url.lastPathComponent).\(suffix)\(temporarySuffix)")
+        guard FileManager.default.createFile(atPath: temporaryPath, contents: nil),
+              let h = FileHandle(forWritingAtPath: temporaryPath) else {
+            throw .fileWrite(path, "cannot create a temporary file in \(dir)")
+        }
+        handle = h
+    }
+
+    func write(_ bytes: [UInt8]) throws(MapImageError) {
+        guard let handle else { throw .fileWrite(path, "already closed") }
+        do { try handle.write(contentsOf: Data(bytes)) } catch {
+            throw .fileWrite(path, "write failed: \(error.localizedDescription)")
+        }
+    }
+
+    /// Closes the temporary file without renaming it (for files another program writes).
+    func close() {
+        try? handle?.close()
+        handle = nil
+    }
+
+    func commit() throws(MapImageError) {
+        close()
+        guard rename(temporaryPath, path) == 0 else {
+            let why = String(cString: strerror(errno))
+            discard()
+            throw .fileWrite(path, "rename into place failed: \(why)")
+        }
+    }
+
+    func discard() {
+        close()
+        unlink(temporaryPath)
+    }
+}
+
+extension MapImageError {
+    static func encoding(_ path: String, _ why: String) -> MapImageError {
+        MapImageError(kind: .encodingFailed, path: path, description: "'\(path)': \(why)")
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+
+/// Writes an MP4 (H.264, yuv420p) or WebM (VP9) video through the `ffmpeg` program (Debian
+/// package `ffmpeg`): raw RGBA frames are piped to its standard input. Odd sizes are padded by
+/// one pixel to the even size yuv420p needs. The file appears at `path` only when ffmpeg
+/// succeeds; `abort()` stops ffmpeg and removes its partial output.
+public final class VideoWriter: FrameSink {
+    /// The container, from the file name's extension.
+    public enum Container: String, Sendable {
+        /// MP4 with H.264 (libx264), yuv420p.
+        case mp4
+        /// WebM with VP9 (libvpx-vp9), yuv420p.
+        case webm
+    }
+
+    /// The destination.
+    public let path: String
+    /// Frame size in pixels.
+    public let width: Int, height: Int
+    private let process = Process()
+    private let input: FileHandle
+    private let file: PendingFile
+    private let log: URL
+    private var done = false
+
+    /// Where ffmpeg is, or nil when it is not on `PATH`.
+    public static func ffmpegPath() -> String? {
+        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        for d in dirs {
+            let p = "\(d)/ffmpeg"
+            if FileManager.default.isExecutableFile(atPath: p) { return p }
+        }
+        return nil
+    }
+
+    /// Starts ffmpeg for `width`×`height` frames at `fps`. Throws when ffmpeg is missing (the
+    /// message names the Debian package) or cannot start.
+    public init(path: String, container: Container, width: Int, height: Int, fps: Double) throws(MapImageError) {
+        guard let ffmpeg = Self.ffmpegPath() else {
+            throw .encoding(path, "writing .\(container.rawValue) needs the ffmpeg program, which is not installed "
+                + "(Debian/Ubuntu: apt-get install ffmpeg); write .apng or a directory of PNG frames instead")
+        }
+        guard fps.isFinite, fps > 0 else { throw .encoding(path, "frame rate \(fps) is not positive") }
+        self.path = path; self.width = width; self.height = height
+        file = try PendingFile(path: path, temporarySuffix: ".tmp.\(container.rawValue)")
+        file.close()
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("mapwright-ffmpeg-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        var args = ["-hide_banner", "-loglevel", "error", "-y",
+                    "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-framerate", "\(fps)", "-i", "pipe:0",
+                    "-an", "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2"]
+        switch container {
+        case .mp4:
+            args += ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p", "-movflags", "+faststart"]
+        case .webm:
+            args += ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "0", "-crf", "33",
+                     "-pix_fmt", "yuv420p"]
+        }
+        args.append(file.temporaryPath)
+        process.executableURL = URL(fileURLWithPath: ffmpeg)
+        process.arguments = args
+        let pipe = Pipe()
+        process.standardInput = pipe
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try? FileHandle(forWritingTo: log)
+        input = pipe.fileHandleForWriting
+        // A dead ffmpeg must give EPIPE on the next write, not kill this process.
+        signal(SIGPIPE, SIG_IGN)
+        do { try process.run() } catch {
+            file.discard()
+            throw .encoding(path, "cannot start ffmpeg: \(error.localizedDescription)")
+        }
+    }
+
+    public func write(_ frame: Bitmap) throws(MapImageError) {
+        guard !done else { throw .encoding(path, "frame written after finish") }
+        guard frame.width == width, frame.height == height else {
+            throw .encoding(path, "frame is \(frame.width)x\(frame.height), expected \(width)x\(height)")
+        }
+        do { try input.write(contentsOf: Data(frame.pixels)) } catch {
+            let why = ffmpegLog()
+            abort()
+            throw .encoding(path, "ffmpeg stopped reading frames\(why.isEmpty ? "" : ": \(why)")")
+        }
+    }
+
+    public func finish() throws(MapImageError) {
+        guard !done else { return }
+        try? input.close()
+        process.waitUntilExit()
+        done = true
+        guard process.terminationStatus == 0 else {
+            let why = ffmpegLog()
+            file.discard()
+            try? FileManager.default.removeItem(at: log)
+            throw .encoding(path, "ffmpeg failed (status \(process.terminationStatus))\(why.isEmpty ? "" : ": \(why)")")
+        }
+        try? FileManager.default.removeItem(at: log)
+        try file.commit()
+    }
+
+    public func abort() {
+        if !done {
+            done = true
+            try? input.close()
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+        file.discard()
+        try? FileManager.default.removeItem(at: log)
+    }
+
+    private func ffmpegLog() -> String {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").suffix(3).joined(separator: "; ")
+    }
+}
+
+/// Encodes frames on a worker thread while the caller renders the next ones (at most `depth`
+/// frames wait). Errors from the sink come back from the next `write` or from `finish`.
+public final class PipelinedSink: FrameSink, @unchecked Sendable {
+    private let sink: FrameSink
+    private let queue = DispatchQueue(label: "mapwright-encode")
+    private let slots: DispatchSemaphore
+    private let lock = NSLock()
+    private var failure: MapImageError?
+    private var aborted = false
+
+    /// Wraps `sink`; `depth` frames may be queued (default 2).
+    public init(_ sink: FrameSink, depth: Int = 2) {
+        self.sink = sink
+        slots = DispatchSemaphore(value: max(1, depth))
+    }
+
+    private func pendingFailure() -> MapImageError? { lock.withLock { failure } }
+
+    public func write(_ frame: Bitmap) throws(MapImageError) {
+        if let f = pendingFailure() { throw f }
+        slots.wait()
+        queue.async { [self] in
+            defer { slots.signal() }
+            let skip = lock.withLock { failure != nil || aborted }
+            if skip { return }
+            do throws(MapImageError) { try sink.write(frame) } catch { lock.withLock { failure = error } }
+        }
+    }
+
+    public func finish() throws(MapImageError) {
+        queue.sync {}
+        if let f = pendingFailure() {
+            sink.abort()
+            throw f
+        }
+        try sink.finish()
+    }
+
+    public func abort() {
+        lock.withLock { aborted = true }
+        queue.sync {}
+        sink.abort()
+    }
+}
