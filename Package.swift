@@ -48,13 +48,13 @@ let package = Package(
         .target(name: "MapTiles", dependencies: ["GeoKit", "MapImage"], resources: [.copy("Resources")]),
         // Everything together: scene files → images (used by the CLI, the demo and the benchmark).
         .target(name: "MapSnapshot", dependencies: [
-            "GeoKit", "MapFormats", "MapCamera", "MapScene", "MapRender", "MapRenderGL", "Canvas2D", "MapImage", "MapTiles",
+            "GeoKit", "MapFormats", "MapCamera", "MapScene", "MapMotion", "MapRender", "MapRenderGL", "Canvas2D", "MapImage", "MapTiles",
         ]),
 
         .executableTarget(
             name: "mapwright",
             dependencies: [
-                "GeoKit", "MapFormats", "MapCamera", "MapScene", "MapRender", "MapRenderGL",
+                "GeoKit", "MapFormats", "MapCamera", "MapScene", "MapMotion", "MapRender", "MapRenderGL",
                 "Canvas2D", "MapImage", "MapTiles", "MapSnapshot",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

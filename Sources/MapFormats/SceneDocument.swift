@@ -27,6 +27,13 @@ public struct SceneDocument: Codable, Sendable, Equatable {
     /// The overlays, drawn in the default order (polygons, circles, routes, markers, labels)
     /// unless an overlay gives `z`.
     public var overlays: [OverlaySpec]?
+    /// Animation length in seconds (`mapwright animate`; default: a replay's length at its
+    /// speed, else 3.2 s = four pulses).
+    public var duration: Double?
+    /// Frames per second of an animation (default 30).
+    public var fps: Double?
+    /// An APNG plays forever (default true).
+    public var loop: Bool?
 
     /// An empty scene: every field takes its default.
     public init() {}
@@ -45,6 +52,10 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         public var padding: Double?
         /// Largest zoom a fit may choose.
         public var maxZoom: Double?
+        /// Follow the head of the first replay (centre on it, bearing along the travel direction).
+        public var follow: Bool?
+        /// Seconds of travel over which a following camera takes its direction (default 2).
+        public var smoothing: Double?
 
         /// A camera spec with every field unset.
         public init() {}
@@ -132,12 +143,120 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         /// Property names for extrusion height and base.
         public var heightProperty: String?
         public var baseProperty: String?
-        /// End colour (arc); `color` is the start.
+        /// End colour (arc); `color` is the start. Replay: the head marker's colour.
         public var toColor: String?
+        // Motion.
+        /// Animated style values of this overlay.
+        public var animation: AnimationSpec?
+        /// Pulse: seconds per pulse (default 0.8).
+        public var period: Double?
+        /// Pulse: radius multipliers `[from, to]` (default `[0.8, 1.2]`).
+        public var scale: [Double]?
+        /// Pulse: opacities `[from, to]` (default `[0.5, 0.05]`).
+        public var opacity: [Double]?
+        /// Replay: track seconds per animation second (by distance: metres per second).
+        public var speed: Double?
+        /// Replay: the head marker, `arrow` (default), `dot` or `none`.
+        public var head: String?
+        /// Replay: draw only the last `tail` metres behind the head, fading out.
+        public var tail: Double?
+        /// Replay: move at constant speed by distance instead of by the track's times.
+        public var byDistance: Bool?
 
         /// An overlay of a type with every other field unset.
         public init(type: String) {
             self.type = type
+        }
+    }
+
+    /// Animated style values of an overlay: each property is a list of keyframe values, evenly
+    /// spaced over one pass, or of `{"offset": 0…1, "value": …, "easing": "…"}` objects.
+    public struct AnimationSpec: Codable, Sendable, Equatable {
+        /// Seconds per pass (default 1).
+        public var duration: Double?
+        /// Seconds before the first pass.
+        public var delay: Double?
+        /// Passes: a number, or `"forever"` (default).
+        public var `repeat`: RepeatSpec?
+        /// Play each pass forwards then backwards.
+        public var autoreverse: Bool?
+        /// CSS easing of each pass (`linear` default, `ease`, `ease-in-out`, `cubic-bezier(…)`, `steps(…)`).
+        public var easing: String?
+        /// Opacity multipliers, 0…1.
+        public var opacity: [KeyframeSpec<Double>]?
+        /// Colours.
+        public var color: [KeyframeSpec<String>]?
+        /// Line width (the line's unit) or rim / outline width in pixels.
+        public var width: [KeyframeSpec<Double>]?
+        /// Circle radius multipliers.
+        public var radiusScale: [KeyframeSpec<Double>]?
+        /// Positions `[lat, lon]`.
+        public var position: [KeyframeSpec<[Double]>]?
+        /// Routes: fraction of the length drawn from the start, 0…1.
+        public var progress: [KeyframeSpec<Double>]?
+        /// Routes: logical pixels per second the dashes march.
+        public var dashSpeed: Double?
+
+        /// An animation block with every field unset.
+        public init() {}
+    }
+
+    /// A repeat count: a number, or the string `"forever"`.
+    public struct RepeatSpec: Codable, Sendable, Equatable {
+        /// The count (`.infinity` for forever).
+        public var count: Double
+
+        public init(count: Double) { self.count = count }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if let s = try? c.decode(String.self) {
+                guard s == "forever" else {
+                    throw DecodingError.dataCorruptedError(in: c, debugDescription: "expected a number or \"forever\"")
+                }
+                count = .infinity
+            } else {
+                count = try c.decode(Double.self)
+            }
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.singleValueContainer()
+            if count.isInfinite { try c.encode("forever") } else { try c.encode(count) }
+        }
+    }
+
+    /// One keyframe: a bare value (evenly spaced with its neighbours) or `{"offset", "value", "easing"}`.
+    public struct KeyframeSpec<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+        /// Where in the pass, 0…1; nil = evenly spaced.
+        public var offset: Double?
+        /// The value.
+        public var value: Value
+        /// Easing towards the next keyframe (default linear).
+        public var easing: String?
+
+        public init(offset: Double? = nil, value: Value, easing: String? = nil) {
+            self.offset = offset; self.value = value; self.easing = easing
+        }
+
+        private enum Keys: String, CodingKey { case offset, value, easing }
+
+        public init(from decoder: Decoder) throws {
+            if let v = try? decoder.singleValueContainer().decode(Value.self) {
+                value = v
+                return
+            }
+            let c = try decoder.container(keyedBy: Keys.self)
+            offset = try c.decodeIfPresent(Double.self, forKey: .offset)
+            value = try c.decode(Value.self, forKey: .value)
+            easing = try c.decodeIfPresent(String.self, forKey: .easing)
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encodeIfPresent(offset, forKey: .offset)
+            try c.encode(value, forKey: .value)
+            try c.encodeIfPresent(easing, forKey: .easing)
         }
     }
 
@@ -177,6 +296,13 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         for (i, overlay) in ((top["overlays"] as? [Any]) ?? []).enumerated() {
             try check(overlay, names(OverlaySpec(type: "")), "overlays[\(i)]")
             try check((overlay as? [String: Any])?["casing"], names(CasingSpec(color: "")), "overlays[\(i)].casing")
+            let animation = (overlay as? [String: Any])?["animation"]
+            try check(animation, names(AnimationSpec()), "overlays[\(i)].animation")
+            for (key, value) in (animation as? [String: Any]) ?? [:] {
+                for (k, frame) in ((value as? [Any]) ?? []).enumerated() {
+                    try check(frame, ["offset", "value", "easing"], "overlays[\(i)].animation.\(key)[\(k)]")
+                }
+            }
         }
     }
 

@@ -178,8 +178,11 @@ public final class RenderPlanner: @unchecked Sendable {
             entry.mesh = mesh
         }
         guard !mesh.indices.isEmpty else { return }
+        let fadeLength = style.fade > 0 && style.fade.isFinite ? max(1e-6, min(style.fade, 1) * entry.length * view.worldSize) : 0
         if let casingColor = style.casingColor, casing > 0 {
-            out.append(DrawCommand(mesh: mesh, origin: origin, color: casingColor, extrudeScale: halfWidth + casing))
+            var c = DrawCommand(mesh: mesh, origin: origin, color: casingColor, extrudeScale: halfWidth + casing)
+            c.fadeLength = fadeLength
+            out.append(c)
         }
         let dash = Array(style.dash.filter { $0.isFinite && $0 >= 0 }.prefix(8))
         let dashTotal = dash.reduce(0, +)
@@ -191,9 +194,7 @@ public final class RenderPlanner: @unchecked Sendable {
                 - (line.alongOffset.isFinite ? line.alongOffset : 0) * view.worldSize
             cmd.dashOffset = shift - (shift / dashTotal).rounded(.down) * dashTotal
         }
-        if style.fade > 0, style.fade.isFinite {
-            cmd.fadeLength = max(1e-6, min(style.fade, 1) * entry.length * view.worldSize)
-        }
+        cmd.fadeLength = fadeLength
         out.append(cmd)
     }
 

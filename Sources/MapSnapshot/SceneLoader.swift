@@ -3,6 +3,7 @@ import GeoKit
 import MapCamera
 import MapFormats
 import MapImage
+import MapMotion
 import MapScene
 import MapTiles
 
@@ -48,8 +49,14 @@ public struct SceneLoader {
         self.baseDirectory = baseDirectory
     }
 
-    /// Builds the snapshot.
+    /// Builds the snapshot: the still scene (animated overlays as they are at time 0).
     public func snapshot(from doc: SceneDocument) throws -> Snapshot {
+        try animatedSnapshot(from: doc).frame(at: 0)
+    }
+
+    /// Builds the snapshot with its moving parts: pulses, replays, overlays with an `animation`
+    /// block, and a camera that follows the first replay when `camera.follow` is set.
+    public func animatedSnapshot(from doc: SceneDocument) throws -> AnimatedSnapshot {
         let size = doc.size ?? [1024, 768]
         guard size.count == 2 else { throw SceneLoadError("size", "expected [width, height]") }
         let scale = doc.scale ?? 1
@@ -70,11 +77,19 @@ public struct SceneLoader {
         }
         var overlays: [Overlay] = []
         var fitPoints: [LatLng] = []
+        var motion = MotionBuild(duration: doc.duration)
+        if let d = doc.duration { try checkDuration(d, "duration") }
         for (i, spec) in specs.enumerated() {
+            if try motionOverlay(spec, index: i, into: &motion) { continue }
             let built = try overlay(spec, index: i, tilt: (doc.camera?.bearing ?? 0, doc.camera?.pitch ?? 0))
-            overlays += built.overlays
+            if let animation = spec.animation {
+                motion.layers += try animate(built.overlays, animation, spec, index: i)
+            } else {
+                overlays += built.overlays
+            }
             fitPoints += built.fitPoints
         }
+        fitPoints += motion.fitPoints
         let basemapStyle: BasemapStyle?
         switch doc.basemap ?? "embedded" {
         case "embedded":
@@ -85,12 +100,33 @@ public struct SceneLoader {
         case "none": basemapStyle = nil
         case let other: throw SceneLoadError("basemap", "unknown basemap '\(other)' (expected embedded or none)")
         }
-        var camera = try makeCamera(doc.camera, size: ScreenSize(width: w, height: h), scale: scale, fit: fitPoints)
-        if doc.camera?.center == nil { camera = Self.keepingTopsInView(camera, overlays, padding: doc.camera?.padding ?? 24) }
-        return Snapshot(camera: camera, overlays: overlays, basemapStyle: basemapStyle,
-                        background: basemapStyle == nil ? .white : .transparent,
-                        attribution: doc.attribution ?? true, scaleBar: doc.scaleBar ?? false,
-                        compass: doc.compass ?? false)
+        let follow = doc.camera?.follow ?? false
+        var cameraSpec = doc.camera
+        if follow, cameraSpec?.center == nil {
+            // The follow camera sets the centre; a zoom is still needed.
+            guard let first = motion.replays.first else {
+                throw SceneLoadError("camera.follow", "there is no replay to follow")
+            }
+            cameraSpec?.center = [first.route.points[0].lat, first.route.points[0].lon]
+            if cameraSpec?.zoom == nil { cameraSpec?.zoom = 16 }
+        }
+        var camera = try makeCamera(cameraSpec, size: ScreenSize(width: w, height: h), scale: scale, fit: fitPoints)
+        if cameraSpec?.center == nil { camera = Self.keepingTopsInView(camera, overlays, padding: doc.camera?.padding ?? 24) }
+        let still = Snapshot(camera: camera, overlays: overlays, basemapStyle: basemapStyle,
+                             background: basemapStyle == nil ? .white : .transparent,
+                             attribution: doc.attribution ?? true, scaleBar: doc.scaleBar ?? false,
+                             compass: doc.compass ?? false)
+        var followCamera: FollowCamera?
+        if follow {
+            guard let first = motion.replays.first else { throw SceneLoadError("camera.follow", "there is no replay to follow") }
+            let smoothing = doc.camera?.smoothing ?? 2
+            guard smoothing.isFinite, smoothing >= 0, smoothing <= 600 else {
+                throw SceneLoadError("camera.smoothing", "\(Self.fmt(smoothing)) is not in 0…600 s")
+            }
+            followCamera = FollowCamera(route: first.route, drive: first.drive, base: camera, smoothing: smoothing)
+        }
+        return AnimatedSnapshot(still: still, layers: motion.layers, follow: followCamera,
+                                duration: motion.resolvedDuration, fps: doc.fps, loop: doc.loop ?? true)
     }
 
     private func makeCamera(_ spec: SceneDocument.CameraSpec?, size: ScreenSize, scale: Double,
@@ -131,12 +167,12 @@ public struct SceneLoader {
         return cam
     }
 
-    private struct Built {
+    struct Built {
         var overlays: [Overlay] = []
         var fitPoints: [LatLng] = []
     }
 
-    private func overlay(_ s: SceneDocument.OverlaySpec, index i: Int, tilt: (Double, Double) = (0, 0)) throws -> Built {
+    func overlay(_ s: SceneDocument.OverlaySpec, index i: Int, tilt: (Double, Double) = (0, 0)) throws -> Built {
         let at = { (key: String) in self.locate(i, key) }
         let z = try s.z.map { v -> Int in
             guard v.isFinite, abs(v) < 1e9 else { throw SceneLoadError(at("z"), "\(v) is not a usable z-index") }
@@ -228,7 +264,7 @@ public struct SceneLoader {
 
     // MARK: pieces
 
-    private func lineStyle(_ s: SceneDocument.OverlaySpec, at: (String) -> String) throws -> LineStyle {
+    func lineStyle(_ s: SceneDocument.OverlaySpec, at: (String) -> String) throws -> LineStyle {
         let width = try positive(s.width ?? 4, at("width"))
         let w: Length
         switch s.widthUnit ?? "px" {
@@ -256,7 +292,7 @@ public struct SceneLoader {
         return style
     }
 
-    private func routeParts(_ s: SceneDocument.OverlaySpec, at: (String) -> String) throws -> [[LatLng]] {
+    func routeParts(_ s: SceneDocument.OverlaySpec, at: (String) -> String) throws -> [[LatLng]] {
         var sources = 0
         var parts: [[LatLng]] = []
         if let coords = s.coordinates {

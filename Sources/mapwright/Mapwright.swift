@@ -13,6 +13,7 @@ struct Mapwright: ParsableCommand {
             InspectCommand.self,
             CameraCommand.self,
             RenderCommand.self,
+            AnimateCommand.self,
             DemoCommand.self,
         ]
     )

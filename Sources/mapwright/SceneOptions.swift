@@ -166,18 +166,10 @@ struct SceneOptions: ParsableArguments {
             overlays.append(o)
         }
         for (i, text) in circles.enumerated() {
-            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             let flag = "--circle #\(i + 1) '\(text)'"
-            guard parts.count == 3, let lat = Double(parts[0]), let lon = Double(parts[1]) else {
-                throw CLIError("mapwright \(command): \(flag): expected LAT,LON,RADIUS with RADIUS ending in m, km or px")
-            }
+            let (lat, lon, value, unit) = try Self.parseRadius(text, flag: flag, command: command)
             var o = SceneDocument.OverlaySpec(type: "circle")
             o.position = [lat, lon]
-            let r = parts[2].lowercased()
-            let unit = ["km", "px", "m"].first { r.hasSuffix($0) }
-            guard let unit, let value = Double(r.dropLast(unit.count)) else {
-                throw CLIError("mapwright \(command): \(flag): radius '\(parts[2])' must be a number ending in m, km or px")
-            }
             o.radius = value
             o.radiusUnit = unit
             o.fill = circleFill
@@ -203,4 +195,18 @@ struct SceneOptions: ParsableArguments {
         doc.overlays = overlays
     }
 
+
+    /// Parses `LAT,LON,RADIUS` with RADIUS ending in m, km or px.
+    static func parseRadius(_ text: String, flag: String, command: String) throws -> (Double, Double, Double, String) {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 3, let lat = Double(parts[0]), let lon = Double(parts[1]) else {
+            throw CLIError("mapwright \(command): \(flag): expected LAT,LON,RADIUS with RADIUS ending in m, km or px")
+        }
+        let r = parts[2].lowercased()
+        let unit = ["km", "px", "m"].first { r.hasSuffix($0) }
+        guard let unit, let value = Double(r.dropLast(unit.count)) else {
+            throw CLIError("mapwright \(command): \(flag): radius '\(parts[2])' must be a number ending in m, km or px")
+        }
+        return (lat, lon, value, unit)
+    }
 }

@@ -4,7 +4,8 @@ import MapImage
 // Shared helpers for the CLI tests: run the built binary, scratch directories, pixel checks.
 
 /// Runs the built `mapwright` binary (next to the test bundle in .build/debug).
-func runMapwright(_ arguments: [String], stdin: String = "", in directory: URL? = nil) throws -> (
+func runMapwright(_ arguments: [String], stdin: String = "", in directory: URL? = nil,
+                  environment: [String: String]? = nil) throws -> (
     status: Int32, stdout: String, stderr: String
 ) {
     // The test bundle sits in the build products directory, next to the `mapwright` binary.
@@ -20,6 +21,7 @@ func runMapwright(_ arguments: [String], stdin: String = "", in directory: URL? 
     process.executableURL = exe
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
+    if let environment { process.environment = environment }
     let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
     process.standardInput = inPipe
     process.standardOutput = outPipe
@@ -58,4 +60,19 @@ struct ScratchDirectory {
 func colorDistance(_ p: RGBA8?, _ r: Int, _ g: Int, _ b: Int) -> Int {
     guard let p else { return 999 }
     return max(abs(Int(p.r) - r), abs(Int(p.g) - g), abs(Int(p.b) - b))
+}
+
+/// Runs a program (an oracle such as python3 or ffprobe) and returns its status and output.
+func runTool(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let outPipe = Pipe(), errPipe = Pipe()
+    process.standardOutput = outPipe
+    process.standardError = errPipe
+    try process.run()
+    let out = outPipe.fileHandleForReading.readDataToEndOfFile()
+    let err = errPipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
 }

@@ -1,0 +1,40 @@
+import Foundation
+import MapCamera
+import MapMotion
+import MapScene
+
+/// A snapshot with moving parts: the still snapshot, animated layers (pulses, replays, overlays
+/// with animated styles) and optionally a camera that follows a replay. `frame(at:)` is the
+/// still snapshot at time `t`, so frame N of an export at F fps is `frame(at: N / F)`.
+public struct AnimatedSnapshot: Sendable {
+    /// Everything that does not move, and the camera when nothing follows.
+    public var still: Snapshot
+    /// The moving parts, drawn among the still overlays by z-index.
+    public var layers: [any AnimatedLayer]
+    /// A camera that follows a replay's head, or nil for the still camera.
+    public var follow: FollowCamera?
+    /// The animation's length in seconds.
+    public var duration: Double
+    /// Frames per second the scene asks for, if any.
+    public var fps: Double?
+    /// Whether an APNG should play forever.
+    public var loop: Bool
+
+    /// Creates an animated snapshot.
+    public init(still: Snapshot, layers: [any AnimatedLayer] = [], follow: FollowCamera? = nil, duration: Double = 3.2,
+                fps: Double? = nil, loop: Bool = true) {
+        self.still = still; self.layers = layers; self.follow = follow
+        self.duration = duration; self.fps = fps; self.loop = loop
+    }
+
+    /// Whether anything changes with time.
+    public var isAnimated: Bool { !layers.isEmpty || follow != nil }
+
+    /// The snapshot at time `t` seconds.
+    public func frame(at t: Double) -> Snapshot {
+        var s = still
+        for layer in layers { s.overlays += layer.overlays(at: t) }
+        if let follow { s.camera = follow.camera(at: t) }
+        return s
+    }
+}

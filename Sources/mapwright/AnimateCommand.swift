@@ -1,0 +1,208 @@
+import ArgumentParser
+import Foundation
+import MapFormats
+import MapImage
+import MapMotion
+import MapSnapshot
+
+/// `mapwright animate`: renders an animation (pulses, replays, animated scene overlays) to an
+/// APNG, a directory of PNG frames, or an MP4/WebM through ffmpeg.
+struct AnimateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "animate",
+        abstract: "Render an animation (pulsing circles, track replays, animated scenes) to APNG, PNG frames, MP4 or WebM.",
+        discussion: """
+            OUT ending in .png or .apng writes an animated PNG; .mp4 (H.264) and .webm (VP9) need the \
+            ffmpeg program; a path ending in / writes 000000.png, 000001.png, … into that directory. \
+            Frame N is the scene at exactly t = N / fps. Every flag of `mapwright render` works the \
+            same. Limits: fps in (0, 120], duration up to 600 s, at most 20000 frames. On any error \
+            nothing is left behind and the exit status is non-zero.
+            """
+    )
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("OUT.apng, OUT.png, OUT.mp4, OUT.webm or DIR/.", valueName: "OUT"))
+    var output: String
+
+    @OptionGroup var options: SceneOptions
+
+    @Option(help: "Length in seconds (default: the scene's, a replay's length at --speed, or 3.2 s).")
+    var duration: Double?
+    @Option(help: "Frames per second, up to 120 (default 30).")
+    var fps: Double?
+    @Flag(inversion: .prefixedNo, help: "APNG: play forever (the default) or once.")
+    var loop = true
+
+    // Pulses.
+    @Option(name: .customLong("pulse"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A pulsing circle; RADIUS ends in m, km or px (repeatable).", valueName: "LAT,LON,RADIUS"))
+    var pulses: [String] = []
+    @Option(name: .customLong("pulse-color"), help: ArgumentHelp("Pulse colour (default ff3b30), multiplied by the animated opacity.", valueName: "RRGGBB"))
+    var pulseColor: String?
+    @Option(name: .customLong("pulse-period"), help: "Seconds per pulse (default 0.8).")
+    var pulsePeriod: Double?
+    @Option(name: .customLong("pulse-scale"), parsing: .unconditional, help: ArgumentHelp("Radius multipliers over a pulse (default 0.8,1.2).", valueName: "FROM,TO"))
+    var pulseScale: String?
+    @Option(name: .customLong("pulse-opacity"), parsing: .unconditional, help: ArgumentHelp("Opacity over a pulse (default 0.5,0.05).", valueName: "FROM,TO"))
+    var pulseOpacity: String?
+
+    // Replays.
+    @Option(help: ArgumentHelp("A track with times (GPX, CSV with a time column, GeoJSON with per-point times) drawn as it is travelled.", valueName: "FILE"))
+    var replay: String?
+    @Option(parsing: .unconditional, help: "Track seconds per video second (default: the whole track in --duration); with --by-distance, metres per second.")
+    var speed: Double?
+    @Flag(name: .customLong("by-distance"), help: "Replay at constant speed along the track instead of by its times (for tracks without times).")
+    var byDistance = false
+    @Flag(help: "The camera follows the replay's head at --zoom (default 16) and --pitch, turned along the direction of travel.")
+    var follow = false
+    @Option(help: "The replay's head marker: arrow (default), dot or none; coloured like the route, or --marker-color.")
+    var head: String?
+    @Option(parsing: .unconditional, help: "Draw only the last METRES of the replay behind the head, fading out.")
+    var tail: Double?
+
+    func run() throws {
+        do {
+            try animate()
+        } catch let e as CLIError {
+            throw e
+        } catch {
+            throw CLIError("mapwright animate: \(error)")
+        }
+    }
+
+    enum Target {
+        case apng, directory, video(VideoWriter.Container)
+    }
+
+    private func target() throws -> Target {
+        let lower = output.lowercased()
+        if output.hasSuffix("/") { return .directory }
+        if lower.hasSuffix(".png") || lower.hasSuffix(".apng") { return .apng }
+        if lower.hasSuffix(".mp4") { return .video(.mp4) }
+        if lower.hasSuffix(".webm") { return .video(.webm) }
+        throw CLIError("mapwright animate: -o '\(output)': expected a name ending in .apng, .png, .mp4, .webm, or a directory ending in /")
+    }
+
+    private func animate() throws {
+        let kind = try target()
+        var (doc, base) = try options.loadDocument(command: "animate")
+        var extra: [String] = []
+        var overlays = doc.overlays ?? []
+        for (i, text) in pulses.enumerated() {
+            let flag = "--pulse #\(i + 1) '\(text)'"
+            var o = SceneDocument.OverlaySpec(type: "pulse")
+            let (lat, lon, value, unit) = try SceneOptions.parseRadius(text, flag: flag, command: "animate")
+            o.position = [lat, lon]
+            o.radius = value
+            o.radiusUnit = unit
+            o.color = pulseColor
+            o.period = pulsePeriod
+            o.scale = try pulseScale.map { try Self.pair($0, flag: "--pulse-scale") }
+            o.opacity = try pulseOpacity.map { try Self.pair($0, flag: "--pulse-opacity") }
+            overlays.append(o)
+            extra.append(flag)
+        }
+        if let replay {
+            var o = SceneDocument.OverlaySpec(type: "replay")
+            o.file = URL(fileURLWithPath: replay).path
+            o.color = options.routeColor
+            o.width = options.routeWidth
+            o.speed = speed
+            o.byDistance = byDistance ? true : nil
+            o.head = head
+            o.tail = tail
+            o.toColor = options.markerColor
+            overlays.append(o)
+            extra.append("--replay \(replay)")
+        } else if speed != nil || follow || byDistance || head != nil || tail != nil {
+            throw CLIError("mapwright animate: --speed, --by-distance, --follow, --head and --tail apply to --replay FILE")
+        }
+        doc.overlays = overlays
+        if let duration { doc.duration = duration }
+        if let fps { doc.fps = fps }
+        if follow {
+            var cam = doc.camera ?? SceneDocument.CameraSpec()
+            cam.follow = true
+            doc.camera = cam
+        }
+        let animated = try options.loader(for: doc, base: base, extraNames: extra).animatedSnapshot(from: doc)
+        let clock: FrameClock
+        do { clock = try FrameClock(duration: animated.duration, fps: animated.fps ?? 30) } catch {
+            let flag = ["fps": "--fps", "duration": "--duration", "frames": "--duration × --fps"][error.parameter] ?? error.parameter
+            throw CLIError("mapwright animate: \(flag): \(error.reason)")
+        }
+        let camera = animated.still.camera
+        let width = Int((camera.size.width * camera.pixelRatio).rounded())
+        let height = Int((camera.size.height * camera.pixelRatio).rounded())
+        let snapshotter = try options.makeSnapshotter(command: "animate")
+        let sink: FrameSink
+        switch kind {
+        case .apng:
+            sink = try APNGWriter(path: output, width: width, height: height, frameCount: clock.frameCount, fps: clock.fps,
+                                  loops: loop)
+        case .directory:
+            sink = try PNGSequenceWriter(directory: String(output.dropLast()))
+        case .video(let container):
+            sink = try VideoWriter(path: output, container: container, width: width, height: height, fps: clock.fps)
+        }
+        let pipeline = PipelinedSink(sink)
+        let progress = ProgressLine(total: clock.frameCount)
+        let start = DispatchTime.now().uptimeNanoseconds
+        do {
+            for n in 0..<clock.frameCount {
+                let bitmap = try snapshotter.render(animated.frame(at: clock.time(ofFrame: n)))
+                try pipeline.write(bitmap)
+                progress.update(done: n + 1)
+            }
+            try pipeline.finish()
+        } catch {
+            pipeline.abort()
+            progress.clear()
+            throw error
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        progress.finish(frames: clock.frameCount, seconds: seconds)
+    }
+
+    static func pair(_ text: String, flag: String) throws -> [Double] {
+        let v = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard v.count == 2, let a = v[0], let b = v[1], a.isFinite, b.isFinite else {
+            throw CLIError("mapwright animate: \(flag) '\(text)': expected FROM,TO (two numbers)")
+        }
+        return [a, b]
+    }
+}
+
+/// Progress on standard error: a bar redrawn in place on a terminal, else one summary line.
+final class ProgressLine {
+    let total: Int
+    let tty = isatty(STDERR_FILENO) != 0
+    private let start = DispatchTime.now().uptimeNanoseconds
+    private var lastDraw: UInt64 = 0
+
+    init(total: Int) { self.total = total }
+
+    func update(done: Int) {
+        guard tty else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard done == total || now - lastDraw > 100_000_000 else { return }
+        lastDraw = now
+        let elapsed = Double(now - start) / 1e9
+        let fps = elapsed > 0 ? Double(done) / elapsed : 0
+        let left = fps > 0 ? Double(total - done) / fps : 0
+        let width = 30
+        let filled = total > 0 ? done * width / total : width
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        let line = String(format: "\r[%@] %d/%d frames, %.1f fps, %.1f s left ", bar, done, total, fps, left)
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    func clear() {
+        if tty { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+
+    func finish(frames: Int, seconds: Double) {
+        clear()
+        let line = String(format: "animate: %d frames in %.2f s (%.1f fps)\n", frames, seconds,
+                          seconds > 0 ? Double(frames) / seconds : 0)
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+}

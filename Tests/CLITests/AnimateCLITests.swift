@@ -1,0 +1,217 @@
+import Foundation
+import GeoKit
+import MapCamera
+import MapImage
+import MapTestSupport
+import Testing
+
+/// `mapwright animate` end to end through the built binary: pulses and replays read back
+/// frame by frame against their formulas, APNG against Pillow, MP4 against ffprobe, and bad
+/// input that fails cleanly without leaving anything behind.
+@Suite(.serialized) struct AnimateCLITests {
+    let scratch: ScratchDirectory
+
+    init() throws { scratch = try ScratchDirectory("mapwright-animate") }
+
+    func path(_ name: String) -> String { scratch.path(name) }
+
+    static let center = LatLng(lat: 37.7651335, lon: -122.4191805)
+
+    /// Metres per logical pixel at the centre latitude (Web Mercator, MapLibre's 512 px world).
+    static func metresPerPixel(zoom: Double) -> Double {
+        40_075_016.686 * cos(center.lat * .pi / 180) / (512 * pow(2, zoom))
+    }
+
+    /// The pulse's diameter along the centre row (coverage-weighted: every pixel counts by how far
+    /// its green channel moved from the white background towards the centre's value) and its
+    /// opacity from the centre pixel (pulse colour ff3b30 over white: G = 255 − 196·opacity).
+    static func measure(_ image: Bitmap, cx: Int, cy: Int) -> (diameter: Double, opacity: Double) {
+        guard let c = image.pixel(x: cx, y: cy) else { return (0, 0) }
+        let inside = 255 - Double(c.g)
+        var sum = 0.0
+        for x in 0..<image.width {
+            guard let p = image.pixel(x: x, y: cy) else { continue }
+            sum += min(max((255 - Double(p.g)) / max(inside, 1e-9), 0), 1.2)
+        }
+        return (sum, inside / 196)
+    }
+
+    /// The iOS pulse at 25 fps with the defaults: at every frame the disc's radius is
+    /// (0.8 + 0.4·frac(t/0.8)) times the geodesic radius (±1.5 px, east-west through the centre,
+    /// the geodesic end points projected by Camera) and its opacity 0.5 − 0.45·frac(t/0.8) (±0.03),
+    /// for a circle 40 px and one 400 px across.
+    @Test(arguments: [(40.0, 200), (400, 600)])
+    func metricPulseFollowsTheFormulaOnEveryFrame(across: Double, side: Int) throws {
+        let zoom = 15.0
+        let radius = across / 2 * Self.metresPerPixel(zoom: zoom)
+        let dir = path("pulse-m-\(Int(across))") + "/"
+        let r = try runMapwright([
+            "animate", "-o", dir, "--basemap", "none", "--no-attribution", "--size", "\(side)x\(side)",
+            "--center", "\(Self.center.lat),\(Self.center.lon)", "--zoom", "\(zoom)",
+            "--pulse", "\(Self.center.lat),\(Self.center.lon),\(radius)m", "--fps", "25", "--duration", "1.2",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("animate: 30 frames in"), "\(r.stderr)")
+        let cam = Camera(center: Self.center, zoom: zoom, size: ScreenSize(width: Double(side), height: Double(side)))
+        for n in 0..<30 {
+            let t = Double(n) / 25
+            let x = t / 0.8
+            let frac = x - x.rounded(.down)
+            let scale = 0.8 + 0.4 * frac
+            let image = try Bitmap(contentsOfPNGFile: dir + PNGSequenceWriter.name(ofFrame: n))
+            let east = try #require(cam.project(Geodesic.wgs84.direct(from: Self.center, azimuth: 90, distance: radius * scale).point))
+            let west = try #require(cam.project(Geodesic.wgs84.direct(from: Self.center, azimuth: 270, distance: radius * scale).point))
+            let expected = (east.x - west.x) / 2
+            let m = Self.measure(image, cx: side / 2, cy: side / 2)
+            expectNear(m.diameter / 2, expected, tolerance: 1.5, "frame \(n) radius")
+            expectNear(m.opacity, 0.5 - 0.45 * frac, tolerance: 0.03, "frame \(n) opacity")
+        }
+    }
+
+    /// The fixed-pixel variant keeps 20·(0.8 + 0.4·frac) px at zoom 8 and at zoom 16.
+    @Test(arguments: [8.0, 16.0])
+    func pixelPulseKeepsItsScreenSize(zoom: Double) throws {
+        let dir = path("pulse-px-\(Int(zoom))") + "/"
+        let r = try runMapwright([
+            "animate", "-o", dir, "--basemap", "none", "--no-attribution", "--size", "120x120",
+            "--center", "\(Self.center.lat),\(Self.center.lon)", "--zoom", "\(zoom)",
+            "--pulse", "\(Self.center.lat),\(Self.center.lon),20px", "--fps", "25", "--duration", "0.8",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        for n in 0..<20 {
+            let frac = Double(n) / 20
+            let image = try Bitmap(contentsOfPNGFile: dir + PNGSequenceWriter.name(ofFrame: n))
+            let m = Self.measure(image, cx: 60, cy: 60)
+            expectNear(m.diameter / 2, 20 * (0.8 + 0.4 * frac), tolerance: 1.5, "frame \(n) radius at zoom \(zoom)")
+            expectNear(m.opacity, 0.5 - 0.45 * frac, tolerance: 0.03, "frame \(n) opacity")
+        }
+    }
+
+    /// A GPX with irregular timestamps (1 to 9 s apart) and a curving path.
+    func irregularGPX() throws -> (file: String, points: [(lat: Double, lon: Double, t: Double)]) {
+        var rng = SplitMix64(seed: 7)
+        var pts: [(Double, Double, Double)] = []
+        var t = 1_714_557_600.0  // 2024-05-01T10:00:00Z
+        for i in 0..<60 {
+            let a = Double(i) / 59 * 2.5
+            pts.append((37.760 + 0.004 * sin(a) + 0.0005 * Double(i % 3), -122.43 + 0.0004 * Double(i), t))
+            t += Double(1 + rng.next() % 9)
+        }
+        var gpx = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
+        let f = ISO8601DateFormatter()
+        for p in pts {
+            gpx += "<trkpt lat=\"\(p.0)\" lon=\"\(p.1)\"><time>\(f.string(from: Date(timeIntervalSince1970: p.2)))</time></trkpt>\n"
+        }
+        gpx += "</trkseg></trk></gpx>\n"
+        return (try scratch.write("irregular.gpx", gpx), pts.map { (lat: $0.0, lon: $0.1, t: $0.2) })
+    }
+
+    /// Replay: at frame N the head (a green dot over a blue line) is where the track's
+    /// time-interpolated position at start + N·speed/fps projects (±1 px).
+    @Test func replayHeadIsAtTheTimeInterpolatedPosition() throws {
+        let (gpx, pts) = try irregularGPX()
+        let dir = path("replay") + "/"
+        let center = LatLng(lat: 37.7625, lon: -122.418)
+        let zoom = 13.5, fps = 10.0, speed = 23.0
+        let r = try runMapwright([
+            "animate", "-o", dir, "--basemap", "none", "--no-attribution", "--size", "500x400",
+            "--center", "\(center.lat),\(center.lon)", "--zoom", "\(zoom)", "--replay", gpx, "--speed", "\(speed)",
+            "--head", "dot", "--marker-color", "00a000", "--route-color", "1f6feb", "--fps", "\(fps)", "--duration", "4",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let cam = Camera(center: center, zoom: zoom, size: ScreenSize(width: 500, height: 400))
+        for n in 0..<40 {
+            let t = pts[0].t + Double(n) * speed / fps
+            var k = 0
+            while k + 2 < pts.count, pts[k + 1].t <= t { k += 1 }
+            let f = min(max((t - pts[k].t) / (pts[k + 1].t - pts[k].t), 0), 1)
+            let expected = try #require(cam.project(LatLng(lat: pts[k].lat + f * (pts[k + 1].lat - pts[k].lat),
+                                                          lon: pts[k].lon + f * (pts[k + 1].lon - pts[k].lon))))
+            let image = try Bitmap(contentsOfPNGFile: dir + PNGSequenceWriter.name(ofFrame: n))
+            var sx = 0.0, sy = 0.0, count = 0.0
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    guard let p = image.pixel(x: x, y: y), p.g > 120, p.r < 90, p.b < 90 else { continue }
+                    sx += Double(x) + 0.5; sy += Double(y) + 0.5; count += 1
+                }
+            }
+            try #require(count > 40, "frame \(n): no head dot found")
+            expectNear(sx / count, expected.x, tolerance: 1, "frame \(n) x")
+            expectNear(sy / count, expected.y, tolerance: 1, "frame \(n) y")
+        }
+    }
+
+    /// The APNG decodes with Pillow (an independent decoder) to exactly the PNG frames, with
+    /// the declared frame count, a 40 ms delay at 25 fps, and loop 0 (forever).
+    @Test func apngDecodesFrameByFrameAsThePNGFrames() throws {
+        let args = ["--basemap", "embedded", "--size", "240x160", "--center", "\(Self.center.lat),\(Self.center.lon)",
+                    "--zoom", "14", "--pulse", "\(Self.center.lat),\(Self.center.lon),300m", "--pulse", "37.77,-122.43,12px",
+                    "--compass", "--fps", "25", "--duration", "0.4"]
+        let apng = path("a.apng"), dir = path("frames") + "/"
+        let a = try runMapwright(["animate", "-o", apng] + args)
+        let d = try runMapwright(["animate", "-o", dir] + args)
+        #expect(a.status == 0 && d.status == 0, "\(a.stderr) \(d.stderr)")
+        let script = """
+            import sys
+            from PIL import Image, ImageSequence
+            im = Image.open(sys.argv[1])
+            assert im.format == 'PNG' and getattr(im, 'is_animated', False), 'not an animated PNG'
+            print('frames', im.n_frames, 'loop', im.info.get('loop'), 'duration', int(im.info.get('duration')))
+            for i, frame in enumerate(ImageSequence.Iterator(im)):
+                ref = Image.open(sys.argv[2] + '%06d.png' % i).convert('RGBA')
+                if frame.convert('RGBA').tobytes() != ref.tobytes():
+                    print('mismatch', i); sys.exit(1)
+            print('identical')
+            """
+        let py = try scratch.write("apng.py", script)
+        let res = try runTool("/usr/bin/python3", [py, apng, dir])
+        #expect(res.status == 0, "\(res.stdout) \(res.stderr)")
+        #expect(res.stdout.contains("frames 10 loop 0 duration 40"), "\(res.stdout)")
+        #expect(res.stdout.contains("identical"), "\(res.stdout)")
+    }
+
+    /// MP4 probes with ffprobe as H.264, yuv420p, with the frame count, size and rate asked for;
+    /// an odd width is padded to the next even one.
+    @Test func mp4ProbesAsH264() throws {
+        let out = path("v.mp4")
+        let r = try runMapwright(["animate", "-o", out, "--size", "321x200", "--center", "\(Self.center.lat),\(Self.center.lon)",
+                                  "--zoom", "13", "--pulse", "\(Self.center.lat),\(Self.center.lon),400m", "--fps", "24",
+                                  "--duration", "1.5"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let probe = try runTool("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                                     "stream=codec_name,width,height,r_frame_rate,nb_read_frames,pix_fmt",
+                                                     "-of", "default=noprint_wrappers=1", out])
+        #expect(probe.status == 0, "\(probe.stderr)")
+        for line in ["codec_name=h264", "width=322", "height=200", "pix_fmt=yuv420p", "r_frame_rate=24/1", "nb_read_frames=36"] {
+            #expect(probe.stdout.contains(line), "missing \(line) in \(probe.stdout)")
+        }
+    }
+
+    /// Bad input: a clear message, a non-zero exit, and nothing left in the output directory.
+    @Test func badInputFailsCleanly() throws {
+        let csv = try scratch.write("notimes.csv", "lat,lon\n37.76,-122.42\n37.77,-122.41\n37.78,-122.40\n")
+        let outDir = try ScratchDirectory("mapwright-animate-bad")
+        let base = ["--center", "37.76,-122.42", "--zoom", "12", "--size", "100x80", "--basemap", "none"]
+        let cases: [([String], String, [String: String]?)] = [
+            (["-o", outDir.path("r.apng"), "--replay", csv] + base, "no times on 3 of 3 points", nil),
+            (["-o", outDir.path("f.apng"), "--fps", "0"] + base + ["--pulse", "37.76,-122.42,10px"], "--fps: 0 is not in (0, 120]", nil),
+            (["-o", outDir.path("f.apng"), "--fps", "121"] + base + ["--pulse", "37.76,-122.42,10px"], "--fps: 121 is not in (0, 120]", nil),
+            (["-o", outDir.path("d.apng"), "--duration", "601"] + base, "601 s is over the limit of 600 s", nil),
+            (["-o", outDir.path("n.apng"), "--duration", "600", "--fps", "60"] + base, "36000 frames is over the limit of 20000", nil),
+            (["-o", outDir.path("x.gif")] + base, "expected a name ending in .apng", nil),
+            (["-o", outDir.path("v.mp4")] + base + ["--pulse", "37.76,-122.42,10px"], "apt-get install ffmpeg", ["PATH": "/nonexistent"]),
+            (["-o", outDir.path("p.apng"), "--pulse", "37.76,-122.42,5furlongs"] + base, "must be a number ending in m, km or px", nil),
+            (["-o", outDir.path("q.apng"), "--pulse-scale", "1"] + base + ["--pulse", "37.76,-122.42,10px"], "expected FROM,TO", nil),
+        ]
+        for (args, message, env) in cases {
+            let r = try runMapwright(["animate"] + args, environment: env)
+            #expect(r.status != 0, "\(args) succeeded")
+            #expect(r.stderr.contains(message), "\(args): \(r.stderr)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: outDir.url.path)
+            #expect(left.isEmpty, "\(args) left \(left)")
+        }
+        // Asked for, the same track replays by distance.
+        let ok = try runMapwright(["animate", "-o", outDir.path("ok.apng"), "--replay", csv, "--by-distance", "--duration", "0.2"] + base)
+        #expect(ok.status == 0, "\(ok.stderr)")
+    }
+}
