@@ -24,6 +24,20 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
     /// "GL renderer string via EGL platform", e.g. `llvmpipe (LLVM 15.0.6, 256 bits) via surfaceless`.
     public let deviceDescription: String
 
+    /// Redraw only what changed since the last frame when the camera, size and background are
+    /// the same and the frame has no 3D objects: the draw commands are compared with the last
+    /// frame's, and clearing, drawing, multisample resolve and read-back are limited to the
+    /// screen rectangle of the ones that changed (the pixels are identical to a full redraw).
+    /// On by default; animations of pulses or moving markers over a still map gain most.
+    public var partialRedraw: Bool {
+        get { state.flagLock.withLock { state.partialRedraw } }
+        set { state.flagLock.withLock { state.partialRedraw = newValue } }
+    }
+
+    /// The fraction of the frame's pixels the last `draw` redrew (1 for a full redraw, 0 when
+    /// nothing changed).
+    public var lastRedrawFraction: Double { state.flagLock.withLock { state.lastRedrawFraction } }
+
     /// Starts the GL thread and creates the context. `samples` is the multisample count (4 by
     /// default; clamped to what the device offers). Throws `RenderError` naming the Debian
     /// packages when EGL or Mesa is missing or offers no GLES 3 config.
@@ -63,7 +77,10 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
         let box = state
         return try thread.sync {
             guard let s = box.state else { throw RenderError(.threadStopped) }
-            return try s.draw(plan)
+            let partial = box.flagLock.withLock { box.partialRedraw }
+            let (frame, fraction) = try s.draw(plan, partial: partial)
+            box.flagLock.withLock { box.lastRedrawFraction = fraction }
+            return frame
         }
     }
 
@@ -89,6 +106,9 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
 
 private final class GLStateBox: @unchecked Sendable {
     var state: GLState?
+    let flagLock = NSLock()
+    var partialRedraw = true
+    var lastRedrawFraction = 1.0
 }
 
 /// Everything that lives on the GL thread.
@@ -138,7 +158,11 @@ private final class GLState {
         target = nil
     }
 
-    func draw(_ plan: RenderPlan) throws -> Frame {
+    /// The last frame, for partial redraws (its commands keep their meshes alive, so identities
+    /// cannot be re-used by new meshes while they are compared).
+    private var previous: PreviousFrame?
+
+    func draw(_ plan: RenderPlan, partial: Bool) throws -> (Frame, Double) {
         frame += 1
         let camera = plan.camera
         let w = Int((camera.size.width * camera.pixelRatio).rounded()), h = Int((camera.size.height * camera.pixelRatio).rounded())
@@ -148,6 +172,36 @@ private final class GLState {
         }
         guard let target else { throw RenderError(.framebuffer("no target")) }
         target.bind()
+        // 3D frames (see `ThreeD`): the flat layers in order, as in a flat frame (no depth test:
+        // the ground is a plane under every solid, so nothing flat can hide a solid); the sky;
+        // opaque solids, depth-tested and depth-written; translucent solids and arcs; sprites on top.
+        let sky = ThreeD.sky(camera: camera, background: plan.background)
+        let passes = ThreeD.passes(plan, sky: sky != nil)
+        let light = ThreeD.light(bearing: camera.bearing)
+        let flatOnly = sky == nil && passes.opaque.isEmpty && passes.translucent.isEmpty
+        let ordered = passes.flat + passes.sprites
+        let baseOrigin = plan.commands.first?.origin ?? MapPoint(camera.center)
+        var boxes: [PixelRect?] = []
+        var damage = Damage.full
+        if partial, flatOnly, camera.pitch == 0 {
+            let m = camera.viewProjectionMatrix(relativeTo: baseOrigin)
+            boxes = ordered.map { box(of: $0, matrix: m, base: baseOrigin, camera: camera, width: w, height: h) }
+            if let prev = previous, prev.camera == camera, prev.background == plan.background, prev.width == w, prev.height == h {
+                damage = Self.damage(from: prev, to: ordered, boxes: boxes, width: w, height: h)
+            }
+        }
+        if case .none = damage, let prev = previous {
+            previous = PreviousFrame(camera: camera, background: plan.background, commands: ordered, boxes: boxes,
+                                     pixels: prev.pixels, width: w, height: h)
+            evict()
+            return (Frame(width: w, height: h, pixels: prev.pixels), 0)
+        }
+        var scissor: PixelRect?
+        if case .rect(let r) = damage, r.area * 10 <= w * h * 6 {
+            scissor = r
+            glEnable(GLenum(GL_SCISSOR_TEST))
+            glScissor(GLint(r.x), GLint(h - r.y - r.height), GLsizei(r.width), GLsizei(r.height))
+        }
         let bg = plan.background.premultiplied
         glDisable(GLenum(GL_DEPTH_TEST))
         glDisable(GLenum(GL_CULL_FACE))
@@ -234,12 +288,6 @@ private final class GLState {
             glBindVertexArray(gpu.vao)
             glDrawElements(GLenum(GL_TRIANGLES), GLsizei(cmd.mesh.indices.count), GLenum(GL_UNSIGNED_INT), nil)
         }
-        // 3D frames (see `ThreeD`): the flat layers in order, as in a flat frame (no depth test:
-        // the ground is a plane under every solid, so nothing flat can hide a solid); the sky;
-        // opaque solids, depth-tested and depth-written; translucent solids and arcs; sprites on top.
-        let sky = ThreeD.sky(camera: camera, background: plan.background)
-        let passes = ThreeD.passes(plan, sky: sky != nil)
-        let light = ThreeD.light(bearing: camera.bearing)
         glDisable(GLenum(GL_DEPTH_TEST))
         for cmd in passes.flat { drawCommand(cmd) }
         if let sky {
@@ -268,9 +316,101 @@ private final class GLState {
         glEnable(GLenum(GL_BLEND))
         glBindVertexArray(0)
         glDisable(GLenum(GL_STENCIL_TEST))
-        let pixels = target.readPixels()
+        var pixels: [UInt8]
+        if let scissor, let prev = previous {
+            pixels = prev.pixels
+            target.readPixels(scissor, into: &pixels)
+            glDisable(GLenum(GL_SCISSOR_TEST))
+        } else {
+            glDisable(GLenum(GL_SCISSOR_TEST))
+            pixels = target.readPixels()
+        }
+        previous = partial && flatOnly && camera.pitch == 0
+            ? PreviousFrame(camera: camera, background: plan.background, commands: ordered, boxes: boxes, pixels: pixels,
+                            width: w, height: h)
+            : nil
         evict()
-        return Frame(width: w, height: h, pixels: pixels)
+        let fraction = scissor.map { Double($0.area) / Double(w * h) } ?? 1
+        return (Frame(width: w, height: h, pixels: pixels), fraction)
+    }
+
+    /// What changed since the last frame.
+    enum Damage {
+        /// Nothing: the last frame's pixels are this frame's.
+        case none
+        /// Only this rectangle.
+        case rect(PixelRect)
+        /// Everything (or it cannot be told).
+        case full
+    }
+
+    /// Compares the command lists: commands in both (same mesh, place, colour and parameters)
+    /// must keep their order; the others (gone or new) are the damage, the union of their boxes.
+    static func damage(from prev: PreviousFrame, to commands: [DrawCommand], boxes: [PixelRect?], width: Int,
+                       height: Int) -> Damage {
+        let old = prev.commands.map(CommandSignature.init), new = commands.map(CommandSignature.init)
+        var oldCount: [CommandSignature: Int] = [:], newCount: [CommandSignature: Int] = [:]
+        for sgn in old { oldCount[sgn, default: 0] += 1 }
+        for sgn in new { newCount[sgn, default: 0] += 1 }
+        var union: (x0: Int, y0: Int, x1: Int, y1: Int)?
+        func add(_ b: PixelRect?) -> Bool {
+            guard let b else { return false }
+            if let u = union {
+                union = (min(u.x0, b.x), min(u.y0, b.y), max(u.x1, b.x + b.width), max(u.y1, b.y + b.height))
+            } else {
+                union = (b.x, b.y, b.x + b.width, b.y + b.height)
+            }
+            return true
+        }
+        // The common commands, in order, on each side.
+        func common(_ list: [CommandSignature], _ mine: [CommandSignature: Int], _ other: [CommandSignature: Int],
+                    _ boxes: [PixelRect?]) -> [CommandSignature]? {
+            var budget: [CommandSignature: Int] = [:]
+            for (k, v) in mine { budget[k] = min(v, other[k] ?? 0) }
+            var kept: [CommandSignature] = []
+            for (i, sgn) in list.enumerated() {
+                if let b = budget[sgn], b > 0 {
+                    budget[sgn] = b - 1
+                    kept.append(sgn)
+                } else if !add(boxes[i]) {
+                    return nil
+                }
+            }
+            return kept
+        }
+        guard let a = common(old, oldCount, newCount, prev.boxes), let b = common(new, newCount, oldCount, boxes), a == b else {
+            return .full
+        }
+        guard let u = union else { return .none }
+        let x0 = max(0, u.x0 - 2), y0 = max(0, u.y0 - 2), x1 = min(width, u.x1 + 2), y1 = min(height, u.y1 + 2)
+        guard x1 > x0, y1 > y0 else { return .none }
+        return .rect(PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+    }
+
+    /// The device-pixel rectangle a command can touch (top-left origin), or nil when unknown.
+    private func box(of cmd: DrawCommand, matrix m: [Double], base: MapPoint, camera: Camera, width: Int,
+                     height: Int) -> PixelRect? {
+        guard !cmd.mesh.indices.isEmpty else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
+        guard cmd.mesh.layout == .ground || cmd.mesh.layout == .screen else { return nil }
+        let e = buffers(for: cmd.mesh).extent
+        let ws = camera.worldSize, ratio = camera.pixelRatio
+        var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+        for (px, py) in [(e.minX, e.minY), (e.maxX, e.minY), (e.minX, e.maxY), (e.maxX, e.maxY)] {
+            let x = (cmd.origin.x - base.x + px) * ws, y = (cmd.origin.y - base.y + py) * ws
+            let cw = m[3] * x + m[7] * y + m[15]
+            guard cw > 1e-9 else { return nil }
+            let nx = (m[0] * x + m[4] * y + m[12]) / cw, ny = (m[1] * x + m[5] * y + m[13]) / cw
+            let sx = (nx * 0.5 + 0.5) * Double(width), sy = (1 - (ny * 0.5 + 0.5)) * Double(height)
+            x0 = min(x0, sx); y0 = min(y0, sy); x1 = max(x1, sx); y1 = max(y1, sy)
+        }
+        let scale = cmd.mesh.layout == .screen ? 1 : abs(cmd.extrudeScale)
+        let margin = e.reach * scale * ratio * 1.05 + 3
+        guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite, margin.isFinite else { return nil }
+        let bx0 = Int((x0 - margin).rounded(.down)), by0 = Int((y0 - margin).rounded(.down))
+        let bx1 = Int((x1 + margin).rounded(.up)), by1 = Int((y1 + margin).rounded(.up))
+        let cx0 = max(0, min(width, bx0)), cy0 = max(0, min(height, by0))
+        let cx1 = max(0, min(width, bx1)), cy1 = max(0, min(height, by1))
+        return PixelRect(x: cx0, y: cy0, width: max(0, cx1 - cx0), height: max(0, cy1 - cy0))
     }
 
     private func program(for layout: VertexLayout) -> GLProgram {
@@ -330,6 +470,62 @@ private final class GLState {
     }
 }
 
+/// The last frame drawn, for partial redraws.
+final class PreviousFrame {
+    let camera: Camera
+    let background: Color
+    let commands: [DrawCommand]
+    let boxes: [PixelRect?]
+    let pixels: [UInt8]
+    let width: Int, height: Int
+
+    init(camera: Camera, background: Color, commands: [DrawCommand], boxes: [PixelRect?], pixels: [UInt8], width: Int,
+         height: Int) {
+        self.camera = camera; self.background = background; self.commands = commands; self.boxes = boxes
+        self.pixels = pixels; self.width = width; self.height = height
+    }
+}
+
+/// Everything that decides what a command draws.
+struct CommandSignature: Hashable {
+    let mesh: ObjectIdentifier
+    let texture: ObjectIdentifier?
+    let origin: MapPoint
+    let color: Color
+    let numbers: [Double]
+    let flags: Int
+
+    init(_ c: DrawCommand) {
+        mesh = ObjectIdentifier(c.mesh)
+        texture = c.texture.map { ObjectIdentifier($0) }
+        origin = c.origin
+        color = c.color
+        numbers = [c.extrudeScale, c.dashOffset, c.fadeLength] + c.dash
+        flags = (c.blendOnce ? 1 : 0) | (c.widthOnGround ? 2 : 0)
+    }
+}
+
+/// Where a mesh's vertices reach: positions in map units relative to its origin, and how far
+/// their pixel offsets (extrusions, sprite corners) go.
+struct MeshExtent {
+    var minX = 0.0, minY = 0.0, maxX = 0.0, maxY = 0.0
+    /// Largest pixel offset length (times the command's extrude scale for ground meshes).
+    var reach = 0.0
+
+    init(_ mesh: Mesh) {
+        let v = mesh.vertices, stride = mesh.layout.stride
+        guard v.count >= stride else { return }
+        minX = .infinity; minY = .infinity; maxX = -.infinity; maxY = -.infinity
+        var i = 0
+        while i + stride <= v.count {
+            let x = Double(v[i]), y = Double(v[i + 1]), ex = Double(v[i + 2]), ey = Double(v[i + 3])
+            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+            reach = max(reach, (ex * ex + ey * ey).squareRoot())
+            i += stride
+        }
+    }
+}
+
 /// A mesh's vertex array, vertex and index buffers. Holds the mesh so its identity stays unique.
 private final class GPUMesh {
     let mesh: Mesh
@@ -338,6 +534,8 @@ private final class GPUMesh {
     var lastFrame: Int
     /// A ground mesh whose vertices all sit on its origin (a pixel circle or dot).
     let pointShape: Bool
+    /// Where the vertices reach (for partial redraws), computed when first asked for.
+    lazy var extent = MeshExtent(mesh)
 
     init(_ mesh: Mesh, frame: Int) {
         self.mesh = mesh

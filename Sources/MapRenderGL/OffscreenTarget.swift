@@ -76,6 +76,35 @@ final class OffscreenTarget {
         return out
     }
 
+    /// Resolves and reads back only the rectangle `rect` (device pixels, top-left origin) into
+    /// `pixels` (the whole frame, top-down, straight alpha), leaving the rest as it is.
+    func readPixels(_ rect: PixelRect, into pixels: inout [UInt8]) {
+        let x = GLint(rect.x), y = GLint(height - rect.y - rect.height), w = GLsizei(rect.width), h = GLsizei(rect.height)
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), msaaFBO)
+        glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), resolveFBO)
+        glBlitFramebuffer(x, y, x + w, y + h, x, y, x + w, y + h, GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), resolveFBO)
+        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+        let rowBytes = rect.width * 4
+        var scratch = [UInt8](repeating: 0, count: rowBytes * rect.height)
+        scratch.withUnsafeMutableBytes { buf in
+            glReadPixels(x, y, w, h, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), buf.baseAddress)
+            if let base = buf.baseAddress { Self.unpremultiply(base, pixels: rect.width * rect.height) }
+        }
+        let frameRow = width * 4
+        pixels.withUnsafeMutableBytes { dst in
+            scratch.withUnsafeBytes { src in
+                guard let d = dst.baseAddress, let s = src.baseAddress else { return }
+                for row in 0 ..< rect.height {
+                    // GL row `row` of the rectangle is its row `height − 1 − row` from the top.
+                    let top = rect.y + rect.height - 1 - row
+                    (d + top * frameRow + rect.x * 4).copyMemory(from: s + row * rowBytes, byteCount: rowBytes)
+                }
+            }
+        }
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), msaaFBO)
+    }
+
     /// Swaps row `y` with row `rows - 1 - y` (GL rows are bottom-up).
     static func flipRows(_ base: UnsafeMutablePointer<UInt8>, rowBytes: Int, rows: Int) {
         guard rows > 1 else { return }
@@ -116,4 +145,14 @@ final class OffscreenTarget {
         p[1] = UInt8(min(255, (UInt32(p[1]) * 255 + a / 2) / a))
         p[2] = UInt8(min(255, (UInt32(p[2]) * 255 + a / 2) / a))
     }
+}
+
+/// A rectangle of device pixels, top-left origin.
+struct PixelRect: Equatable {
+    var x: Int
+    var y: Int
+    var width: Int
+    var height: Int
+
+    var area: Int { width * height }
 }
