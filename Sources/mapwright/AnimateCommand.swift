@@ -143,23 +143,34 @@ struct AnimateCommand: ParsableCommand {
         case .video(let container):
             sink = try VideoWriter(path: output, container: container, width: width, height: height, fps: clock.fps)
         }
-        let pipeline = PipelinedSink(sink)
         let progress = ProgressLine(total: clock.frameCount)
         let start = DispatchTime.now().uptimeNanoseconds
         do {
-            for n in 0..<clock.frameCount {
-                let bitmap = try snapshotter.render(animated.frame(at: clock.time(ofFrame: n)))
-                try pipeline.write(bitmap)
-                progress.update(done: n + 1)
-            }
-            try pipeline.finish()
+            try Self.render(animated, clock: clock, with: snapshotter, to: sink) { progress.update(done: $0) }
         } catch {
-            pipeline.abort()
             progress.clear()
             throw error
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         progress.finish(frames: clock.frameCount, seconds: seconds)
+    }
+
+    /// Renders every frame (frame N at t = N / fps) into `sink`, encoding each while the next is
+    /// drawn; on any error the sink is aborted (nothing is left behind) and the error rethrown.
+    static func render(_ animated: AnimatedSnapshot, clock: FrameClock, with snapshotter: MapSnapshotter, to sink: FrameSink,
+                       progress: (Int) -> Void = { _ in }) throws {
+        let pipeline = PipelinedSink(sink)
+        do {
+            for n in 0..<clock.frameCount {
+                let bitmap = try snapshotter.render(animated.frame(at: clock.time(ofFrame: n)))
+                try pipeline.write(bitmap)
+                progress(n + 1)
+            }
+            try pipeline.finish()
+        } catch {
+            pipeline.abort()
+            throw error
+        }
     }
 
     static func pair(_ text: String, flag: String) throws -> [Double] {

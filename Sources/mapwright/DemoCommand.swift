@@ -4,6 +4,7 @@ import GeoKit
 import MapCamera
 import MapFormats
 import MapImage
+import MapMotion
 import MapScene
 import MapSnapshot
 import MapTiles
@@ -12,8 +13,8 @@ import MapTiles
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Render a gallery of example maps (PNG) over the embedded basemap.",
-        discussion: "Writes world, city, region and polygon views into --out and lists them."
+        abstract: "Render a gallery of example maps (PNG) and an animation (APNG) over the embedded basemap.",
+        discussion: "Writes world, city, region, polygon and 3D views and a replayed run with a pulse into --out and lists them."
     )
 
     @Option(help: ArgumentHelp("Directory to write the PNGs into (created if missing).", valueName: "DIR"))
@@ -39,8 +40,20 @@ struct DemoCommand: ParsableCommand {
             let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
             print(String(format: "%@  %dx%d  %.0f ms", path, bitmap.width, bitmap.height, ms))
         }
+        // The animation: a run replayed by its timestamps, a pulse where it ends.
+        let animated = try DemoGallery.replay(scale: scale)
+        let clock = try FrameClock(duration: animated.duration, fps: animated.fps ?? 15)
+        let path = (out as NSString).appendingPathComponent("run-replay-pulse.apng")
+        let camera = animated.still.camera
+        let w = Int((camera.size.width * scale).rounded()), h = Int((camera.size.height * scale).rounded())
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        try AnimateCommand.render(animated, clock: clock, with: snapshotter,
+                                  to: try APNGWriter(path: path, width: w, height: h, frameCount: clock.frameCount, fps: clock.fps))
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+        print(String(format: "%@  %dx%d  %d frames  %.0f ms", path, w, h, clock.frameCount, ms))
     }
 }
+
 
 /// The demo scenes, each built in code from public facts (city coordinates).
 enum DemoGallery {
@@ -118,6 +131,42 @@ enum DemoGallery {
         }
         camera.pixelRatio = scale
         return Snapshot(camera: camera, overlays: overlays, basemapStyle: .light, scaleBar: true, compass: true)
+    }
+
+    /// The city run replayed by its (uneven) timestamps: the route so far with an arrow at its
+    /// head over the faint whole route, and the iOS pulse where the run ends. 4 s at 15 fps, 640×480.
+    static func replay(scale: Double) throws -> AnimatedSnapshot {
+        let base = try cityRoute(scale: scale)
+        guard case .polyline(let whole) = base.overlays[0] else { throw CLIError("demo: no route") }
+        let points = whole.path.points.map(\.latLng)
+        // A runner's pace: slower in the middle, a pause half-way.
+        var times: [Double] = [0]
+        for i in 1..<points.count {
+            let pace = 1.5 + 0.8 * sin(Double(i) / Double(points.count) * .pi) + (i == points.count / 2 ? 40 : 0)
+            times.append(times[i - 1] + pace)
+        }
+        let route = try RoutePath(points: points, times: times)
+        var faint = whole
+        faint.style = LineStyle(width: .pixels(4), color: Color(rgb: 0x1F6FEB, alpha: 0x50))
+        let duration = 4.0
+        let speed = (times[times.count - 1] - times[0]) / (duration - 0.5)
+        let head = try Marker(position: points[0], style: .arrow, color: Color(rgb: 0x0969DA))
+        let progress = RouteProgress(route: route, head: .time(start: 0, speed: speed),
+                                     style: LineStyle(width: .pixels(5), color: Color(rgb: 0x1F6FEB), casingColor: .white,
+                                                      casingWidth: 2),
+                                     headMarker: head)
+        let pulse = try Pulse(center: points[points.count - 1], radius: .meters(450))
+        var still = base
+        still.overlays = [.polyline(faint)] + base.overlays.dropFirst().filter {
+            if case .circle = $0 { return false }
+            return true
+        }
+        guard var camera = Camera.fitting(points, size: ScreenSize(width: 640, height: 480), padding: EdgeInsets(all: 40)) else {
+            throw CLIError("demo: cannot fit the replay")
+        }
+        camera.pixelRatio = scale
+        still.camera = camera
+        return AnimatedSnapshot(still: still, layers: [pulse, progress], duration: duration, fps: 15)
     }
 
     /// 500 km around four capitals (true geodesic circles), the map turned 30° with a compass.

@@ -1,0 +1,79 @@
+import Foundation
+import GeoKit
+import MapCamera
+import MapFormats
+import MapMotion
+import MapScene
+import MapSnapshot
+
+// Benchmarks that need the library rather than the CLI (`scripts/bench/motion.sh` runs them).
+//
+//   mapwright-bench live-track ROUTE.csv [RUNS]
+//
+// Live track: the points of ROUTE.csv (the shared 1M-point route) appended to a `LiveTrack`,
+// drawn over the embedded basemap at 1024×768, the camera on the newest point at zoom 15.5.
+// Then RUNS times each, interleaved: re-render with nothing appended, and append one point and
+// re-render (planning + GL draw + read-back; no PNG). Full redraws (partial redraw off), so the
+// comparison is of planning and tessellation work; partial-redraw timings follow.
+
+func median(_ v: [Double]) -> Double {
+    let s = v.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
+
+func liveTrack(_ file: String, runs: Int) throws {
+    let t0 = now()
+    let track = try TrackReader.read(contentsOf: URL(fileURLWithPath: file))
+    let points = track.parts.flatMap { $0.points.map(\.coordinate) }
+    let live = LiveTrack(style: LineStyle(width: .pixels(4), color: Color(rgb: 0x1F6FEB)))
+    for start in stride(from: 0, to: points.count, by: 10_000) {
+        try live.append(Array(points[start..<min(start + 10_000, points.count)]))
+    }
+    print(String(format: "live track: %d points in %d pieces (read and appended in %.0f ms)", live.count, live.pieceCount, now() - t0))
+    let snapshotter = try MapSnapshotter()
+    guard let last = live.lastPoint else { return }
+    let camera = Camera(center: last, zoom: 15.5, size: ScreenSize(width: 1024, height: 768))
+    func render() throws {
+        let snap = Snapshot(camera: camera, overlays: live.polylines().map { .polyline($0) }, basemapStyle: .light)
+        _ = try snapshotter.render(snap)
+    }
+    // Synthetic new points: small steps on from the last point.
+    var next = last
+    func append() throws {
+        next = LatLng(lat: next.lat + 0.000_002, lon: next.lon + 0.000_003)
+        try live.append(next)
+    }
+    for partial in [false, true] {
+        snapshotter.renderer.partialRedraw = partial
+        try render(); try render()
+        var still: [Double] = [], appended: [Double] = []
+        for _ in 0..<runs {
+            var a = now()
+            try render()
+            still.append(now() - a)
+            a = now()
+            try append()
+            try render()
+            appended.append(now() - a)
+        }
+        let ms = median(still), ma = median(appended)
+        print(String(format: "live track %@: re-render %.2f ms, append 1 point + re-render %.2f ms (median of %d), ratio %.2f",
+                     partial ? "(partial redraw)" : "(full redraw)", ms, ma, runs, ma / ms))
+    }
+}
+
+let args = CommandLine.arguments
+guard args.count >= 3, args[1] == "live-track" else {
+    FileHandle.standardError.write(Data("usage: mapwright-bench live-track ROUTE.csv [RUNS]\n".utf8))
+    exit(64)
+}
+do {
+    try liveTrack(args[2], runs: args.count > 3 ? max(1, Int(args[3]) ?? 30) : 30)
+} catch {
+    FileHandle.standardError.write(Data("mapwright-bench: \(error)\n".utf8))
+    exit(1)
+}
+fflush(nil)
+_exit(0)
