@@ -10,7 +10,8 @@ PKGS=(
   libpng-dev                                             # PNG decoding (and encoding fallback)
   zlib1g-dev                                             # PNG encoding (parallel deflate)
   libxml2                                                # FoundationXML (GPX)
-  python3 python3-pip                                    # test oracles
+  ffmpeg                                                 # MP4/WebM output of `mapwright animate` (optional at run time)
+  python3 python3-pip python3-pil                        # test oracles (Pillow decodes our APNGs)
 )
 need=()
 for p in "${PKGS[@]}"; do
