@@ -34,14 +34,7 @@ extension SceneLoader {
         switch s.type {
         case "pulse":
             let center = try position(s.position, at("position"))
-            let r = try positive(s.radius, at("radius"))
-            let radius: Length
-            switch s.radiusUnit ?? "m" {
-            case "m": radius = .meters(r)
-            case "km": radius = .meters(r * 1000)
-            case "px": radius = .pixels(r)
-            case let u: throw SceneLoadError(at("radiusUnit"), "unknown unit '\(u)' (expected m, km or px)")
-            }
+            let radius = try radiusLength(s, at: at)
             let color = try self.color(s.color, at("color")) ?? Color(rgb: 0xFF3B30)
             let scale = try pair(s.scale, Pulse.defaultScale, at("scale"))
             let opacity = try pair(s.opacity, Pulse.defaultOpacity, at("opacity"))

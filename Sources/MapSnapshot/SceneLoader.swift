@@ -201,14 +201,7 @@ public struct SceneLoader {
             }
         case "circle":
             let center = try position(s.position, at("position"))
-            let r = try positive(s.radius, at("radius"))
-            let radius: Length
-            switch s.radiusUnit ?? "m" {
-            case "m": radius = .meters(r)
-            case "km": radius = .meters(r * 1000)
-            case "px": radius = .pixels(r)
-            case let u: throw SceneLoadError(at("radiusUnit"), "unknown unit '\(u)' (expected m, km or px)")
-            }
+            let radius = try radiusLength(s, at: at)
             let fill = try color(s.fill, at("fill")) ?? Color(rgb: 0xFF0000, alpha: 0x40)
             let stroke = s.stroke == nil ? Color(rgb: 0xFF0000) : try color(s.stroke, at("stroke"))
             let width = try positive(s.strokeWidth ?? 2, at("strokeWidth"), allowZero: true)
@@ -263,6 +256,17 @@ public struct SceneLoader {
     }
 
     // MARK: pieces
+
+    /// `radius` in `radiusUnit` (m by default, km or px).
+    func radiusLength(_ s: SceneDocument.OverlaySpec, at: (String) -> String) throws -> Length {
+        let r = try positive(s.radius, at("radius"))
+        switch s.radiusUnit ?? "m" {
+        case "m": return .meters(r)
+        case "km": return .meters(r * 1000)
+        case "px": return .pixels(r)
+        case let u: throw SceneLoadError(at("radiusUnit"), "unknown unit '\(u)' (expected m, km or px)")
+        }
+    }
 
     func lineStyle(_ s: SceneDocument.OverlaySpec, at: (String) -> String) throws -> LineStyle {
         let width = try positive(s.width ?? 4, at("width"))
