@@ -170,9 +170,9 @@ import Testing
         #expect(res.stdout.contains("identical"), "\(res.stdout)")
     }
 
-    /// MP4 probes with ffprobe as H.264, yuv420p, with the frame count, size and rate asked for;
-    /// an odd width is padded to the next even one.
-    @Test func mp4ProbesAsH264() throws {
+    /// MP4 probes with ffprobe as H.264, yuv420p, with the frame count, size and rate asked for
+    /// (an odd width is padded to the next even one); WebM as VP9.
+    @Test func videosProbeAsH264AndVP9() throws {
         let out = path("v.mp4")
         let r = try runMapwright(["animate", "-o", out, "--size", "321x200", "--center", "\(Self.center.lat),\(Self.center.lon)",
                                   "--zoom", "13", "--pulse", "\(Self.center.lat),\(Self.center.lon),400m", "--fps", "24",
@@ -184,6 +184,18 @@ import Testing
         #expect(probe.status == 0, "\(probe.stderr)")
         for line in ["codec_name=h264", "width=322", "height=200", "pix_fmt=yuv420p", "r_frame_rate=24/1", "nb_read_frames=36"] {
             #expect(probe.stdout.contains(line), "missing \(line) in \(probe.stdout)")
+        }
+        // WebM: VP9, same frames.
+        let webm = path("v.webm")
+        let w = try runMapwright(["animate", "-o", webm, "--size", "200x150", "--center", "\(Self.center.lat),\(Self.center.lon)",
+                                  "--zoom", "13", "--pulse", "\(Self.center.lat),\(Self.center.lon),400m", "--fps", "20",
+                                  "--duration", "1"])
+        #expect(w.status == 0, "\(w.stderr)")
+        let wp = try runTool("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                                  "stream=codec_name,width,height,r_frame_rate,nb_read_frames",
+                                                  "-of", "default=noprint_wrappers=1", webm])
+        for line in ["codec_name=vp9", "width=200", "height=150", "r_frame_rate=20/1", "nb_read_frames=20"] {
+            #expect(wp.stdout.contains(line), "missing \(line) in \(wp.stdout)")
         }
     }
 
