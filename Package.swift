@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "MapCamera", targets: ["MapCamera"]),
         .library(name: "MapScene", targets: ["MapScene"]),
         .library(name: "MapMotion", targets: ["MapMotion"]),
+        .library(name: "MapGestures", targets: ["MapGestures"]),
         .library(name: "MapRender", targets: ["MapRender"]),
         .library(name: "MapRenderGL", targets: ["MapRenderGL"]),
         .library(name: "Canvas2D", targets: ["Canvas2D"]),
@@ -38,6 +39,8 @@ let package = Package(
         .target(name: "MapRender", dependencies: ["GeoKit", "MapCamera", "MapScene"]),
         // Time: animated values, pulses, route progress, moving markers, live tracks, follow cameras.
         .target(name: "MapMotion", dependencies: ["GeoKit", "MapCamera", "MapScene"]),
+        // Input events → camera changes, inertia as a pure step (no window system).
+        .target(name: "MapGestures", dependencies: ["GeoKit", "MapCamera"]),
 
         // System-backed modules.
         // libpng calls (and their setjmp) stay in C: a longjmp must never cross Swift frames.
@@ -71,6 +74,7 @@ let package = Package(
         .testTarget(name: "MapCameraTests", dependencies: ["MapCamera", "MapTestSupport"]),
         .testTarget(name: "MapSceneTests", dependencies: ["MapScene", "MapTestSupport"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapTestSupport"]),
+        .testTarget(name: "MapGesturesTests", dependencies: ["MapGestures", "MapTestSupport"]),
         .testTarget(name: "MapMotionTests", dependencies: ["MapMotion", "MapRender", "MapTestSupport"]),
         .testTarget(name: "MapRenderGLTests", dependencies: ["MapRenderGL", "MapImage", "Canvas2D", "MapTestSupport"], exclude: ["References", "Fixtures"]),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "MapTestSupport"]),
