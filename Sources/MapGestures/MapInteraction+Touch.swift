@@ -183,7 +183,7 @@ extension MapInteraction {
             zoomStep(-1, around: mid)
             return
         }
-        if quick && g.maxFingers == 1 && !g.tapDragZoom {
+        if quick && g.maxFingers == 1 {
             if let c = lastClick, now - c.t <= Self.tapInterval, hypot(c.point.x - p.x, c.point.y - p.y) <= Self.tapDrift {
                 // Double tap: zoom in by one about it.
                 lastClick = nil

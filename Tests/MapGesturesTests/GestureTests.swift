@@ -169,3 +169,36 @@ struct GestureTests {
         expectNear(m.camera.pitch, 10, tolerance: 1e-9)
     }
 }
+
+/// Touch taps and one-finger pan.
+struct TouchTapTests {
+    @Test func oneFingerPanDoubleTapAndTwoFingerTap() throws {
+        let m = MapInteraction(camera: GestureTests.camera(bearing: 15))
+        let p = ScreenPoint(x: 250, y: 200)
+        let ground = try #require(m.camera.unproject(p))
+        m.handle(TimedEvent(t: 0, event: .touch(phase: .down, id: 7, x: p.x, y: p.y)))
+        for k in 1...20 {
+            let q = ScreenPoint(x: p.x + 5 * Double(k), y: p.y + 3 * Double(k))
+            m.handle(TimedEvent(t: Double(k) / 60, event: .touch(phase: .move, id: 7, x: q.x, y: q.y)))
+            GestureTests.expectUnder(m.step(to: Double(k) / 60), ground, q, "pan frame \(k)")
+        }
+        m.handle(TimedEvent(t: 0.5, event: .touch(phase: .up, id: 7, x: p.x + 100, y: p.y + 60)))
+        m.step(to: 2)
+        // Double tap: +1 zoom about the tap.
+        let z = m.camera.zoom
+        let tap = ScreenPoint(x: 500, y: 400)
+        let g2 = try #require(m.camera.unproject(tap))
+        for (t, ph) in [(3.0, TouchPhase.down), (3.05, .up), (3.2, .down), (3.25, .up)] {
+            m.handle(TimedEvent(t: t, event: .touch(phase: ph, id: 1, x: tap.x, y: tap.y)))
+        }
+        m.step(to: 3.7)
+        expectNear(m.camera.zoom, z + 1, tolerance: 1e-9)
+        GestureTests.expectUnder(m.camera, g2, tap, "double tap anchor")
+        // Two-finger tap: −1 zoom.
+        for (t, ph, id) in [(5.0, TouchPhase.down, 1), (5.0, .down, 2), (5.1, .up, 1), (5.1, .up, 2)] {
+            m.handle(TimedEvent(t: t, event: .touch(phase: ph, id: id, x: id == 1 ? 300 : 400, y: 300)))
+        }
+        m.step(to: 5.6)
+        expectNear(m.camera.zoom, z, tolerance: 1e-9)
+    }
+}
