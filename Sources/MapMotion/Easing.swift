@@ -1,5 +1,6 @@
 import Foundation
 import MapCamera
+import MapScene
 
 /// How an animation moves between two values: maps linear progress 0…1 to eased progress.
 ///
@@ -99,19 +100,6 @@ public enum Easing: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// An invalid animation value: which parameter and why.
-public struct MotionError: Error, CustomStringConvertible, Equatable, Sendable {
-    /// The offending parameter, e.g. `duration` or `keyframes[2].offset`.
-    public let parameter: String
-    /// Why it was rejected.
-    public let reason: String
-
-    /// Creates an error.
-    public init(parameter: String, reason: String) {
-        self.parameter = parameter
-        self.reason = reason
-    }
-
-    /// `parameter: reason`.
-    public var description: String { "\(parameter): \(reason)" }
-}
+/// An invalid animation value: which parameter (e.g. `duration`, `keyframes[2].offset`) and why;
+/// the same shape as the scene's errors.
+public typealias MotionError = SceneError

@@ -178,9 +178,7 @@ import Testing
                                   "--zoom", "13", "--pulse", "\(Self.center.lat),\(Self.center.lon),400m", "--fps", "24",
                                   "--duration", "1.5"])
         #expect(r.status == 0, "\(r.stderr)")
-        let probe = try runTool("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-                                                     "stream=codec_name,width,height,r_frame_rate,nb_read_frames,pix_fmt",
-                                                     "-of", "default=noprint_wrappers=1", out])
+        let probe = try Self.ffprobe(out)
         #expect(probe.status == 0, "\(probe.stderr)")
         for line in ["codec_name=h264", "width=322", "height=200", "pix_fmt=yuv420p", "r_frame_rate=24/1", "nb_read_frames=36"] {
             #expect(probe.stdout.contains(line), "missing \(line) in \(probe.stdout)")
@@ -191,12 +189,17 @@ import Testing
                                   "--zoom", "13", "--pulse", "\(Self.center.lat),\(Self.center.lon),400m", "--fps", "20",
                                   "--duration", "1"])
         #expect(w.status == 0, "\(w.stderr)")
-        let wp = try runTool("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-                                                  "stream=codec_name,width,height,r_frame_rate,nb_read_frames",
-                                                  "-of", "default=noprint_wrappers=1", webm])
+        let wp = try Self.ffprobe(webm)
         for line in ["codec_name=vp9", "width=200", "height=150", "r_frame_rate=20/1", "nb_read_frames=20"] {
             #expect(wp.stdout.contains(line), "missing \(line) in \(wp.stdout)")
         }
+    }
+
+    /// ffprobe's view of the first video stream, one `key=value` per line.
+    static func ffprobe(_ file: String) throws -> (status: Int32, stdout: String, stderr: String) {
+        try runTool("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                         "stream=codec_name,width,height,r_frame_rate,nb_read_frames,pix_fmt",
+                                         "-of", "default=noprint_wrappers=1", file])
     }
 
     /// Bad input: a clear message, a non-zero exit, and nothing left in the output directory.
