@@ -79,6 +79,11 @@ public struct Camera: Sendable, Equatable {
     /// World width in logical pixels at this zoom: `512 · 2^zoom`.
     public var worldSize: Double { 512 * pow(2, zoom) }
 
+    /// The output size in pixels: `size · pixelRatio`, rounded (what a renderer draws).
+    public var pixelSize: (width: Int, height: Int) {
+        (Int((size.width * pixelRatio).rounded()), Int((size.height * pixelRatio).rounded()))
+    }
+
     // MARK: Constants (MapLibre GL JS transform)
 
     /// Vertical field of view in radians: `2·atan(1/3)` ≈ 36.87° (MapLibre's

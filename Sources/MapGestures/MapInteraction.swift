@@ -106,9 +106,9 @@ public final class MapInteraction {
         }
     }
 
-    /// Stops a running ease where it is (new input takes over).
+    /// Stops a running ease where it is (new input takes over); `handle` has already stepped it
+    /// to the event's time, so the camera is where the ease had got to.
     func interrupt() {
-        if ease != nil { camera = ease?.camera(at: now) ?? camera }
         ease = nil
         easeIsWheel = false
     }

@@ -69,10 +69,7 @@ public final class LiveTrack: @unchecked Sendable {
         tail = [end]
         sealed[0].append(path)
         for level in 0..<(Self.levels - 1) where sealed[level].count >= Self.mergeFactor {
-            var pts: [MapPoint] = []
-            for chunk in sealed[level] {
-                for p in chunk.points where pts.last != p { pts.append(p) }
-            }
+            let pts = joinedPoints(sealed[level])
             sealed[level].removeAll()
             if let merged = try? GeoPath(points: pts) { sealed[level + 1].append(merged) }
         }

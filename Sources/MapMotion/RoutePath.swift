@@ -2,6 +2,17 @@ import Foundation
 import GeoKit
 import MapScene
 
+/// The points of consecutive paths as one line, without repeating the point where one ends and
+/// the next begins (nor any other point repeated in a row).
+func joinedPoints(_ paths: [GeoPath]) -> [MapPoint] {
+    var pts: [MapPoint] = []
+    pts.reserveCapacity(paths.reduce(0) { $0 + $1.count })
+    for path in paths {
+        for p in path.points where pts.last != p { pts.append(p) }
+    }
+    return pts
+}
+
 /// A route prepared for motion: cumulative geodesic distances (WGS84, metres), optional point
 /// times, and its points cut into fixed chunks of shared `GeoPath`s, so that drawing any part of
 /// it (`pieces(from:to:)`) re-uses the cached meshes of every whole chunk inside that part and
@@ -130,9 +141,9 @@ public final class RoutePath: Sendable {
     /// Direction of segment `i` on the map (Mercator is conformal, so this is the geographic
     /// heading too), degrees clockwise from north; a zero-length segment takes its neighbours'.
     func heading(segment i: Int) -> Double {
-        var k = i, step = 0
-        while step < mapPoints.count {
-            for j in [k, 2 * i - k] where j >= 0 && j + 1 < mapPoints.count {
+        // The segment itself, else the nearest non-empty one after or before it.
+        for step in 0..<mapPoints.count {
+            for j in [i + step, i - step] where j >= 0 && j + 1 < mapPoints.count {
                 let a = mapPoints[j], b = mapPoints[j + 1]
                 let dx = b.x - a.x, dy = b.y - a.y
                 if dx * dx + dy * dy > 0 {
@@ -141,8 +152,6 @@ public final class RoutePath: Sendable {
                     return h
                 }
             }
-            k += 1
-            step += 1
         }
         return 0
     }

@@ -80,11 +80,7 @@ public struct RouteProgress: AnimatedLayer {
     }
 
     static func merge(_ lines: [Polyline]) -> Polyline? {
-        var pts: [MapPoint] = []
-        for l in lines {
-            for p in l.path.points where pts.last != p { pts.append(p) }
-        }
-        guard let first = lines.first, let path = try? GeoPath(points: pts) else { return nil }
+        guard let first = lines.first, let path = try? GeoPath(points: joinedPoints(lines.map(\.path))) else { return nil }
         var line = Polyline(path: path, style: first.style, zIndex: first.zIndex)
         line.alongOffset = first.alongOffset
         return line

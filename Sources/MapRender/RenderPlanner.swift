@@ -469,11 +469,10 @@ public final class RenderPlanner: @unchecked Sendable {
             }
         case .arrow:
             // Turned on screen to the projected heading; angles in tenths of a degree share meshes.
-            let angle = screenAngle(of: marker.rotation ?? 0, at: p, view)
-            let tenths = Int((angle * 10).rounded()) % 3600
+            let tenths = Self.tenths(screenAngle(of: marker.rotation ?? 0, at: p, view))
             for part in 0 ..< 2 {
                 let (mesh, _) = cached(MeshKey(source: .arrow(part: part, tenths: tenths), bucket: 0, cell: nil)) {
-                    (Self.arrowMesh(part: part, angle: Double(tenths) / 10), p)
+                    (Self.arrowMesh(part: part, tenths: tenths), p)
                 }
                 out.append(DrawCommand(mesh: mesh, origin: p, color: part == 1 ? body : white))
             }
@@ -500,9 +499,27 @@ public final class RenderPlanner: @unchecked Sendable {
         return deg
     }
 
-    /// The arrow marker in screen pixels around its centre, pointing `angle` degrees clockwise
-    /// from up: part 0 the white outline, part 1 the coloured body (a notched arrowhead).
-    static func arrowMesh(part: Int, angle: Double) -> Mesh {
+    /// Screen angles snap to tenths of a degree (0…3599), so turned meshes are shared.
+    static func tenths(_ degrees: Double) -> Int {
+        let t = Int((degrees * 10).rounded()) % 3600
+        return t < 0 ? t + 3600 : t
+    }
+
+    /// Screen-mesh vertices (anchor at the origin, offset, texture coordinates) for corners
+    /// turned `tenths` tenths of a degree clockwise about the anchor.
+    static func turnedVertices(_ corners: [(x: Double, y: Double, u: Double, v: Double)], tenths: Int) -> [Float] {
+        let a = Double(tenths) / 10 * .pi / 180, c = cos(a), s = sin(a)
+        var out: [Float] = []
+        out.reserveCapacity(corners.count * 6)
+        for k in corners {
+            out += [0, 0, Float(k.x * c - k.y * s), Float(k.x * s + k.y * c), Float(k.u), Float(k.v)]
+        }
+        return out
+    }
+
+    /// The arrow marker in screen pixels around its centre, pointing `tenths` tenths of a degree
+    /// clockwise from up: part 0 the white outline, part 1 the coloured body (a notched arrowhead).
+    static func arrowMesh(part: Int, tenths: Int) -> Mesh {
         let s = Marker.arrowSize / 2
         // Tip, right wing, notch, left wing (y down; pointing up before turning).
         var shape: [(Double, Double)] = [(0, -s), (0.8 * s, s), (0, 0.45 * s), (-0.8 * s, s)]
@@ -510,12 +527,7 @@ public final class RenderPlanner: @unchecked Sendable {
             // Grown by ~2 px about the centroid of the arrow's area.
             shape = shape.map { ($0.0 * 1.22, ($0.1 - 0.1 * s) * 1.22 + 0.1 * s) }
         }
-        let a = angle * .pi / 180, c = cos(a), sn = sin(a)
-        var v: [Float] = []
-        for (x, y) in shape {
-            let rx = x * c - y * sn, ry = x * sn + y * c
-            v += [0, 0, Float(rx), Float(ry), 0.5, 0.5]
-        }
+        let v = turnedVertices(shape.map { (x: $0.0, y: $0.1, u: 0.5, v: 0.5) }, tenths: tenths)
         return Mesh(layout: .screen, vertices: v, indices: [0, 1, 2, 0, 2, 3])
     }
 
@@ -579,14 +591,11 @@ public final class RenderPlanner: @unchecked Sendable {
                                 marginPx: w + h + abs(offset.x) + abs(offset.y)) else { return }
         let x0 = -anchor.x * w + offset.x, y0 = -anchor.y * h + offset.y
         // Turned about the anchor, in tenths of a degree (shared meshes).
-        let tenths = rotation == 0 ? 0 : Int((rotation * 10).rounded()) % 3600
+        let tenths = Self.tenths(rotation)
         let key = MeshKey(source: .quad(x0: x0, y0: y0, w: w, h: h, tenths: tenths), bucket: 0, cell: nil)
         let (mesh, _) = cached(key) {
-            let a = Double(tenths) / 10 * .pi / 180, c = cos(a), sn = sin(a)
-            var v: [Float] = []
-            for (x, y, u, t) in [(x0, y0, 0.0, 0.0), (x0 + w, y0, 1, 0), (x0 + w, y0 + h, 1, 1), (x0, y0 + h, 0, 1)] {
-                v += [0, 0, Float(x * c - y * sn), Float(x * sn + y * c), Float(u), Float(t)]
-            }
+            let v = Self.turnedVertices([(x0, y0, 0, 0), (x0 + w, y0, 1, 0), (x0 + w, y0 + h, 1, 1), (x0, y0 + h, 0, 1)],
+                                        tenths: tenths)
             return (Mesh(layout: .screen, vertices: v, indices: [0, 1, 2, 0, 2, 3]), p)
         }
         out.append(DrawCommand(mesh: mesh, origin: p, color: Color.white.withOpacity(opacity), texture: image,

@@ -165,7 +165,7 @@ private final class GLState {
     func draw(_ plan: RenderPlan, partial: Bool) throws -> (Frame, Double) {
         frame += 1
         let camera = plan.camera
-        let w = Int((camera.size.width * camera.pixelRatio).rounded()), h = Int((camera.size.height * camera.pixelRatio).rounded())
+        let (w, h) = camera.pixelSize
         if target?.width != w || target?.height != h {
             target = nil
             target = try OffscreenTarget(width: w, height: h, samples: samples)

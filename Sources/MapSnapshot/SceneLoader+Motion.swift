@@ -27,10 +27,7 @@ extension SceneLoader {
     /// Builds a `pulse` or `replay` overlay into `motion`; false for other types.
     func motionOverlay(_ s: SceneDocument.OverlaySpec, index i: Int, into motion: inout MotionBuild) throws -> Bool {
         let at = { (key: String) in self.locate(i, key) }
-        let z = try s.z.map { v -> Int in
-            guard v.isFinite, abs(v) < 1e9 else { throw SceneLoadError(at("z"), "\(v) is not a usable z-index") }
-            return Int(v)
-        }
+        let z = try zIndex(s, at: at)
         switch s.type {
         case "pulse":
             let center = try position(s.position, at("position"))

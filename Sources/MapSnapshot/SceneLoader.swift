@@ -174,10 +174,7 @@ public struct SceneLoader {
 
     func overlay(_ s: SceneDocument.OverlaySpec, index i: Int, tilt: (Double, Double) = (0, 0)) throws -> Built {
         let at = { (key: String) in self.locate(i, key) }
-        let z = try s.z.map { v -> Int in
-            guard v.isFinite, abs(v) < 1e9 else { throw SceneLoadError(at("z"), "\(v) is not a usable z-index") }
-            return Int(v)
-        }
+        let z = try zIndex(s, at: at)
         var out = Built()
         switch s.type {
         case "route":
@@ -256,6 +253,14 @@ public struct SceneLoader {
     }
 
     // MARK: pieces
+
+    /// The overlay's `z`, if any, as a z-index.
+    func zIndex(_ s: SceneDocument.OverlaySpec, at: (String) -> String) throws -> Int? {
+        try s.z.map { v -> Int in
+            guard v.isFinite, abs(v) < 1e9 else { throw SceneLoadError(at("z"), "\(v) is not a usable z-index") }
+            return Int(v)
+        }
+    }
 
     /// `radius` in `radiusUnit` (m by default, km or px).
     func radiusLength(_ s: SceneDocument.OverlaySpec, at: (String) -> String) throws -> Length {

@@ -29,8 +29,8 @@ struct AnimateCommand: ParsableCommand {
     var duration: Double?
     @Option(help: "Frames per second, up to 120 (default 30).")
     var fps: Double?
-    @Flag(inversion: .prefixedNo, help: "APNG: play forever (the default) or once.")
-    var loop = true
+    @Flag(inversion: .prefixedNo, help: "APNG: play forever or once (default: the scene's \"loop\", else forever).")
+    var loop: Bool?
 
     // Pulses.
     @Option(name: .customLong("pulse"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A pulsing circle; RADIUS ends in m, km or px (repeatable).", valueName: "LAT,LON,RADIUS"))
@@ -118,6 +118,7 @@ struct AnimateCommand: ParsableCommand {
         doc.overlays = overlays
         if let duration { doc.duration = duration }
         if let fps { doc.fps = fps }
+        if let loop { doc.loop = loop }
         if follow {
             var cam = doc.camera ?? SceneDocument.CameraSpec()
             cam.follow = true
@@ -129,15 +130,13 @@ struct AnimateCommand: ParsableCommand {
             let flag = ["fps": "--fps", "duration": "--duration", "frames": "--duration × --fps"][error.parameter] ?? error.parameter
             throw CLIError("mapwright animate: \(flag): \(error.reason)")
         }
-        let camera = animated.still.camera
-        let width = Int((camera.size.width * camera.pixelRatio).rounded())
-        let height = Int((camera.size.height * camera.pixelRatio).rounded())
+        let (width, height) = animated.still.camera.pixelSize
         let snapshotter = try options.makeSnapshotter(command: "animate")
         let sink: FrameSink
         switch kind {
         case .apng:
             sink = try APNGWriter(path: output, width: width, height: height, frameCount: clock.frameCount, fps: clock.fps,
-                                  loops: loop)
+                                  loops: animated.loop)
         case .directory:
             sink = try PNGSequenceWriter(directory: String(output.dropLast()))
         case .video(let container):

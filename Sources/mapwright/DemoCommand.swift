@@ -44,8 +44,7 @@ struct DemoCommand: ParsableCommand {
         let animated = try DemoGallery.replay(scale: scale)
         let clock = try FrameClock(duration: animated.duration, fps: animated.fps ?? 15)
         let path = (out as NSString).appendingPathComponent("run-replay-pulse.apng")
-        let camera = animated.still.camera
-        let w = Int((camera.size.width * scale).rounded()), h = Int((camera.size.height * scale).rounded())
+        let (w, h) = animated.still.camera.pixelSize
         let t0 = DispatchTime.now().uptimeNanoseconds
         try AnimateCommand.render(animated, clock: clock, with: snapshotter,
                                   to: try APNGWriter(path: path, width: w, height: h, frameCount: clock.frameCount, fps: clock.fps))

@@ -56,7 +56,7 @@ struct SceneOptions: ParsableArguments {
     @Option(name: .customLong("marker-style"), help: "dot (default) or pin.")
     var markerStyle: String?
 
-    // 3D (RenderCommand+ThreeD.swift).
+    // 3D (SceneOptions+ThreeD.swift).
     @Option(name: .customLong("column"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A column of HEIGHT_M metres (radius 20 m by default) (repeatable).", valueName: "LAT,LON,HEIGHT_M[,RADIUS_M]"))
     var columns: [String] = []
     @Option(name: .customLong("column-color"), help: ArgumentHelp("Column colour (default 2da44e).", valueName: "RRGGBB[AA]"))

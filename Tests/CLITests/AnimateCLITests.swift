@@ -195,6 +195,25 @@ import Testing
         }
     }
 
+    /// A scene's `"loop": false` and `--no-loop` both write an APNG that plays once (Pillow's
+    /// `loop` 1); `--loop` overrides the scene; the default plays forever (0).
+    @Test func loopFromTheSceneOrTheFlag() throws {
+        let scene = try scratch.write("once.json", """
+            {"camera": {"center": [37.76, -122.42], "zoom": 13}, "size": [60, 40], "loop": false, "duration": 0.1,
+             "overlays": [{"type": "pulse", "position": [37.76, -122.42], "radius": 10, "radiusUnit": "px"}]}
+            """)
+        let cases: [([String], Int)] = [(["--scene", scene], 1), (["--scene", scene, "--loop"], 0),
+                                        (["--pulse", "1,2,5px", "--center", "1,2", "--zoom", "3", "--duration", "0.1", "--no-loop"], 1),
+                                        (["--pulse", "1,2,5px", "--center", "1,2", "--zoom", "3", "--duration", "0.1"], 0)]
+        for (k, (args, loop)) in cases.enumerated() {
+            let out = path("loop-\(k).apng")
+            let r = try runMapwright(["animate", "-o", out, "--size", "60x40"] + args)
+            #expect(r.status == 0, "\(r.stderr)")
+            let py = try runTool("/usr/bin/python3", ["-c", "import sys; from PIL import Image; print(Image.open(sys.argv[1]).info.get('loop'))", out])
+            #expect(py.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(loop)", "\(args): loop \(py.stdout) \(py.stderr)")
+        }
+    }
+
     /// ffprobe's view of the first video stream, one `key=value` per line.
     static func ffprobe(_ file: String) throws -> (status: Int32, stdout: String, stderr: String) {
         try runTool("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
