@@ -164,7 +164,7 @@ import Testing
             print('identical')
             """
         let py = try scratch.write("apng.py", script)
-        let res = try runTool("/usr/bin/python3", [py, apng, dir])
+        let res = try runProgram("/usr/bin/python3", [py, apng, dir])
         #expect(res.status == 0, "\(res.stdout) \(res.stderr)")
         #expect(res.stdout.contains("frames 10 loop 0 duration 40"), "\(res.stdout)")
         #expect(res.stdout.contains("identical"), "\(res.stdout)")
@@ -209,14 +209,14 @@ import Testing
             let out = path("loop-\(k).apng")
             let r = try runMapwright(["animate", "-o", out, "--size", "60x40"] + args)
             #expect(r.status == 0, "\(r.stderr)")
-            let py = try runTool("/usr/bin/python3", ["-c", "import sys; from PIL import Image; print(Image.open(sys.argv[1]).info.get('loop'))", out])
+            let py = try runProgram("/usr/bin/python3", ["-c", "import sys; from PIL import Image; print(Image.open(sys.argv[1]).info.get('loop'))", out])
             #expect(py.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(loop)", "\(args): loop \(py.stdout) \(py.stderr)")
         }
     }
 
     /// ffprobe's view of the first video stream, one `key=value` per line.
-    static func ffprobe(_ file: String) throws -> (status: Int32, stdout: String, stderr: String) {
-        try runTool("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+    static func ffprobe(_ file: String) throws -> ProgramOutput {
+        try runProgram("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
                                          "stream=codec_name,width,height,r_frame_rate,nb_read_frames,pix_fmt",
                                          "-of", "default=noprint_wrappers=1", file])
     }

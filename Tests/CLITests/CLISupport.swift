@@ -61,18 +61,3 @@ func colorDistance(_ p: RGBA8?, _ r: Int, _ g: Int, _ b: Int) -> Int {
     guard let p else { return 999 }
     return max(abs(Int(p.r) - r), abs(Int(p.g) - g), abs(Int(p.b) - b))
 }
-
-/// Runs a program (an oracle such as python3 or ffprobe) and returns its status and output.
-func runTool(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let outPipe = Pipe(), errPipe = Pipe()
-    process.standardOutput = outPipe
-    process.standardError = errPipe
-    try process.run()
-    let out = outPipe.fileHandleForReading.readDataToEndOfFile()
-    let err = errPipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-}

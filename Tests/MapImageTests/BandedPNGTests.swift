@@ -56,20 +56,9 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("mw-banded-\(UUID().uuidString).png")
         try Data(png).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, file.path]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let message = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw DecodeFailure(message: String(decoding: message, as: UTF8.self))
-        }
-        return [UInt8](data)
+        let run = try runProgram("python3", [script, file.path])
+        guard run.status == 0 else { throw DecodeFailure(message: run.stderr) }
+        return [UInt8](run.data)
     }
 
     struct DecodeFailure: Error { let message: String }
