@@ -79,10 +79,10 @@ struct LineStroker {
                 if i == 0 { sx = -dx; sy = -dy }
                 if i == n - 2 { tx = dx; ty = dy }
             }
-            let v0 = mesh.add(a.x, a.y, nx + sx, ny + sy, d0)
-            let v1 = mesh.add(a.x, a.y, -nx + sx, -ny + sy, d0)
-            let v2 = mesh.add(b.x, b.y, nx + tx, ny + ty, d1)
-            let v3 = mesh.add(b.x, b.y, -nx + tx, -ny + ty, d1)
+            let v0 = mesh.add(a.x, a.y, nx + sx, ny + sy, d0, 1)
+            let v1 = mesh.add(a.x, a.y, -nx + sx, -ny + sy, d0, -1)
+            let v2 = mesh.add(b.x, b.y, nx + tx, ny + ty, d1, 1)
+            let v3 = mesh.add(b.x, b.y, -nx + tx, -ny + ty, d1, -1)
             mesh.triangle(v0, v1, v2)
             mesh.triangle(v1, v3, v2)
             dist = d1
@@ -116,18 +116,18 @@ struct LineStroker {
         let n1 = (s * d1.1, -s * d1.0), n2 = (s * d2.1, -s * d2.0)
         switch join {
         case .bevel:
-            let c = mesh.add(p.x, p.y, 0, 0, distance)
-            let a = mesh.add(p.x, p.y, n1.0, n1.1, distance)
-            let b = mesh.add(p.x, p.y, n2.0, n2.1, distance)
+            let c = mesh.add(p.x, p.y, 0, 0, distance, 0)
+            let a = mesh.add(p.x, p.y, n1.0, n1.1, distance, 1)
+            let b = mesh.add(p.x, p.y, n2.0, n2.1, distance, 1)
             mesh.triangle(c, a, b)
         case .miter:
             let mx = n1.0 + n2.0, my = n1.1 + n2.1
             let k = 1 + (n1.0 * n2.0 + n1.1 * n2.1) // = 2 cos²(θ/2)
-            let c = mesh.add(p.x, p.y, 0, 0, distance)
-            let a = mesh.add(p.x, p.y, n1.0, n1.1, distance)
-            let b = mesh.add(p.x, p.y, n2.0, n2.1, distance)
+            let c = mesh.add(p.x, p.y, 0, 0, distance, 0)
+            let a = mesh.add(p.x, p.y, n1.0, n1.1, distance, 1)
+            let b = mesh.add(p.x, p.y, n2.0, n2.1, distance, 1)
             if k > 1e-9, (mx * mx + my * my) / (k * k) <= miterLimit * miterLimit {
-                let m = mesh.add(p.x, p.y, mx / k, my / k, distance)
+                let m = mesh.add(p.x, p.y, mx / k, my / k, distance, 1)
                 mesh.triangle(c, a, m)
                 mesh.triangle(c, m, b)
             } else {
@@ -146,11 +146,11 @@ struct LineStroker {
     private func fan(center p: MapPoint, fromAngle a0: Double, sweep: Double, distance: Double,
                      into mesh: inout GroundMeshBuilder) {
         let steps = max(1, Int((abs(sweep) / roundStep).rounded(.up)))
-        let c = mesh.add(p.x, p.y, 0, 0, distance)
-        var prevV = mesh.add(p.x, p.y, cos(a0), sin(a0), distance)
+        let c = mesh.add(p.x, p.y, 0, 0, distance, 0)
+        var prevV = mesh.add(p.x, p.y, cos(a0), sin(a0), distance, 1)
         for k in 1 ... steps {
             let a = a0 + sweep * Double(k) / Double(steps)
-            let v = mesh.add(p.x, p.y, cos(a), sin(a), distance)
+            let v = mesh.add(p.x, p.y, cos(a), sin(a), distance, 1)
             mesh.triangle(c, prevV, v)
             prevV = v
         }
@@ -161,8 +161,8 @@ struct LineStroker {
         if cap == .round {
             fan(center: p, fromAngle: 0, sweep: 2 * .pi, distance: distance, into: &mesh)
         } else {
-            let a = mesh.add(p.x, p.y, -1, -1, distance), b = mesh.add(p.x, p.y, 1, -1, distance)
-            let c = mesh.add(p.x, p.y, 1, 1, distance), d = mesh.add(p.x, p.y, -1, 1, distance)
+            let a = mesh.add(p.x, p.y, -1, -1, distance, 1), b = mesh.add(p.x, p.y, 1, -1, distance, 1)
+            let c = mesh.add(p.x, p.y, 1, 1, distance, 1), d = mesh.add(p.x, p.y, -1, 1, distance, 1)
             mesh.triangle(a, b, c); mesh.triangle(a, c, d)
         }
     }

@@ -2,10 +2,15 @@ import GeoKit
 
 /// The vertex layout of a mesh.
 public enum VertexLayout: Sendable, Equatable {
-    /// Ground geometry, 5 floats per vertex: `x, y` in map units (world widths) relative to the
+    /// Ground geometry, 6 floats per vertex: `x, y` in map units (world widths) relative to the
     /// draw command's origin, `ex, ey` an extrusion in logical pixels along the map's axes
     /// (multiplied by the command's `extrudeScale`: half the line width for strokes),
-    /// `distance` along the line in map units (for dashes).
+    /// `distance` along the line in map units (for dashes), and `c`, the coordinate the shader
+    /// antialiases with (see `Coverage`): for strokes the signed distance across the line in
+    /// half widths (±1 on the edges, 0 on the centre, 1 at the rim of join and cap fans); for
+    /// fills the coverage (1 inside, ½ on the edge, 0 on the outer rim of the edge fringe); for
+    /// pixel discs and rings the outer radius in logical pixels (with the inner radius, or −1,
+    /// in `distance`).
     case ground
     /// Upright screen geometry, 6 floats per vertex: `x, y` in map units relative to the
     /// origin (the anchor), `ox, oy` an offset in logical screen pixels (x right, y down,
@@ -22,7 +27,7 @@ public enum VertexLayout: Sendable, Equatable {
     /// Floats per vertex.
     public var stride: Int {
         switch self {
-        case .ground: 5
+        case .ground: 6
         case .screen: 6
         case .solid: 6
         case .ribbon: 14
@@ -39,10 +44,13 @@ public final class Mesh: Sendable {
     public let vertices: [Float]
     /// Triangle list, three indices per triangle.
     public let indices: [UInt32]
+    /// For fills: where the triangles of the antialiasing fringe start in `indices` (the ones
+    /// before are the interior, drawn without blending when the colour is opaque).
+    public let fringeStart: Int?
 
     /// Creates a mesh.
-    public init(layout: VertexLayout, vertices: [Float], indices: [UInt32]) {
-        self.layout = layout; self.vertices = vertices; self.indices = indices
+    public init(layout: VertexLayout, vertices: [Float], indices: [UInt32], fringeStart: Int? = nil) {
+        self.layout = layout; self.vertices = vertices; self.indices = indices; self.fringeStart = fringeStart
     }
 
     /// Number of vertices.
@@ -59,13 +67,15 @@ struct GroundMeshBuilder {
 
     init(origin: MapPoint) { self.origin = origin }
 
-    var count: UInt32 { UInt32(vertices.count / 5) }
+    var count: UInt32 { UInt32(vertices.count / 6) }
 
-    /// Adds a vertex at map point `p` with a pixel extrusion; returns its index.
-    @inline(__always) mutating func add(_ px: Double, _ py: Double, _ ex: Double, _ ey: Double, _ d: Double) -> UInt32 {
+    /// Adds a vertex at map point `p` with a pixel extrusion, distance along and antialiasing
+    /// coordinate (see `VertexLayout.ground`); returns its index.
+    @inline(__always) mutating func add(_ px: Double, _ py: Double, _ ex: Double, _ ey: Double, _ d: Double,
+                                        _ c: Double) -> UInt32 {
         let i = count
         vertices.append(Float(px - origin.x)); vertices.append(Float(py - origin.y))
-        vertices.append(Float(ex)); vertices.append(Float(ey)); vertices.append(Float(d))
+        vertices.append(Float(ex)); vertices.append(Float(ey)); vertices.append(Float(d)); vertices.append(Float(c))
         return i
     }
 
@@ -73,5 +83,7 @@ struct GroundMeshBuilder {
         indices.append(a); indices.append(b); indices.append(c)
     }
 
-    func build() -> Mesh { Mesh(layout: .ground, vertices: vertices, indices: indices) }
+    var fringeStart: Int?
+
+    func build() -> Mesh { Mesh(layout: .ground, vertices: vertices, indices: indices, fringeStart: fringeStart) }
 }

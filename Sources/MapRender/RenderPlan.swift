@@ -2,6 +2,22 @@ import GeoKit
 import MapCamera
 import MapScene
 
+/// How a command's edges are antialiased when the backend computes coverage in its shaders
+/// (no multisampling; see `VertexLayout.ground` for the coordinates each kind reads).
+public enum Coverage: Sendable, Hashable {
+    /// Strokes: the distance across the line (and from the centre of join and cap fans) fades
+    /// the outer half pixel; the geometry is widened by half a device pixel.
+    case stroke
+    /// Fills: interior triangles, then a half-pixel fringe outside the edges.
+    case fill
+    /// Pixel discs and rings: the true circle's distance, per fragment.
+    case disc
+    /// Flat screen shapes (pins, arrows) with a baked fringe: texture coordinate u is coverage.
+    case shape
+    /// Nothing (textures, 3D solids, ribbons: they carry their own edges or none).
+    case none
+}
+
 /// One draw call, backend-neutral.
 ///
 /// Ground meshes: a vertex lands at `(origin + pos) · worldSize + extrude · extrudeScale` world
@@ -32,12 +48,15 @@ public struct DrawCommand: Sendable {
     /// Logical pixels along the line over which it fades in from transparent (at distance 0)
     /// to `color`; 0 = no fade.
     public var fadeLength = 0.0
+    /// How the backend antialiases the edges without multisampling.
+    public var coverage: Coverage
 
-    /// Creates a command.
+    /// Creates a command. `coverage` defaults to `.stroke` for ground meshes and `.none` otherwise.
     public init(mesh: Mesh, origin: MapPoint, color: Color, extrudeScale: Double = 0, dash: [Double] = [],
-                texture: SpriteImage? = nil, blendOnce: Bool = true) {
+                texture: SpriteImage? = nil, blendOnce: Bool = true, coverage: Coverage? = nil) {
         self.mesh = mesh; self.origin = origin; self.color = color; self.extrudeScale = extrudeScale
         self.dash = dash; self.texture = texture; self.blendOnce = blendOnce
+        self.coverage = coverage ?? (mesh.layout == .ground ? .stroke : .none)
     }
 }
 

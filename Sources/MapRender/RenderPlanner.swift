@@ -252,7 +252,10 @@ public final class RenderPlanner: @unchecked Sendable {
                     let dx = p.x - o.x, dy = p.y - o.y
                     return (cx + ax * dx + bx * dy, cy + ay * dx + by * dy)
                 }
-                let keep = culler.keepMask(screen, touchRadius: reach * widest * ratio, coverRadius: narrowest * ratio)
+                // With shader antialiasing a stroke reaches half a device pixel further and covers
+                // pixels fully only to half a pixel inside its edge.
+                let keep = culler.keepMask(screen, touchRadius: reach * (widest * ratio + 0.5),
+                                           coverRadius: max(0, narrowest * ratio - 0.5))
                 stroker.stroke(pts, closed: false, into: &b, startDistance: piece.start, keep: keep)
             }
             return (b.build(), origin)
@@ -297,10 +300,10 @@ public final class RenderPlanner: @unchecked Sendable {
             let (mesh, origin) = cached(key, retain: rings) {
                 let origin = cell?.rect.mid ?? bounds.mid
                 let rs = prepared()
-                return (Self.fillMesh(rs, origin: origin), origin)
+                return (Self.fillMesh(rs, origin: origin, clip: cell?.rect), origin)
             }
             if !mesh.indices.isEmpty {
-                out.append(DrawCommand(mesh: mesh, origin: origin, color: poly.fill, extrudeScale: 0))
+                out.append(DrawCommand(mesh: mesh, origin: origin, color: poly.fill, extrudeScale: 0, coverage: .fill))
             }
         }
         if let stroke = poly.stroke, strokeHalf > 0 {
@@ -318,8 +321,15 @@ public final class RenderPlanner: @unchecked Sendable {
         }
     }
 
-    /// Triangulates rings (first the exterior, then holes) into a fill mesh.
-    static func fillMesh(_ rings: [[MapPoint]], origin: MapPoint) -> Mesh {
+    /// Triangulates rings (first the exterior, then holes) into a fill mesh, followed (from
+    /// `fringeStart`) by its antialiasing fringe: per edge a quad from the edge out to the
+    /// vertices' outward miters, coverage ½ on the edge and 0 on the rim. The backend draws it
+    /// `0.5 / pixelRatio` logical pixels wide (half a device pixel: pixels whose centre lies
+    /// outside get the part of them the fill covers, as a box filter would) or not at all (zero
+    /// extrusion) under multisampling. Pixels whose centre is inside stay fully covered, so two
+    /// fills sharing an edge leave no crack. Edges along `clip` (a clip cell's border, not the
+    /// shape's) get no fringe.
+    static func fillMesh(_ rings: [[MapPoint]], origin: MapPoint, clip: MapRect? = nil) -> Mesh {
         guard let first = rings.first, first.count >= 3 else {
             return Mesh(layout: .ground, vertices: [], indices: [])
         }
@@ -330,11 +340,69 @@ public final class RenderPlanner: @unchecked Sendable {
             if k > 0 { holeStarts.append(coords.count / 2) }
             for p in ring {
                 coords.append(p.x - origin.x); coords.append(p.y - origin.y)
-                _ = b.add(p.x, p.y, 0, 0, 0)
+                _ = b.add(p.x, p.y, 0, 0, 0, 1)
             }
         }
         b.indices = Triangulator.triangulate(coords, holeStarts: holeStarts)
+        guard !b.indices.isEmpty else { return b.build() }
+        b.fringeStart = b.indices.count
+        for (k, ring) in rings.enumerated() where ring.count >= 3 {
+            addFringe(ring, awayFromFill: k == 0, clip: clip, into: &b)
+        }
         return b.build()
+    }
+
+    /// The fringe of one ring (see `fillMesh`). `awayFromFill` is true for the exterior (the
+    /// fringe goes outwards) and false for holes (it goes into the hole).
+    static func addFringe(_ ring: [MapPoint], awayFromFill exterior: Bool, clip: MapRect?, into b: inout GroundMeshBuilder) {
+        let n = ring.count
+        var area2 = 0.0
+        for i in 0 ..< n {
+            let p = ring[i], q = ring[(i + 1) % n]
+            area2 += p.x * q.y - q.x * p.y
+        }
+        guard area2 != 0, area2.isFinite else { return }
+        // With y growing south, the left normal (dy, −dx) points out of a ring of positive area.
+        let sign: Double = (area2 > 0) == exterior ? 1 : -1
+        func onClip(_ p: MapPoint, _ q: MapPoint) -> Bool {
+            guard let r = clip else { return false }
+            let eps = 1e-12
+            return (abs(p.x - r.minX) < eps && abs(q.x - r.minX) < eps) || (abs(p.x - r.maxX) < eps && abs(q.x - r.maxX) < eps)
+                || (abs(p.y - r.minY) < eps && abs(q.y - r.minY) < eps) || (abs(p.y - r.maxY) < eps && abs(q.y - r.maxY) < eps)
+        }
+        // Outward unit normal per edge i (ring[i] → ring[i+1]); nil for clip edges and zero-length ones.
+        var normals: [(Double, Double)?] = []
+        normals.reserveCapacity(n)
+        for i in 0 ..< n {
+            let p = ring[i], q = ring[(i + 1) % n]
+            let dx = q.x - p.x, dy = q.y - p.y, len = (dx * dx + dy * dy).squareRoot()
+            normals.append(len > 0 && !onClip(p, q) ? (sign * dy / len, -sign * dx / len) : nil)
+        }
+        guard normals.contains(where: { $0 != nil }) else { return }
+        // Per vertex: on the edge (coverage ½) and on the rim (the miter of its edges' normals, at most 4 long).
+        var inner: [UInt32] = [], outer: [UInt32] = []
+        inner.reserveCapacity(n); outer.reserveCapacity(n)
+        for i in 0 ..< n {
+            let p = ring[i]
+            var m = (0.0, 0.0)
+            switch (normals[(i + n - 1) % n], normals[i]) {
+            case let (a?, c?):
+                let k = 1 + a.0 * c.0 + a.1 * c.1
+                m = k > 1.0 / 8 ? ((a.0 + c.0) / k, (a.1 + c.1) / k) : (a.0 + c.0, a.1 + c.1)
+                let len = (m.0 * m.0 + m.1 * m.1).squareRoot()
+                if len > 4 { m = (m.0 * 4 / len, m.1 * 4 / len) }
+            case let (a?, nil): m = a
+            case let (nil, c?): m = c
+            case (nil, nil): break
+            }
+            inner.append(b.add(p.x, p.y, 0, 0, 0, 0.5))
+            outer.append(b.add(p.x, p.y, m.0, m.1, 0, 0))
+        }
+        for i in 0 ..< n where normals[i] != nil {
+            let j = (i + 1) % n
+            b.triangle(inner[i], outer[i], inner[j])
+            b.triangle(outer[i], outer[j], inner[j])
+        }
     }
 
     // MARK: circles
@@ -350,13 +418,13 @@ public final class RenderPlanner: @unchecked Sendable {
                 let (mesh, _) = cached(MeshKey(source: .pixelDisc(radius: r, segments: n), bucket: 0, cell: nil)) {
                     (Self.pixelDisc(radius: r, segments: n), MapPoint(x: 0, y: 0))
                 }
-                out.append(DrawCommand(mesh: mesh, origin: c, color: circle.fill, extrudeScale: 1))
+                out.append(DrawCommand(mesh: mesh, origin: c, color: circle.fill, extrudeScale: 1, coverage: .disc))
             }
             if let stroke = circle.stroke, strokeHalf > 0 {
                 let (mesh, _) = cached(MeshKey(source: .pixelRing(radius: r, half: strokeHalf, segments: n), bucket: 0, cell: nil)) {
                     (Self.pixelRing(radius: r, halfWidth: strokeHalf, segments: n), MapPoint(x: 0, y: 0))
                 }
-                out.append(DrawCommand(mesh: mesh, origin: c, color: stroke, extrudeScale: 1))
+                out.append(DrawCommand(mesh: mesh, origin: c, color: stroke, extrudeScale: 1, coverage: .disc))
             }
         case .meters(let m):
             guard m > 0 else { return }
@@ -385,7 +453,7 @@ public final class RenderPlanner: @unchecked Sendable {
                         let k = part / 2
                         return (k < fills.count ? Self.fillMesh([fills[k]], origin: c) : Mesh(layout: .ground, vertices: [], indices: []), c)
                     }
-                    if !mesh.indices.isEmpty { out.append(DrawCommand(mesh: mesh, origin: origin, color: circle.fill)) }
+                    if !mesh.indices.isEmpty { out.append(DrawCommand(mesh: mesh, origin: origin, color: circle.fill, coverage: .fill)) }
                 }
             }
             if let stroke = circle.stroke, strokeHalf > 0 {
@@ -403,13 +471,15 @@ public final class RenderPlanner: @unchecked Sendable {
     }
 
     /// A disc of pixel radius around the origin (extrusions baked in pixels; draw with scale 1).
+    /// Every vertex carries the radius (and −1 for "no inner edge"), so the shader can cover
+    /// the true circle rather than the polygon.
     static func pixelDisc(radius r: Double, segments n: Int) -> Mesh {
         var b = GroundMeshBuilder(origin: MapPoint(x: 0, y: 0))
-        let c = b.add(0, 0, 0, 0, 0)
+        let c = b.add(0, 0, 0, 0, -1, r)
         var first: UInt32 = 0, prevV: UInt32 = 0
         for k in 0 ..< n {
             let a = 2 * Double.pi * Double(k) / Double(n)
-            let v = b.add(0, 0, r * cos(a), r * sin(a), 0)
+            let v = b.add(0, 0, r * cos(a), r * sin(a), -1, r)
             if k == 0 { first = v } else { b.triangle(c, prevV, v) }
             prevV = v
         }
@@ -417,14 +487,14 @@ public final class RenderPlanner: @unchecked Sendable {
         return b.build()
     }
 
-    /// A ring between pixel radii r − h and r + h around the origin.
+    /// A ring between pixel radii r − h and r + h around the origin (each vertex carries both).
     static func pixelRing(radius r: Double, halfWidth h: Double, segments n: Int) -> Mesh {
         var b = GroundMeshBuilder(origin: MapPoint(x: 0, y: 0))
         let inner = max(0, r - h), outer = r + h
         for k in 0 ... n {
             let a = 2 * Double.pi * Double(k % n) / Double(n)
-            _ = b.add(0, 0, inner * cos(a), inner * sin(a), 0)
-            _ = b.add(0, 0, outer * cos(a), outer * sin(a), 0)
+            _ = b.add(0, 0, inner * cos(a), inner * sin(a), inner > 0 ? inner : -1, outer)
+            _ = b.add(0, 0, outer * cos(a), outer * sin(a), inner > 0 ? inner : -1, outer)
         }
         for k in 0 ..< UInt32(n) {
             let i0 = 2 * k
@@ -460,12 +530,12 @@ public final class RenderPlanner: @unchecked Sendable {
             let (inner, _) = cached(MeshKey(source: .pixelDisc(radius: r, segments: 32), bucket: 0, cell: nil)) {
                 (Self.pixelDisc(radius: r, segments: 32), p)
             }
-            out.append(DrawCommand(mesh: outer, origin: p, color: white, extrudeScale: 1))
-            out.append(DrawCommand(mesh: inner, origin: p, color: body, extrudeScale: 1))
+            out.append(DrawCommand(mesh: outer, origin: p, color: white, extrudeScale: 1, coverage: .disc))
+            out.append(DrawCommand(mesh: inner, origin: p, color: body, extrudeScale: 1, coverage: .disc))
         case .pin:
             for part in 0 ..< 3 {
                 let (mesh, _) = cached(MeshKey(source: .pin(part: part), bucket: 0, cell: nil)) { (Self.pinMesh(part: part), p) }
-                out.append(DrawCommand(mesh: mesh, origin: p, color: part == 1 ? body : white))
+                out.append(DrawCommand(mesh: mesh, origin: p, color: part == 1 ? body : white, coverage: .shape))
             }
         case .arrow:
             // Turned on screen to the projected heading; angles in tenths of a degree share meshes.
@@ -474,7 +544,7 @@ public final class RenderPlanner: @unchecked Sendable {
                 let (mesh, _) = cached(MeshKey(source: .arrow(part: part, tenths: tenths), bucket: 0, cell: nil)) {
                     (Self.arrowMesh(part: part, tenths: tenths), p)
                 }
-                out.append(DrawCommand(mesh: mesh, origin: p, color: part == 1 ? body : white))
+                out.append(DrawCommand(mesh: mesh, origin: p, color: part == 1 ? body : white, coverage: .shape))
             }
         case .image(let img, let anchor):
             let angle = marker.rotation.map { screenAngle(of: $0, at: p, view) } ?? 0
@@ -527,8 +597,49 @@ public final class RenderPlanner: @unchecked Sendable {
             // Grown by ~2 px about the centroid of the arrow's area.
             shape = shape.map { ($0.0 * 1.22, ($0.1 - 0.1 * s) * 1.22 + 0.1 * s) }
         }
-        let v = turnedVertices(shape.map { (x: $0.0, y: $0.1, u: 0.5, v: 0.5) }, tenths: tenths)
-        return Mesh(layout: .screen, vertices: v, indices: [0, 1, 2, 0, 2, 3])
+        let a = Double(tenths) / 10 * .pi / 180, c = cos(a), sn = sin(a)
+        let turned = shape.map { ($0.0 * c - $0.1 * sn, $0.0 * sn + $0.1 * c) }
+        let centre = (0.0, 0.2 * s)
+        return shapeMesh(outline: turned, centre: (centre.0 * c - centre.1 * sn, centre.0 * sn + centre.1 * c))
+    }
+
+    /// A flat screen shape (logical pixels, y down, around the anchor) as a fan from `centre`
+    /// (from which every edge must be seen) with a one-pixel fringe centred on the outline:
+    /// texture coordinate u is the coverage, 1 half a pixel inside the outline, ½ on it and 0
+    /// half a pixel outside (`Coverage.shape`).
+    static func shapeMesh(outline: [(Double, Double)], centre: (Double, Double)) -> Mesh {
+        let n = outline.count
+        guard n >= 3 else { return Mesh(layout: .screen, vertices: [], indices: []) }
+        var area2 = 0.0
+        for i in 0 ..< n {
+            let p = outline[i], q = outline[(i + 1) % n]
+            area2 += p.0 * q.1 - q.0 * p.1
+        }
+        let sign: Double = area2 > 0 ? 1 : -1
+        var normals: [(Double, Double)] = []
+        for i in 0 ..< n {
+            let p = outline[i], q = outline[(i + 1) % n]
+            let dx = q.0 - p.0, dy = q.1 - p.1, len = max((dx * dx + dy * dy).squareRoot(), 1e-12)
+            normals.append((sign * dy / len, -sign * dx / len))
+        }
+        var v: [Float] = [0, 0, Float(centre.0), Float(centre.1), 1, 0.5]
+        var idx: [UInt32] = []
+        for i in 0 ..< n {
+            let a = normals[(i + n - 1) % n], c = normals[i]
+            let k = 1 + a.0 * c.0 + a.1 * c.1
+            var m = k > 1.0 / 8 ? ((a.0 + c.0) / k, (a.1 + c.1) / k) : (a.0 + c.0, a.1 + c.1)
+            let len = (m.0 * m.0 + m.1 * m.1).squareRoot()
+            if len > 4 { m = (m.0 * 4 / len, m.1 * 4 / len) }
+            let p = outline[i]
+            v += [0, 0, Float(p.0 - 0.5 * m.0), Float(p.1 - 0.5 * m.1), 1, 0.5]
+            v += [0, 0, Float(p.0 + 0.5 * m.0), Float(p.1 + 0.5 * m.1), 0, 0.5]
+        }
+        for i in 0 ..< n {
+            let j = (i + 1) % n
+            let ii = UInt32(1 + 2 * i), io = ii + 1, ji = UInt32(1 + 2 * j), jo = ji + 1
+            idx += [0, ii, ji, ii, io, ji, io, jo, ji]
+        }
+        return Mesh(layout: .screen, vertices: v, indices: idx)
     }
 
     /// Pin parts in screen pixels (tip at the origin): 0 the white outline, 1 the coloured body,
@@ -540,21 +651,13 @@ public final class RenderPlanner: @unchecked Sendable {
         case 1: (7.5, -2.2, -(h - 9))
         default: (3, -(h - 9) + 3, -(h - 9))
         }
-        var v: [Float] = []
-        var idx: [UInt32] = []
-        func add(_ x: Double, _ y: Double) -> UInt32 {
-            let i = UInt32(v.count / 6)
-            v += [0, 0, Float(x), Float(y), 0.5, 0.5]
-            return i
-        }
-        let c = add(0, centre)
         let d = tip - centre // distance from centre down to the tip
         let n = 40
-        var ring: [UInt32] = []
+        var ring: [(Double, Double)] = []
         if part == 2 || d <= radius {
             for k in 0 ..< n {
                 let a = 2 * Double.pi * Double(k) / Double(n)
-                ring.append(add(radius * cos(a), centre + radius * sin(a)))
+                ring.append((radius * cos(a), centre + radius * sin(a)))
             }
         } else {
             // Arc between the two tangent points from the tip, the long way round, then the tip.
@@ -563,14 +666,11 @@ public final class RenderPlanner: @unchecked Sendable {
             let start = down + half, sweep = 2 * Double.pi - 2 * half
             for k in 0 ... n {
                 let a = start + sweep * Double(k) / Double(n)
-                ring.append(add(radius * cos(a), centre + radius * sin(a)))
+                ring.append((radius * cos(a), centre + radius * sin(a)))
             }
-            ring.append(add(0, tip))
+            ring.append((0, tip))
         }
-        for k in 0 ..< ring.count {
-            idx += [c, ring[k], ring[(k + 1) % ring.count]]
-        }
-        return Mesh(layout: .screen, vertices: v, indices: idx)
+        return shapeMesh(outline: ring, centre: (0, centre))
     }
 
     private func addLabel(_ label: Label, _ view: PlanView, _ out: inout [DrawCommand]) {

@@ -57,28 +57,13 @@ final class GLProgram {
 
 /// The shader sources (GLSL ES 3.00).
 enum Shaders {
-    /// Ground geometry: map-unit positions relative to the command origin, scaled to world
-    /// pixels, plus a pixel extrusion along the map axes; the matrix takes world pixels
-    /// relative to the origin to clip space (so Float32 keeps precision at zoom 20).
-    static let groundVertex = """
-    #version 300 es
-    precision highp float;
-    layout(location = 0) in vec2 a_pos;
-    layout(location = 1) in vec2 a_extrude;
-    layout(location = 2) in float a_dist;
-    uniform mat4 u_matrix;
-    uniform float u_worldSize;
-    uniform float u_extrudeScale;
-    out float v_dist;
-    void main() {
-        vec2 p = a_pos * u_worldSize + a_extrude * u_extrudeScale;
-        v_dist = a_dist * u_worldSize;
-        gl_Position = u_matrix * vec4(p, 0.0, 1.0);
-    }
-    """
-
-    /// Solid premultiplied colour with an optional dash pattern (logical pixels along the line,
-    /// shifted by `u_dashOffset`) and an optional fade-in over the first `u_fade` pixels.
+    /// Strokes: solid premultiplied colour with an optional dash pattern (logical pixels along
+    /// the line, shifted by `u_dashOffset`), an optional fade-in over the first `u_fade` pixels,
+    /// and, with `u_aa`, coverage from the distance across the line (`v_c` in half widths, or
+    /// the distance from a join or cap fan's centre, `v_ext`, whichever is less: the geometry
+    /// reaches `u_outer` device pixels, the edge is half a pixel inside it) and from the
+    /// distance to the nearest dash end. `u_pass` 1 keeps only fully covered fragments and 2
+    /// only partly covered ones (translucent strokes blended once per pixel, in two passes).
     static let groundFragment = """
     #version 300 es
     precision highp float;
@@ -88,34 +73,95 @@ enum Shaders {
     uniform float u_dashTotal;
     uniform float u_dashOffset;
     uniform float u_fade;
+    uniform float u_aa;
+    uniform float u_outer;
+    uniform float u_ratio;
+    uniform int u_pass;
     in float v_dist;
+    in vec2 v_ext;
+    in float v_c;
+    in float v_w;
     out vec4 fragColor;
     void main() {
+        float cov = 1.0;
+        if (u_aa > 0.5) cov = clamp((1.0 - min(abs(v_c), length(v_ext)) / v_w) * u_outer, 0.0, 1.0);
         if (u_dashTotal > 0.0) {
             float d = mod(v_dist - u_dashOffset, u_dashTotal);
-            float acc = 0.0;
+            float start = 0.0;
+            float sd = 0.0;
             for (int i = 0; i < 8; i++) {
                 if (i >= u_dashCount) break;
-                acc += u_dash[i];
-                if (d < acc) {
-                    if ((i & 1) == 1) discard;
+                float end = start + u_dash[i];
+                if (d < end) {
+                    float inside = min(d - start, end - d);
+                    sd = (i & 1) == 0 ? inside : -inside;
                     break;
                 }
+                start = end;
             }
+            if (u_aa > 0.5) cov *= clamp(sd * u_ratio + 0.5, 0.0, 1.0);
+            else if (sd < 0.0) discard;
         }
+        if (u_pass == 1 && cov < 0.999) discard;
+        if (u_pass == 2 && (cov >= 0.999 || cov <= 0.001)) discard;
         // A fading tail: transparent at distance 0, full colour from u_fade on.
-        fragColor = u_fade > 0.0 ? u_color * clamp(v_dist / u_fade, 0.0, 1.0) : u_color;
+        if (u_fade > 0.0) cov *= clamp(v_dist / u_fade, 0.0, 1.0);
+        fragColor = u_color * cov;
     }
     """
 
-    /// Solid premultiplied colour, no dashes (no `discard`).
+    /// Solid strokes without dashes, fade or passes (no `discard`: llvmpipe runs fewer steps).
     static let groundSolidFragment = """
     #version 300 es
     precision highp float;
     uniform vec4 u_color;
+    uniform float u_aa;
+    uniform float u_outer;
+    in vec2 v_ext;
+    in float v_c;
+    in float v_w;
     out vec4 fragColor;
     void main() {
-        fragColor = u_color;
+        float cov = u_aa > 0.5 ? clamp((1.0 - min(abs(v_c), length(v_ext)) / v_w) * u_outer, 0.0, 1.0) : 1.0;
+        fragColor = u_color * cov;
+    }
+    """
+
+    /// Fills: the interior has coverage 1, the fringe outside the edges fades to 0 (see
+    /// `RenderPlanner.fillMesh`).
+    static let groundFillFragment = """
+    #version 300 es
+    precision highp float;
+    uniform vec4 u_color;
+    in float v_c;
+    in float v_w;
+    out vec4 fragColor;
+    void main() {
+        fragColor = u_color * clamp(v_c / v_w, 0.0, 1.0);
+    }
+    """
+
+    /// Pixel discs and rings: coverage of the true circle (outer radius `v_c`, inner `v_inner`
+    /// or none when negative, logical pixels) from the distance to the centre.
+    static let groundDiscFragment = """
+    #version 300 es
+    precision highp float;
+    uniform vec4 u_color;
+    uniform float u_aa;
+    uniform float u_ratio;
+    in vec2 v_ext;
+    in float v_c;
+    in float v_w;
+    flat in float v_inner;
+    out vec4 fragColor;
+    void main() {
+        float cov = 1.0;
+        if (u_aa > 0.5) {
+            float r = length(v_ext) / v_w * u_ratio;
+            cov = clamp(v_c / v_w * u_ratio + 0.5 - r, 0.0, 1.0);
+            if (v_inner >= 0.0) cov *= clamp(r - v_inner * u_ratio + 0.5, 0.0, 1.0);
+        }
+        fragColor = u_color * cov;
     }
     """
 
@@ -131,11 +177,15 @@ enum Shaders {
     uniform float u_worldSize;
     uniform vec2 u_viewport;
     uniform float u_ratio;
+    uniform float u_shape;
     out vec2 v_uv;
     void main() {
         vec4 c = u_matrix * vec4(a_pos * u_worldSize, 0.0, 1.0);
         vec2 px = (c.xy / c.w * 0.5 + 0.5) * u_viewport;
-        px = floor(px + a_offset * vec2(1.0, -1.0) * u_ratio + 0.5);
+        // Sprites land on whole pixels (crisp); shapes with a fringe keep their exact outline
+        // about the snapped anchor.
+        if (u_shape > 0.5) px = floor(px + 0.5) + a_offset * vec2(1.0, -1.0) * u_ratio;
+        else px = floor(px + a_offset * vec2(1.0, -1.0) * u_ratio + 0.5);
         gl_Position = vec4((px / u_viewport * 2.0 - 1.0) * c.w, c.z, c.w);
         v_uv = a_uv;
     }
@@ -146,10 +196,11 @@ enum Shaders {
     precision highp float;
     uniform sampler2D u_texture;
     uniform vec4 u_color;
+    uniform float u_shape;
     in vec2 v_uv;
     out vec4 fragColor;
     void main() {
-        fragColor = texture(u_texture, v_uv) * u_color;
+        fragColor = u_shape > 0.5 ? u_color * clamp(v_uv.x, 0.0, 1.0) : texture(u_texture, v_uv) * u_color;
     }
     """
 }

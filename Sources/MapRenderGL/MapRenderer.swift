@@ -34,22 +34,33 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
         set { state.flagLock.withLock { state.partialRedraw = newValue } }
     }
 
+    /// The multisample count in use (0: none).
+    public var samples: Int { state.flagLock.withLock { state.samples } }
+    /// Whether the shaders compute edge coverage (antialiasing without multisampling).
+    public var shaderAntialiasing: Bool { state.flagLock.withLock { state.shaderAA } }
+
     /// The fraction of the frame's pixels the last `draw` redrew (1 for a full redraw, 0 when
     /// nothing changed).
     public var lastRedrawFraction: Double { state.flagLock.withLock { state.lastRedrawFraction } }
 
-    /// Starts the GL thread and creates the context. `samples` is the multisample count (4 by
-    /// default; clamped to what the device offers). Throws `RenderError` naming the Debian
+    /// Starts the GL thread and creates the context. `samples` is the multisample count (clamped
+    /// to what the device offers); nil picks it: 4 on a GPU, none on a CPU rasteriser (llvmpipe,
+    /// softpipe), where multisampling costs about half of a frame. Without multisampling the
+    /// shaders antialias edges themselves (`shaderAntialiasing`, see `Coverage`); with it they
+    /// do not, unless `shaderAntialiasing` says so. Throws `RenderError` naming the Debian
     /// packages when EGL or Mesa is missing or offers no GLES 3 config.
-    public init(labelRasterizer: (any LabelRasterizer)? = nil, samples: Int = 4) throws {
+    public init(labelRasterizer: (any LabelRasterizer)? = nil, samples: Int? = nil,
+                shaderAntialiasing: Bool? = nil) throws {
         planner = RenderPlanner(labelRasterizer: labelRasterizer)
         thread = GLThread(name: "mapwright-gl")
         let box = GLStateBox()
         state = box
         do {
             deviceDescription = try thread.sync {
-                let s = try GLState(samples: samples)
+                let s = try GLState(samples: samples, shaderAA: shaderAntialiasing)
                 box.state = s
+                box.samples = s.samples
+                box.shaderAA = s.aa
                 return s.description
             }
         } catch {
@@ -109,6 +120,8 @@ private final class GLStateBox: @unchecked Sendable {
     let flagLock = NSLock()
     var partialRedraw = true
     var lastRedrawFraction = 1.0
+    var samples = 0
+    var shaderAA = true
 }
 
 /// Everything that lives on the GL thread.
@@ -118,12 +131,17 @@ private final class GLState {
     /// `ground` without the dash test, for fills and solid lines (a shader without `discard`
     /// leaves llvmpipe fewer per-fragment steps).
     let groundSolid: GLProgram
+    /// Fills (interior and fringe) and pixel discs.
+    let groundFill: GLProgram
+    let groundDisc: GLProgram
     let screen: GLProgram
     let solid: GLProgram
     let ribbon: GLProgram
     let skyProgram: GLProgram
     var skyQuad = GPUQuad()
     let samples: Int
+    /// Edge coverage in the shaders (see `Coverage`).
+    let aa: Bool
     var target: OffscreenTarget?
     var meshes: [ObjectIdentifier: GPUMesh] = [:]
     var textures: [ObjectIdentifier: GPUTexture] = [:]
@@ -131,17 +149,22 @@ private final class GLState {
     var frame = 0
     let description: String
 
-    init(samples: Int) throws {
+    init(samples: Int?, shaderAA: Bool?) throws {
         egl = try HeadlessEGL()
         ground = try GLProgram(vertex: Shaders.groundScreenWidthVertex, fragment: Shaders.groundFragment)
         groundSolid = try GLProgram(vertex: Shaders.groundScreenWidthVertex, fragment: Shaders.groundSolidFragment)
+        groundFill = try GLProgram(vertex: Shaders.groundScreenWidthVertex, fragment: Shaders.groundFillFragment)
+        groundDisc = try GLProgram(vertex: Shaders.groundScreenWidthVertex, fragment: Shaders.groundDiscFragment)
         screen = try GLProgram(vertex: Shaders.screenVertex, fragment: Shaders.screenFragment)
         solid = try GLProgram(vertex: Shaders.solidVertex, fragment: Shaders.solidFragment)
         ribbon = try GLProgram(vertex: Shaders.ribbonVertex, fragment: Shaders.ribbonFragment)
         skyProgram = try GLProgram(vertex: Shaders.skyVertex, fragment: Shaders.skyFragment)
-        self.samples = max(0, min(samples, 16))
         let renderer = glGetString(GLenum(GL_RENDERER)).map { String(cString: $0) } ?? "unknown GL"
         description = "\(renderer) via \(egl.platform)"
+        let software = ["llvmpipe", "softpipe", "swrast", "lavapipe"].contains { renderer.lowercased().contains($0) }
+        let chosen = max(0, min(samples ?? (software ? 0 : 4), 16))
+        self.samples = chosen
+        aa = shaderAA ?? (chosen <= 1)
         glGenTextures(1, &whiteTexture)
         glBindTexture(GLenum(GL_TEXTURE_2D), whiteTexture)
         var white: [UInt8] = [255, 255, 255, 255]
@@ -219,19 +242,35 @@ private final class GLState {
         var stencilRef: GLint = 0
         var current: GLuint = 0
         var blending = true
+        let ratio = camera.pixelRatio
+        func setBlend(_ on: Bool) {
+            if on != blending {
+                if on { glEnable(GLenum(GL_BLEND)) } else { glDisable(GLenum(GL_BLEND)) }
+                blending = on
+            }
+        }
         func drawCommand(_ cmd: DrawCommand) {
             guard !cmd.mesh.indices.isEmpty else { return }
             let gpu = buffers(for: cmd.mesh)
-            let faded = cmd.mesh.layout == .ground && cmd.fadeLength > 0
-            let dashed = cmd.mesh.layout == .ground && cmd.dash.reduce(0, +) > 0
-            let program = cmd.mesh.layout == .ground && !dashed && !faded ? groundSolid : self.program(for: cmd.mesh.layout)
-            // Premultiplied blending of an opaque colour gives that colour exactly, and drawing
-            // it twice changes nothing: skip both the blend and the stencil (blendOnce) test.
-            let blend = !(cmd.mesh.layout == .ground && cmd.color.premultiplied.3 >= 1 && !faded)
-            if blend != blending {
-                if blend { glEnable(GLenum(GL_BLEND)) } else { glDisable(GLenum(GL_BLEND)) }
-                blending = blend
+            let ground = cmd.mesh.layout == .ground
+            let faded = ground && cmd.fadeLength > 0
+            let dashed = ground && cmd.dash.reduce(0, +) > 0
+            let opaque = cmd.color.premultiplied.3 >= 1 && !faded
+            // Translucent strokes blended once per pixel with shader coverage: fully covered
+            // fragments first, then the partly covered edge, each through the stencil.
+            let twoPass = aa && ground && cmd.coverage == .stroke && cmd.blendOnce && !opaque
+            let program: GLProgram
+            switch (cmd.mesh.layout, cmd.coverage) {
+            case (.ground, .fill): program = groundFill
+            case (.ground, .disc): program = groundDisc
+            case (.ground, _): program = dashed || faded || twoPass ? self.ground : groundSolid
+            default: program = self.program(for: cmd.mesh.layout)
             }
+            // Premultiplied blending of an opaque colour gives that colour exactly, and drawing
+            // it twice changes nothing: without shader coverage skip both the blend and the
+            // stencil (blendOnce) test; with it, only opaque fill interiors skip the blend.
+            let blend = !(ground && opaque && (!aa || cmd.coverage == .fill))
+            setBlend(blend)
             if program.id != current {
                 glUseProgram(program.id)
                 current = program.id
@@ -245,35 +284,57 @@ private final class GLState {
             let c = cmd.color.premultiplied
             glUniform4f(program.uniform("u_color"), c.0, c.1, c.2, c.3)
             glUniform2f(program.uniform("u_viewport"), Float(w), Float(h))
-            glUniform1f(program.uniform("u_ratio"), Float(camera.pixelRatio))
+            glUniform1f(program.uniform("u_ratio"), Float(ratio))
             switch cmd.mesh.layout {
             case .ground:
-                glUniform1f(program.uniform("u_extrudeScale"), Float(cmd.extrudeScale))
+                var scale = cmd.extrudeScale
+                glUniform1f(program.uniform("u_aa"), aa ? 1 : 0)
+                switch cmd.coverage {
+                case .fill:
+                    // The fringe: half a device pixel outside the edges, or nothing.
+                    scale = aa ? 0.5 / ratio : 0
+                case .stroke where aa && cmd.extrudeScale > 0:
+                    // Widened by half a device pixel; the edge fades over the outer pixel.
+                    let half = cmd.extrudeScale * ratio
+                    scale = cmd.extrudeScale * (half + 0.5) / half
+                    glUniform1f(program.uniform("u_outer"), Float(half + 0.5))
+                default: break
+                }
+                glUniform1f(program.uniform("u_discOutset"), aa && cmd.coverage == .disc ? Float(1 / ratio) : 0)
+                glUniform1f(program.uniform("u_extrudeScale"), Float(scale))
                 glUniform1f(program.uniform("u_pointShape"), gpu.pointShape ? 1 : 0)
                 glUniform1f(program.uniform("u_onGround"), cmd.widthOnGround ? 1 : 0)
                 glUniform2f(program.uniform("u_screenAxes"), Float(cos(-camera.bearing * .pi / 180)),
                             Float(sin(-camera.bearing * .pi / 180)))
-                let dash = cmd.dash.map { Float($0) }
-                let total = dash.reduce(0, +)
-                glUniform1f(program.uniform("u_dashTotal"), total > 0 ? total : 0)
-                glUniform1f(program.uniform("u_dashOffset"), Float(cmd.dashOffset))
-                glUniform1f(program.uniform("u_fade"), Float(cmd.fadeLength))
-                glUniform1i(program.uniform("u_dashCount"), GLint(dash.count))
-                if total > 0 {
-                    let padded = dash + [Float](repeating: 0, count: max(0, 8 - dash.count))
-                    glUniform1fv(program.uniform("u_dash"), 8, padded)
+                if program.id == self.ground.id {
+                    let dash = cmd.dash.map { Float($0) }
+                    let total = dash.reduce(0, +)
+                    glUniform1f(program.uniform("u_dashTotal"), total > 0 ? total : 0)
+                    glUniform1f(program.uniform("u_dashOffset"), Float(cmd.dashOffset))
+                    glUniform1f(program.uniform("u_fade"), Float(cmd.fadeLength))
+                    glUniform1i(program.uniform("u_dashCount"), GLint(dash.count))
+                    glUniform1i(program.uniform("u_pass"), 0)
+                    if total > 0 {
+                        let padded = dash + [Float](repeating: 0, count: max(0, 8 - dash.count))
+                        glUniform1fv(program.uniform("u_dash"), 8, padded)
+                    }
                 }
             case .screen:
                 glActiveTexture(GLenum(GL_TEXTURE0))
                 glBindTexture(GLenum(GL_TEXTURE_2D), cmd.texture.map { texture(for: $0) } ?? whiteTexture)
                 glUniform1i(program.uniform("u_texture"), 0)
+                glUniform1f(program.uniform("u_shape"), cmd.coverage == .shape ? 1 : 0)
             case .solid:
                 glUniform3f(program.uniform("u_light"), light.0, light.1, light.2)
                 glUniform1f(program.uniform("u_ambient"), ThreeD.ambient)
             case .ribbon:
                 glUniform1f(program.uniform("u_extrudeScale"), Float(cmd.extrudeScale))
+                glUniform1f(program.uniform("u_aa"), aa ? 1 : 0)
+                glUniform1f(program.uniform("u_outer"), Float(cmd.extrudeScale * ratio + 0.5))
             }
-            if cmd.blendOnce && blend && cmd.mesh.layout != .solid {
+            // Opaque colours need no once-per-pixel guard (a second coat changes nothing), and with
+            // shader coverage it would let a first, partly covered fragment block a full one.
+            if cmd.blendOnce && blend && cmd.mesh.layout != .solid && !(opaque && (ground || cmd.coverage == .shape)) {
                 stencilRef += 1
                 if stencilRef > 255 {
                     glClear(GLbitfield(GL_STENCIL_BUFFER_BIT))
@@ -286,7 +347,25 @@ private final class GLState {
                 glDisable(GLenum(GL_STENCIL_TEST))
             }
             glBindVertexArray(gpu.vao)
-            glDrawElements(GLenum(GL_TRIANGLES), GLsizei(cmd.mesh.indices.count), GLenum(GL_UNSIGNED_INT), nil)
+            let count = cmd.mesh.indices.count
+            if twoPass {
+                glUniform1i(program.uniform("u_pass"), 1)
+                glDrawElements(GLenum(GL_TRIANGLES), GLsizei(count), GLenum(GL_UNSIGNED_INT), nil)
+                glUniform1i(program.uniform("u_pass"), 2)
+                glDrawElements(GLenum(GL_TRIANGLES), GLsizei(count), GLenum(GL_UNSIGNED_INT), nil)
+            } else if let split = cmd.mesh.fringeStart, split < count, !blend {
+                // An opaque fill: the interior as it is, then the fringe blended.
+                glDrawElements(GLenum(GL_TRIANGLES), GLsizei(split), GLenum(GL_UNSIGNED_INT), nil)
+                if aa {
+                    setBlend(true)
+                    glDrawElements(GLenum(GL_TRIANGLES), GLsizei(count - split), GLenum(GL_UNSIGNED_INT),
+                                   UnsafeRawPointer(bitPattern: split * 4))
+                }
+            } else if let split = cmd.mesh.fringeStart, split < count, !aa {
+                glDrawElements(GLenum(GL_TRIANGLES), GLsizei(split), GLenum(GL_UNSIGNED_INT), nil)
+            } else {
+                glDrawElements(GLenum(GL_TRIANGLES), GLsizei(count), GLenum(GL_UNSIGNED_INT), nil)
+            }
         }
         glDisable(GLenum(GL_DEPTH_TEST))
         for cmd in passes.flat { drawCommand(cmd) }
@@ -559,7 +638,7 @@ private final class GPUMesh {
         }
         switch mesh.layout {
         case .ground:
-            attrib(0, 2, 0); attrib(1, 2, 8); attrib(2, 1, 16)
+            attrib(0, 2, 0); attrib(1, 2, 8); attrib(2, 1, 16); attrib(3, 1, 20)
         case .screen:
             attrib(0, 2, 0); attrib(1, 2, 8); attrib(2, 2, 16)
         case .solid:

@@ -47,18 +47,28 @@ extension Shaders {
         uniform float u_extrudeScale;
         uniform vec2 u_viewport;
         uniform float u_ratio;
+        uniform float u_aa;
         out vec4 v_color;
+        out float v_side;
+        out float v_w;
         void main() {
             vec4 c = u_matrix * vec4(a_pos.xy * u_worldSize, a_pos.z, 1.0);
             vec4 p = u_matrix * vec4(a_prev.xy * u_worldSize, a_prev.z, 1.0);
             vec4 n = u_matrix * vec4(a_next.xy * u_worldSize, a_next.z, 1.0);
             v_color = a_color;
+            v_side = a_side;
+            v_w = 1.0;
             if (c.w <= 0.0 || p.w <= 0.0 || n.w <= 0.0) { gl_Position = c; return; }
             vec2 dir = (n.xy / n.w - p.xy / p.w) * u_viewport;
             float len = length(dir);
             vec2 normal = len > 0.0 ? vec2(-dir.y, dir.x) / len : vec2(0.0);
-            vec2 offset = normal * a_side * u_extrudeScale * u_ratio * 2.0 / u_viewport;
+            // With shader coverage, half a device pixel wider; the side fades over the outer pixel.
+            float halfPx = u_extrudeScale * u_ratio + 0.5 * u_aa;
+            vec2 offset = normal * a_side * halfPx * 2.0 / u_viewport;
             gl_Position = vec4(c.xy + offset * c.w, c.z, c.w);
+            // Linear on screen (see groundScreenWidthVertex).
+            v_side = a_side * c.w;
+            v_w = c.w;
         }
         """
 
@@ -66,10 +76,15 @@ extension Shaders {
         #version 300 es
         precision highp float;
         uniform vec4 u_color;
+        uniform float u_aa;
+        uniform float u_outer;
         in vec4 v_color;
+        in float v_side;
+        in float v_w;
         out vec4 fragColor;
         void main() {
-            fragColor = v_color * u_color;
+            float cov = u_aa > 0.5 ? clamp((1.0 - abs(v_side / v_w)) * u_outer, 0.0, 1.0) : 1.0;
+            fragColor = v_color * u_color * cov;
         }
         """
 
@@ -123,6 +138,7 @@ extension Shaders {
         layout(location = 0) in vec2 a_pos;
         layout(location = 1) in vec2 a_extrude;
         layout(location = 2) in float a_dist;
+        layout(location = 3) in float a_c;
         uniform mat4 u_matrix;
         uniform float u_worldSize;
         uniform float u_extrudeScale;
@@ -131,43 +147,61 @@ extension Shaders {
         uniform float u_pointShape;
         uniform float u_onGround;
         uniform vec2 u_screenAxes;
+        uniform float u_discOutset;
         out float v_dist;
-        void main() {
-            vec2 p = a_pos * u_worldSize;
-            v_dist = a_dist * u_worldSize;
-            vec2 e = a_extrude * u_extrudeScale;
-            float len = length(e);
+        out vec2 v_ext;
+        out float v_c;
+        out float v_w;
+        flat out float v_inner;
+        // Where the vertex lands; `screen` is true when its extrusion was made on screen (then the
+        // antialiasing varyings must interpolate linearly on screen, not in perspective).
+        vec4 place(vec2 p, vec2 e, float len, out bool screen) {
             vec4 c = u_matrix * vec4(p, 0.0, 1.0);
+            // Every vertex of a screen-width mesh (centres of fans included) says "screen", so a
+            // triangle never mixes the two interpolations.
+            screen = u_onGround < 0.5 && c.w > 0.0;
             if (u_pointShape > 0.5 && c.w > 0.0) {
                 // A shape around one point (pixel circle, dot): upright on screen, turned with the map.
                 vec2 s = vec2(e.x * u_screenAxes.x - e.y * u_screenAxes.y, e.x * u_screenAxes.y + e.y * u_screenAxes.x);
-                gl_Position = vec4(c.xy + s * vec2(1.0, -1.0) * u_ratio * 2.0 / u_viewport * c.w, c.z, c.w);
-                return;
+                return vec4(c.xy + s * vec2(1.0, -1.0) * u_ratio * 2.0 / u_viewport * c.w, c.z, c.w);
             }
-            if (len <= 0.0 || c.w <= 0.0 || u_onGround > 0.5) {
-                gl_Position = u_matrix * vec4(p + e, 0.0, 1.0);
-                return;
-            }
+            if (len <= 0.0 || c.w <= 0.0 || u_onGround > 0.5) return u_matrix * vec4(p + e, 0.0, 1.0);
             vec2 u = e / len;
             vec4 ct = u_matrix * vec4(p + vec2(-u.y, u.x), 0.0, 1.0);
             vec4 ce = u_matrix * vec4(p + u, 0.0, 1.0);
-            if (ct.w <= 0.0 || ce.w <= 0.0) {
-                gl_Position = u_matrix * vec4(p + e, 0.0, 1.0);
-                return;
-            }
+            if (ct.w <= 0.0 || ce.w <= 0.0) return u_matrix * vec4(p + e, 0.0, 1.0);
             vec2 s0 = c.xy / c.w;
             vec2 st = (ct.xy / ct.w - s0) * u_viewport;
             vec2 se = (ce.xy / ce.w - s0) * u_viewport;
             vec2 n = vec2(-st.y, st.x);
             float nl = length(n);
-            if (nl <= 0.0) {
-                gl_Position = u_matrix * vec4(p + e, 0.0, 1.0);
-                return;
-            }
+            if (nl <= 0.0) return u_matrix * vec4(p + e, 0.0, 1.0);
             n /= nl;
             if (dot(n, se) < 0.0) n = -n;
             vec2 offset = n * len * u_ratio * 2.0 / u_viewport;
-            gl_Position = vec4(c.xy + offset * c.w, c.z, c.w);
+            return vec4(c.xy + offset * c.w, c.z, c.w);
+        }
+        void main() {
+            vec2 p = a_pos * u_worldSize;
+            v_dist = a_dist * u_worldSize;
+            v_inner = a_dist;
+            vec2 e = a_extrude * u_extrudeScale;
+            float len = length(e);
+            if (u_discOutset > 0.0 && len > 0.0) {
+                // Pixel discs and rings (radii in a_c and a_dist): the outer rim moves out and the
+                // inner rim in by u_discOutset logical pixels, so the fragments cover the true circle.
+                bool inner = a_dist >= 0.0 && len < 0.5 * (a_dist + a_c);
+                float grown = inner ? max(len - u_discOutset, 0.0) : len + u_discOutset;
+                e *= grown / len;
+                len = grown;
+            }
+            bool screen;
+            gl_Position = place(p, e, len, screen);
+            // Multiplied by w here and divided by the interpolated w per fragment: linear on screen.
+            float k = screen ? gl_Position.w : 1.0;
+            v_ext = (u_discOutset > 0.0 ? e : a_extrude) * k;
+            v_c = a_c * k;
+            v_w = k;
         }
         """
 }

@@ -43,7 +43,7 @@ enum ThreeD {
     static func isPointShape(_ mesh: Mesh) -> Bool {
         guard mesh.layout == .ground, !mesh.vertices.isEmpty else { return false }
         let v = mesh.vertices
-        for i in stride(from: 0, to: v.count, by: 5) where v[i] != 0 || v[i + 1] != 0 { return false }
+        for i in stride(from: 0, to: v.count, by: mesh.layout.stride) where v[i] != 0 || v[i + 1] != 0 { return false }
         return true
     }
 

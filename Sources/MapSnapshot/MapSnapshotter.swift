@@ -48,8 +48,10 @@ public final class MapSnapshotter: @unchecked Sendable {
     private var basemap: BasemapLayers?
 
     /// Starts a renderer; throws `RenderError` (naming the Debian packages) when EGL or Mesa is missing.
-    public init(samples: Int = 4) throws {
-        renderer = try MapRenderer(labelRasterizer: labels, samples: samples)
+    /// `samples`: multisamples per pixel, nil to let the renderer choose (none on a CPU
+    /// rasteriser, where the shaders antialias; 4 on a GPU). See `MapRenderer.init`.
+    public init(samples: Int? = nil, shaderAntialiasing: Bool? = nil) throws {
+        renderer = try MapRenderer(labelRasterizer: labels, samples: samples, shaderAntialiasing: shaderAntialiasing)
     }
 
     /// A description of the GL device, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) via surfaceless`.

@@ -54,6 +54,9 @@ struct RenderCommand: ParsableCommand {
             print("\(c.center.lat) \(c.center.lon) \(c.zoom) \(c.bearing) \(c.pitch)")
         }
         if `repeat` > 0 {
+            // Every timed render draws the whole frame, as a render of a new scene would: the
+            // partial redraw of animations would otherwise find nothing changed.
+            snapshotter.renderer.partialRedraw = false
             var times: [Double] = []
             for _ in 0..<`repeat` {
                 let t0 = DispatchTime.now().uptimeNanoseconds

@@ -170,7 +170,7 @@ import Testing
             for cmd in planner.plan(scene, camera: camera).commands where cmd.mesh.layout == .ground {
                 let v = cmd.mesh.vertices, k = cmd.extrudeScale
                 func p(_ i: UInt32) -> (Double, Double) {
-                    let j = Int(i) * 5
+                    let j = Int(i) * 6
                     return (Double(v[j]) * ws + Double(v[j + 2]) * k, Double(v[j + 1]) * ws + Double(v[j + 3]) * k)
                 }
                 let idx = cmd.mesh.indices
@@ -184,9 +184,10 @@ import Testing
         let inkCulled = ink(culled.planner), inkPlain = ink(plain.planner)
         #expect(inkCulled * 2 < inkPlain, "culled ink \(inkCulled) px² vs \(inkPlain) px²")
         // Identical but for rare edge samples where cut pieces of one segment meet (the pieces'
-        // normals differ in the last bits): at most 0.05 % of the bytes, each by at most 64.
+        // normals and coverage differ in the last bits): at most 0.05 % of the bytes by more than
+        // one level of 255, none by more than 64.
         var differing = 0, worst = 0
-        for i in 0 ..< a.pixels.count where a.pixels[i] != b.pixels[i] {
+        for i in 0 ..< a.pixels.count where abs(Int(a.pixels[i]) - Int(b.pixels[i])) > 1 {
             differing += 1
             worst = max(worst, abs(Int(a.pixels[i]) - Int(b.pixels[i])))
         }

@@ -9,7 +9,7 @@ import Testing
 func strokeArea(_ mesh: Mesh, halfWidth: Double, scale: Double) -> Double {
     let v = mesh.vertices
     func pos(_ i: UInt32) -> (Double, Double) {
-        let k = Int(i) * 5
+        let k = Int(i) * 6
         return (Double(v[k]) * scale + Double(v[k + 2]) * halfWidth, Double(v[k + 1]) * scale + Double(v[k + 3]) * halfWidth)
     }
     var area = 0.0
@@ -65,7 +65,7 @@ func strokeArea(_ mesh: Mesh, halfWidth: Double, scale: Double) -> Double {
         // so no vertex is extruded by more than 2 half-widths.
         let mesh = stroke([(0, 0), (100, 0), (0, 1)], join: .miter, cap: .butt)
         let v = mesh.vertices
-        for k in stride(from: 0, to: v.count, by: 5) {
+        for k in stride(from: 0, to: v.count, by: 6) {
             let len = (Double(v[k + 2]) * Double(v[k + 2]) + Double(v[k + 3]) * Double(v[k + 3])).squareRoot()
             #expect(len <= 2.0001)
         }
@@ -73,7 +73,7 @@ func strokeArea(_ mesh: Mesh, halfWidth: Double, scale: Double) -> Double {
 
     @Test func distancesAccumulateAlongTheLine() {
         let mesh = stroke([(0, 0), (30, 40), (30, 100)], join: .bevel, cap: .butt)
-        let ds = stride(from: 4, to: mesh.vertices.count, by: 5).map { Double(mesh.vertices[$0]) * scale }
+        let ds = stride(from: 4, to: mesh.vertices.count, by: 6).map { Double(mesh.vertices[$0]) * scale }
         // 3-4-5 triangle: first leg 50 px, second 60 px, total 110 px.
         #expect(abs((ds.max() ?? 0) - 110) < 1e-3)
         #expect(ds.contains { abs($0 - 50) < 1e-3 })

@@ -45,7 +45,7 @@ import Testing
         #expect(cmd.mesh.vertexCount < 5_000)
         let ws = Self.camera.worldSize
         let c = MapPoint(Self.center)
-        for k in stride(from: 0, to: cmd.mesh.vertices.count, by: 5) {
+        for k in stride(from: 0, to: cmd.mesh.vertices.count, by: 6) {
             let x = cmd.origin.x + Double(cmd.mesh.vertices[k]), y = cmd.origin.y + Double(cmd.mesh.vertices[k + 1])
             // The clip rectangle is 3 cells of at most 2× the view radius (~250 px) around the centre.
             #expect(abs(x - c.x) * ws < 3000 && abs(y - c.y) * ws < 3000)
@@ -63,7 +63,7 @@ import Testing
         let cam = Camera(center: LatLng(lat: 48, lon: -40), zoom: 2, size: ScreenSize(width: 800, height: 600))
         let cmd = try #require(RenderPlanner().plan(s, camera: cam).commands.first)
         var minY = Double.infinity
-        for k in stride(from: 0, to: cmd.mesh.vertices.count, by: 5) { minY = min(minY, cmd.origin.y + Double(cmd.mesh.vertices[k + 1])) }
+        for k in stride(from: 0, to: cmd.mesh.vertices.count, by: 6) { minY = min(minY, cmd.origin.y + Double(cmd.mesh.vertices[k + 1])) }
         let northmost = MapPoint(x: 0, y: minY).latLng.lat
         #expect(abs(northmost - 53.784) < 0.11, "northmost \(northmost)")
         // A straight Mercator line never goes north of London.
@@ -71,7 +71,7 @@ import Testing
         straight.add(.polyline(try Polyline(coordinates: [ny, london])))
         let cmd2 = try #require(RenderPlanner().plan(straight, camera: cam).commands.first)
         var minY2 = Double.infinity
-        for k in stride(from: 0, to: cmd2.mesh.vertices.count, by: 5) { minY2 = min(minY2, cmd2.origin.y + Double(cmd2.mesh.vertices[k + 1])) }
+        for k in stride(from: 0, to: cmd2.mesh.vertices.count, by: 6) { minY2 = min(minY2, cmd2.origin.y + Double(cmd2.mesh.vertices[k + 1])) }
         #expect(MapPoint(x: 0, y: minY2).latLng.lat < 51.51)
     }
 
