@@ -1,0 +1,101 @@
+import Foundation
+import GeoKit
+import MapCamera
+import MapRender
+import MapRenderGL
+import MapScene
+import Testing
+
+/// Shader antialiasing against the textbook reference: the same scene rendered at 4× the pixel
+/// ratio without any antialiasing and averaged over each 4×4 block (16 samples per pixel on a
+/// regular grid, a box filter); for 2× output (the renderer stops at ratio 4), at 2× the ratio
+/// with 4× MSAA averaged over 2×2 blocks (16 samples per pixel too). On the pixels the reference shows as edges (blocks whose 16
+/// samples are not all alike), the mean channel difference of shader coverage at 1× and 2× must
+/// be no larger than 4× MSAA's (what the renderer did before shader coverage).
+@Suite struct AntialiasingQualityTests {
+    /// Lines at many angles and widths (round, miter and bevel joins, dashes, a translucent
+    /// casing), circles in metres and pixels, a ring, and fills without outlines (one with a hole).
+    static func scene() throws -> Scene {
+        let at = ReferenceImageTests.at
+        var s = Scene(background: Color(rgb: 0xF6F8FA))
+        // A star of 2 px and 5 px spokes: every direction.
+        for k in 0 ..< 12 {
+            let a = Double(k) * .pi / 12 + 0.05
+            let w = k % 2 == 0 ? 2.0 : 5.0
+            s.add(.polyline(try Polyline(coordinates: [at(-70 + 12 * cos(a), -30 + 12 * sin(a)), at(-70 + 45 * cos(a), -30 + 45 * sin(a))],
+                                         style: LineStyle(width: .pixels(w), color: Color(rgb: 0x0A3069), cap: .round))))
+        }
+        s.add(.polyline(try Polyline(coordinates: [at(-110, 50), at(-70, 20), at(-40, 60), at(-5, 25)],
+                                     style: LineStyle(width: .pixels(7), color: Color(rgb: 0x1F6FEB), join: .miter))))
+        s.add(.polyline(try Polyline(coordinates: [at(-110, 70), at(-60, 40), at(-20, 75)],
+                                     style: LineStyle(width: .pixels(6), color: Color(rgb: 0x8250DF, alpha: 0xB0), join: .bevel,
+                                                      dash: [12, 5], casingColor: Color(rgb: 0x24292F), casingWidth: 1.5))))
+        s.add(.circle(try Circle(center: at(30, -35), radius: .meters(38), fill: Color(rgb: 0xFF0000, alpha: 0x40),
+                                 stroke: Color(rgb: 0xFF0000), strokeWidth: 2)))
+        s.add(.circle(try Circle(center: at(85, -40), radius: .pixels(17), fill: Color(rgb: 0x1A7F37), stroke: nil)))
+        s.add(.circle(try Circle(center: at(85, 10), radius: .pixels(14), fill: Color(rgb: 0, alpha: 0), stroke: Color(rgb: 0x9A6700),
+                                 strokeWidth: 3)))
+        s.add(.polygon(try Polygon(exterior: [at(5, 20), at(60, 12), at(48, 72), at(20, 50)],
+                                   holes: [[at(25, 30), at(40, 45), at(35, 27)]], fill: Color(rgb: 0x0969DA))))
+        s.add(.polygon(try Polygon(exterior: [at(70, 40), at(112, 35), at(100, 75)], fill: Color(rgb: 0xBF3989, alpha: 0x90))))
+        return s
+    }
+
+    /// Reference pixels (straight RGB, 0…255 as Double) and whether each is an edge.
+    static func supersampled(_ scene: Scene, ratio: Double) throws -> (rgb: [Double], edge: [Bool], width: Int, height: Int) {
+        let k = Int(4 / ratio)
+        let r = try MapRenderer(samples: k == 4 ? 0 : 4, shaderAntialiasing: false)
+        let f = try r.render(scene: scene, camera: ReferenceImageTests.camera(ratio: 4))
+        let w = f.width / k, h = f.height / k
+        var rgb = [Double](repeating: 0, count: w * h * 3), edge = [Bool](repeating: false, count: w * h)
+        for y in 0 ..< h {
+            for x in 0 ..< w {
+                var sum = [0.0, 0, 0]
+                var lo = [255, 255, 255], hi = [0, 0, 0]
+                for sy in 0 ..< k {
+                    for sx in 0 ..< k {
+                        let p = f.pixel(x: k * x + sx, y: k * y + sy)!
+                        for (c, v) in [p.r, p.g, p.b].enumerated() {
+                            sum[c] += Double(v)
+                            lo[c] = min(lo[c], Int(v)); hi[c] = max(hi[c], Int(v))
+                        }
+                    }
+                }
+                for c in 0 ..< 3 { rgb[(y * w + x) * 3 + c] = sum[c] / Double(k * k) }
+                edge[y * w + x] = (0 ..< 3).contains { hi[$0] - lo[$0] > 8 }
+            }
+        }
+        return (rgb, edge, w, h)
+    }
+
+    static func meanEdgeError(_ frame: Frame, _ ref: (rgb: [Double], edge: [Bool], width: Int, height: Int)) -> Double {
+        var total = 0.0, n = 0
+        for y in 0 ..< ref.height {
+            for x in 0 ..< ref.width where ref.edge[y * ref.width + x] {
+                let p = frame.pixel(x: x, y: y)!
+                for (c, v) in [p.r, p.g, p.b].enumerated() { total += abs(Double(v) - ref.rgb[(y * ref.width + x) * 3 + c]) }
+                n += 3
+            }
+        }
+        return total / Double(max(n, 1))
+    }
+
+    @Test(arguments: [1.0, 2.0]) func shaderCoverageIsAsCloseToSupersamplingAsMSAA(ratio: Double) throws {
+        let scene = try Self.scene()
+        let ref = try Self.supersampled(scene, ratio: ratio)
+        let edges = ref.edge.filter { $0 }.count
+        #expect(edges > 1500 * Int(ratio), "the scene has edges to compare (\(edges))")
+        let shader = try MapRenderer(samples: 0)
+        #expect(shader.shaderAntialiasing)
+        let msaa = try MapRenderer(samples: 4, shaderAntialiasing: false)
+        try #require(msaa.samples == 4, "llvmpipe offers 4× MSAA")
+        let camera = ReferenceImageTests.camera(ratio: ratio)
+        let shaderError = Self.meanEdgeError(try shader.render(scene: scene, camera: camera), ref)
+        let msaaError = Self.meanEdgeError(try msaa.render(scene: scene, camera: camera), ref)
+        let none = try MapRenderer(samples: 0, shaderAntialiasing: false)
+        let aliasedError = Self.meanEdgeError(try none.render(scene: scene, camera: camera), ref)
+        print("antialiasing @\(ratio)x, mean |Δ| on \(edges) edge pixels vs 16× supersampling: shader \(String(format: "%.2f", shaderError)), 4× MSAA \(String(format: "%.2f", msaaError)), none \(String(format: "%.2f", aliasedError))")
+        #expect(shaderError <= msaaError, "shader coverage \(shaderError) vs 4× MSAA \(msaaError)")
+        #expect(aliasedError > 2 * msaaError, "the comparison tells antialiased edges from aliased ones")
+    }
+}
