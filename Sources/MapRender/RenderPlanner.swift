@@ -252,10 +252,11 @@ public final class RenderPlanner: @unchecked Sendable {
                     let dx = p.x - o.x, dy = p.y - o.y
                     return (cx + ax * dx + bx * dy, cy + ay * dx + by * dy)
                 }
-                // With shader antialiasing a stroke reaches half a device pixel further and covers
-                // pixels fully only to half a pixel inside its edge.
-                let keep = culler.keepMask(screen, touchRadius: reach * (widest * ratio + 0.5),
-                                           coverRadius: max(0, narrowest * ratio - 0.5))
+                // The same radii hold for shader coverage (evaluated at pixel centres): a pixel it
+                // colours at all has its centre within half width + ½ px, so its square comes within
+                // the half width; a pixel whose corners all lie within the half width has its
+                // centre within half width − ½ px, where coverage is full.
+                let keep = culler.keepMask(screen, touchRadius: reach * widest * ratio, coverRadius: narrowest * ratio)
                 stroker.stroke(pts, closed: false, into: &b, startDistance: piece.start, keep: keep)
             }
             return (b.build(), origin)

@@ -78,9 +78,27 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
     /// `size · pixelRatio` pixels).
     public func render(scene: Scene, camera: Camera) throws -> Frame {
         try Self.validate(camera)
+        let t0 = DispatchTime.now().uptimeNanoseconds
         let plan = planner.plan(scene, camera: camera)
-        return try draw(plan)
+        let planned = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+        let frame = try draw(plan)
+        state.flagLock.withLock { state.timings.plan = planned }
+        return frame
     }
+
+    /// Where the last frame's time went (milliseconds): planning (for `render(scene:camera:)`),
+    /// drawing (commands issued and finished by GL) and reading back (resolve, read, flip,
+    /// unpremultiply).
+    public struct Timings: Sendable {
+        public var plan = 0.0
+        public var draw = 0.0
+        public var readBack = 0.0
+        /// Triangles submitted (multi-pass commands counted once per pass).
+        public var triangles = 0
+    }
+
+    /// The last frame's timings.
+    public var lastTimings: Timings { state.flagLock.withLock { state.timings } }
 
     /// Draws an existing plan.
     public func draw(_ plan: RenderPlan) throws -> Frame {
@@ -89,8 +107,11 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
         return try thread.sync {
             guard let s = box.state else { throw RenderError(.threadStopped) }
             let partial = box.flagLock.withLock { box.partialRedraw }
-            let (frame, fraction) = try s.draw(plan, partial: partial)
-            box.flagLock.withLock { box.lastRedrawFraction = fraction }
+            let (frame, fraction, drawMs, readMs) = try s.draw(plan, partial: partial)
+            box.flagLock.withLock {
+                box.lastRedrawFraction = fraction
+                box.timings = Timings(plan: 0, draw: drawMs, readBack: readMs, triangles: s.triangles)
+            }
             return frame
         }
     }
@@ -122,6 +143,7 @@ private final class GLStateBox: @unchecked Sendable {
     var lastRedrawFraction = 1.0
     var samples = 0
     var shaderAA = true
+    var timings = MapRenderer.Timings()
 }
 
 /// Everything that lives on the GL thread.
@@ -185,8 +207,14 @@ private final class GLState {
     /// cannot be re-used by new meshes while they are compared).
     private var previous: PreviousFrame?
 
-    func draw(_ plan: RenderPlan, partial: Bool) throws -> (Frame, Double) {
+    /// Triangles submitted in the last frame.
+    var triangles = 0
+
+    func draw(_ plan: RenderPlan, partial: Bool) throws -> (Frame, Double, Double, Double) {
         frame += 1
+        triangles = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        func ms(_ from: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - from) / 1e6 }
         let camera = plan.camera
         let (w, h) = camera.pixelSize
         if target?.width != w || target?.height != h {
@@ -217,13 +245,13 @@ private final class GLState {
             previous = PreviousFrame(camera: camera, background: plan.background, commands: ordered, boxes: boxes,
                                      pixels: prev.pixels, width: w, height: h)
             evict()
-            return (Frame(width: w, height: h, pixels: prev.pixels), 0)
+            return (Frame(width: w, height: h, pixels: prev.pixels), 0, ms(start), 0)
         }
-        var scissor: PixelRect?
-        if case .rect(let r) = damage, r.area * 10 <= w * h * 6 {
-            scissor = r
+        // Partial redraws: each damaged rectangle is cleared and drawn under its own scissor.
+        var scissors: [PixelRect] = []
+        if case .rects(let rs) = damage, rs.reduce(0, { $0 + $1.area }) * 10 <= w * h * 6 {
+            scissors = rs
             glEnable(GLenum(GL_SCISSOR_TEST))
-            glScissor(GLint(r.x), GLint(h - r.y - r.height), GLsizei(r.width), GLsizei(r.height))
         }
         let bg = plan.background.premultiplied
         glDisable(GLenum(GL_DEPTH_TEST))
@@ -231,7 +259,6 @@ private final class GLState {
         glClearColor(bg.0, bg.1, bg.2, bg.3)
         glClearStencil(0)
         glStencilMask(0xFF)
-        glClear(GLbitfield(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
         glEnable(GLenum(GL_BLEND))
         glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         let worldSize = Float(camera.worldSize)
@@ -348,6 +375,7 @@ private final class GLState {
             }
             glBindVertexArray(gpu.vao)
             let count = cmd.mesh.indices.count
+            triangles += count / 3 * (twoPass ? 2 : 1)
             if twoPass {
                 glUniform1i(program.uniform("u_pass"), 1)
                 glDrawElements(GLenum(GL_TRIANGLES), GLsizei(count), GLenum(GL_UNSIGNED_INT), nil)
@@ -367,39 +395,55 @@ private final class GLState {
                 glDrawElements(GLenum(GL_TRIANGLES), GLsizei(count), GLenum(GL_UNSIGNED_INT), nil)
             }
         }
-        glDisable(GLenum(GL_DEPTH_TEST))
-        for cmd in passes.flat { drawCommand(cmd) }
-        if let sky {
-            glDisable(GLenum(GL_STENCIL_TEST))
-            glEnable(GLenum(GL_BLEND))
-            blending = true
-            drawSky(sky, height: h, ratio: camera.pixelRatio)
-            current = skyProgram.id
-        }
-        if !passes.opaque.isEmpty || !passes.translucent.isEmpty {
-            glEnable(GLenum(GL_DEPTH_TEST))
-            glDepthFunc(GLenum(GL_LESS))
-            glDepthMask(GLboolean(GL_TRUE))
-            ThreeD.cullBackFaces(true)
-            for cmd in passes.opaque { drawCommand(cmd) }
-            glDepthMask(GLboolean(GL_FALSE))
-            for cmd in passes.translucent {
-                ThreeD.cullBackFaces(cmd.mesh.layout == .solid)
-                drawCommand(cmd)
-            }
-            ThreeD.cullBackFaces(false)
+        func drawAll() {
+            glClear(GLbitfield(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
+            stencilRef = 0
             glDisable(GLenum(GL_DEPTH_TEST))
+            for cmd in passes.flat { drawCommand(cmd) }
+            if let sky {
+                glDisable(GLenum(GL_STENCIL_TEST))
+                glEnable(GLenum(GL_BLEND))
+                blending = true
+                drawSky(sky, height: h, ratio: camera.pixelRatio)
+                current = skyProgram.id
+            }
+            if !passes.opaque.isEmpty || !passes.translucent.isEmpty {
+                glEnable(GLenum(GL_DEPTH_TEST))
+                glDepthFunc(GLenum(GL_LESS))
+                glDepthMask(GLboolean(GL_TRUE))
+                ThreeD.cullBackFaces(true)
+                for cmd in passes.opaque { drawCommand(cmd) }
+                glDepthMask(GLboolean(GL_FALSE))
+                for cmd in passes.translucent {
+                    ThreeD.cullBackFaces(cmd.mesh.layout == .solid)
+                    drawCommand(cmd)
+                }
+                ThreeD.cullBackFaces(false)
+                glDisable(GLenum(GL_DEPTH_TEST))
+            }
+            for cmd in passes.sprites { drawCommand(cmd) }
         }
-        for cmd in passes.sprites { drawCommand(cmd) }
+        if scissors.isEmpty {
+            drawAll()
+        } else {
+            for r in scissors {
+                glScissor(GLint(r.x), GLint(h - r.y - r.height), GLsizei(r.width), GLsizei(r.height))
+                drawAll()
+            }
+        }
         glDepthMask(GLboolean(GL_TRUE))
         glEnable(GLenum(GL_BLEND))
         glBindVertexArray(0)
         glDisable(GLenum(GL_STENCIL_TEST))
+        glFinish()
+        let drawn = ms(start)
+        let readStart = DispatchTime.now().uptimeNanoseconds
         var pixels: [UInt8]
-        if let scissor, let prev = previous {
-            pixels = prev.pixels
-            target.readPixels(scissor, into: &pixels)
+        if !scissors.isEmpty, let prev = previous {
+            // The multisample resolve (a blit) honours the scissor: off first.
             glDisable(GLenum(GL_SCISSOR_TEST))
+            pixels = prev.pixels
+            for r in scissors { target.readPixels(r, into: &pixels) }
         } else {
             glDisable(GLenum(GL_SCISSOR_TEST))
             pixels = target.readPixels()
@@ -409,16 +453,16 @@ private final class GLState {
                             width: w, height: h)
             : nil
         evict()
-        let fraction = scissor.map { Double($0.area) / Double(w * h) } ?? 1
-        return (Frame(width: w, height: h, pixels: pixels), fraction)
+        let fraction = scissors.isEmpty ? 1 : Double(scissors.reduce(0) { $0 + $1.area }) / Double(w * h)
+        return (Frame(width: w, height: h, pixels: pixels), fraction, drawn, ms(readStart))
     }
 
     /// What changed since the last frame.
     enum Damage {
         /// Nothing: the last frame's pixels are this frame's.
         case none
-        /// Only this rectangle.
-        case rect(PixelRect)
+        /// Only these rectangles (disjoint).
+        case rects([PixelRect])
         /// Everything (or it cannot be told).
         case full
     }
@@ -431,14 +475,10 @@ private final class GLState {
         var oldCount: [CommandSignature: Int] = [:], newCount: [CommandSignature: Int] = [:]
         for sgn in old { oldCount[sgn, default: 0] += 1 }
         for sgn in new { newCount[sgn, default: 0] += 1 }
-        var union: (x0: Int, y0: Int, x1: Int, y1: Int)?
+        var changed: [PixelRect] = []
         func add(_ b: PixelRect?) -> Bool {
             guard let b else { return false }
-            if let u = union {
-                union = (min(u.x0, b.x), min(u.y0, b.y), max(u.x1, b.x + b.width), max(u.y1, b.y + b.height))
-            } else {
-                union = (b.x, b.y, b.x + b.width, b.y + b.height)
-            }
+            if b.area > 0 { changed.append(b) }
             return true
         }
         // The common commands, in order, on each side.
@@ -460,10 +500,36 @@ private final class GLState {
         guard let a = common(old, oldCount, newCount, prev.boxes), let b = common(new, newCount, oldCount, boxes), a == b else {
             return .full
         }
-        guard let u = union else { return .none }
-        let x0 = max(0, u.x0 - 2), y0 = max(0, u.y0 - 2), x1 = min(width, u.x1 + 2), y1 = min(height, u.y1 + 2)
-        guard x1 > x0, y1 > y0 else { return .none }
-        return .rect(PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+        let rects = Self.merged(changed.map { b in
+            let x0 = max(0, b.x - 2), y0 = max(0, b.y - 2)
+            let x1 = min(width, b.x + b.width + 2), y1 = min(height, b.y + b.height + 2)
+            return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+        }.filter { $0.area > 0 })
+        return rects.isEmpty ? .none : .rects(rects)
+    }
+
+    /// Disjoint rectangles covering `rects`: overlapping ones (or ones whose union wastes little)
+    /// are merged into their bounding box, and more than 8 become one.
+    static func merged(_ rects: [PixelRect]) -> [PixelRect] {
+        var out = rects
+        var mergedSome = true
+        while mergedSome {
+            mergedSome = false
+            search: for i in 0 ..< out.count {
+                for j in i + 1 ..< out.count {
+                    let a = out[i], b = out[j]
+                    let u = a.union(b)
+                    if a.intersects(b) || u.area <= (a.area + b.area) * 5 / 4 {
+                        out[i] = u
+                        out.remove(at: j)
+                        mergedSome = true
+                        break search
+                    }
+                }
+            }
+        }
+        if out.count > 8 { return [out.dropFirst().reduce(out[0]) { $0.union($1) }] }
+        return out
     }
 
     /// The device-pixel rectangle a command can touch (top-left origin), or nil when unknown.

@@ -1,7 +1,8 @@
 import CEGL
 
 /// The offscreen framebuffer: multisampled colour + depth/stencil renderbuffers, resolved by a
-/// blit into a single-sample colour renderbuffer that is read back.
+/// blit into a single-sample colour renderbuffer that is read back; without multisampling the
+/// drawn colour buffer is read back directly (no blit).
 final class OffscreenTarget {
     let width: Int
     let height: Int
@@ -56,10 +57,7 @@ final class OffscreenTarget {
     /// Resolves the samples and reads the pixels back top-down with straight alpha.
     func readPixels() -> [UInt8] {
         let w = GLsizei(width), h = GLsizei(height)
-        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), msaaFBO)
-        glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), resolveFBO)
-        glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
-        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), resolveFBO)
+        resolve(x: 0, y: 0, w: w, h: h)
         glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
         let rowBytes = width * 4, rows = height
         // Read straight into the result, then flip rows in place and undo the premultiplication
@@ -80,10 +78,7 @@ final class OffscreenTarget {
     /// `pixels` (the whole frame, top-down, straight alpha), leaving the rest as it is.
     func readPixels(_ rect: PixelRect, into pixels: inout [UInt8]) {
         let x = GLint(rect.x), y = GLint(height - rect.y - rect.height), w = GLsizei(rect.width), h = GLsizei(rect.height)
-        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), msaaFBO)
-        glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), resolveFBO)
-        glBlitFramebuffer(x, y, x + w, y + h, x, y, x + w, y + h, GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
-        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), resolveFBO)
+        resolve(x: x, y: y, w: w, h: h)
         glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
         let rowBytes = rect.width * 4
         var scratch = [UInt8](repeating: 0, count: rowBytes * rect.height)
@@ -103,6 +98,16 @@ final class OffscreenTarget {
             }
         }
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), msaaFBO)
+    }
+
+    /// Makes the rectangle readable: resolved into the single-sample buffer, or (no
+    /// multisampling) the drawn buffer itself bound for reading.
+    private func resolve(x: GLint, y: GLint, w: GLsizei, h: GLsizei) {
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), msaaFBO)
+        guard samples > 0 else { return }
+        glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), resolveFBO)
+        glBlitFramebuffer(x, y, x + w, y + h, x, y, x + w, y + h, GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), resolveFBO)
     }
 
     /// Swaps row `y` with row `rows - 1 - y` (GL rows are bottom-up).
@@ -155,4 +160,13 @@ struct PixelRect: Equatable {
     var height: Int
 
     var area: Int { width * height }
+
+    func intersects(_ o: PixelRect) -> Bool {
+        x < o.x + o.width && o.x < x + width && y < o.y + o.height && o.y < y + height
+    }
+
+    func union(_ o: PixelRect) -> PixelRect {
+        let x0 = min(x, o.x), y0 = min(y, o.y)
+        return PixelRect(x: x0, y: y0, width: max(x + width, o.x + o.width) - x0, height: max(y + height, o.y + o.height) - y0)
+    }
 }

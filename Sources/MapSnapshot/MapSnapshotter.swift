@@ -57,9 +57,31 @@ public final class MapSnapshotter: @unchecked Sendable {
     /// A description of the GL device, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) via surfaceless`.
     public var deviceDescription: String { renderer.deviceDescription }
 
+    /// Where the last image's time went, in milliseconds.
+    public struct Timings: Sendable {
+        /// Choosing and labelling the basemap features for the view.
+        public var basemap = 0.0
+        /// Planning: culling, simplifying, tessellating (cached meshes re-used).
+        public var plan = 0.0
+        /// GL drawing, until finished.
+        public var draw = 0.0
+        /// Resolve and read-back.
+        public var readBack = 0.0
+        /// Compass, scale bar and attribution drawn on the image.
+        public var extras = 0.0
+        /// Triangles drawn.
+        public var triangles = 0
+    }
+
+    /// The last image's timings.
+    public var lastTimings: Timings { lock.withLock { timings } }
+    private var timings = Timings()
+
     /// Renders one image (straight-alpha RGBA, `size · pixelRatio` pixels).
     public func render(_ snapshot: Snapshot) throws -> Bitmap {
         try lock.withLock {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            func ms(_ from: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - from) / 1e6 }
             let camera = snapshot.camera
             var scene = Scene(background: snapshot.background, overlays: snapshot.overlays)
             var attributionText: String?
@@ -70,9 +92,13 @@ public final class MapSnapshotter: @unchecked Sendable {
                 scene.basemap = layers.layers(for: camera, style: style, labels: labels, reserved: reserved)
                 attributionText = layers.basemap.attribution
             }
+            let basemapMs = ms(t0)
             let frame = try renderer.render(scene: scene, camera: camera)
+            let t1 = DispatchTime.now().uptimeNanoseconds
             var bitmap = try Bitmap(width: frame.width, height: frame.height, pixels: frame.pixels)
             try drawExtras(on: &bitmap, snapshot: snapshot, attribution: attributionText)
+            let r = renderer.lastTimings
+            timings = Timings(basemap: basemapMs, plan: r.plan, draw: r.draw, readBack: r.readBack, extras: ms(t1), triangles: r.triangles)
             return bitmap
         }
     }

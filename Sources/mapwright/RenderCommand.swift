@@ -58,17 +58,29 @@ struct RenderCommand: ParsableCommand {
             // partial redraw of animations would otherwise find nothing changed.
             snapshotter.renderer.partialRedraw = false
             var times: [Double] = []
+            var parts: [[Double]] = Array(repeating: [], count: 6)
             for _ in 0..<`repeat` {
                 let t0 = DispatchTime.now().uptimeNanoseconds
                 let b = try snapshotter.render(snapshot)
+                let t1 = DispatchTime.now().uptimeNanoseconds
                 _ = try b.pngData()
-                times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+                let t2 = DispatchTime.now().uptimeNanoseconds
+                times.append(Double(t2 - t0) / 1e6)
+                let t = snapshotter.lastTimings
+                for (k, v) in [t.basemap, t.plan, t.draw, t.readBack, t.extras, Double(t2 - t1) / 1e6].enumerated() {
+                    parts[k].append(v)
+                }
+            }
+            func median(_ v: [Double]) -> Double {
+                let s = v.sorted()
+                return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
             }
             times.sort()
-            let median = times.count % 2 == 1 ? times[times.count / 2]
-                : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
-            let line = String(format: "render: %d runs, median %.1f ms, min %.1f ms, max %.1f ms\n",
-                              times.count, median, times.first ?? 0, times.last ?? 0)
+            let p = parts.map(median)
+            let line = String(format: "render: %d runs, median %.1f ms, min %.1f ms, max %.1f ms\n"
+                              + "breakdown (medians, ms): basemap %.2f, plan %.2f, draw %.2f, read back %.2f, extras %.2f, png %.2f; %d triangles\n",
+                              times.count, median(times), times.first ?? 0, times.last ?? 0, p[0], p[1], p[2], p[3], p[4], p[5],
+                              snapshotter.lastTimings.triangles)
             FileHandle.standardError.write(Data(line.utf8))
         }
     }
