@@ -57,6 +57,19 @@ final class GLProgram {
 
 /// The shader sources (GLSL ES 3.00).
 enum Shaders {
+    /// A stroke fragment's coverage: the distance across the line (`v_c`, half widths) or from a
+    /// fan's centre (`v_ext`), whichever is less, both linear on screen (`v_w`), against the
+    /// geometry's reach `u_outer` in device pixels (the edge half a pixel inside it).
+    static let strokeCoverage = "clamp((1.0 - min(abs(v_c), length(v_ext)) / v_w) * u_outer, 0.0, 1.0)"
+
+    /// The opening of the ground fragment shaders: version, precision, colour and output.
+    static let groundFragmentHeader = """
+    #version 300 es
+    precision highp float;
+    uniform vec4 u_color;
+    out vec4 fragColor;
+    """
+
     /// Strokes: solid premultiplied colour with an optional dash pattern (logical pixels along
     /// the line, shifted by `u_dashOffset`), an optional fade-in over the first `u_fade` pixels,
     /// and, with `u_aa`, coverage from the distance across the line (`v_c` in half widths, or
@@ -84,7 +97,7 @@ enum Shaders {
     out vec4 fragColor;
     void main() {
         float cov = 1.0;
-        if (u_aa > 0.5) cov = clamp((1.0 - min(abs(v_c), length(v_ext)) / v_w) * u_outer, 0.0, 1.0);
+        if (u_aa > 0.5) cov = \(strokeCoverage);
         if (u_dashTotal > 0.0) {
             float d = mod(v_dist - u_dashOffset, u_dashTotal);
             float start = 0.0;
@@ -112,17 +125,14 @@ enum Shaders {
 
     /// Solid strokes without dashes, fade or passes (no `discard`: llvmpipe runs fewer steps).
     static let groundSolidFragment = """
-    #version 300 es
-    precision highp float;
-    uniform vec4 u_color;
+    \(groundFragmentHeader)
     uniform float u_aa;
     uniform float u_outer;
     in vec2 v_ext;
     in float v_c;
     in float v_w;
-    out vec4 fragColor;
     void main() {
-        float cov = u_aa > 0.5 ? clamp((1.0 - min(abs(v_c), length(v_ext)) / v_w) * u_outer, 0.0, 1.0) : 1.0;
+        float cov = u_aa > 0.5 ? \(strokeCoverage) : 1.0;
         fragColor = u_color * cov;
     }
     """
@@ -130,12 +140,9 @@ enum Shaders {
     /// Fills: the interior has coverage 1, the fringe outside the edges fades to 0 (see
     /// `RenderPlanner.fillMesh`).
     static let groundFillFragment = """
-    #version 300 es
-    precision highp float;
-    uniform vec4 u_color;
+    \(groundFragmentHeader)
     in float v_c;
     in float v_w;
-    out vec4 fragColor;
     void main() {
         fragColor = u_color * clamp(v_c / v_w, 0.0, 1.0);
     }
@@ -144,16 +151,13 @@ enum Shaders {
     /// Pixel discs and rings: coverage of the true circle (outer radius `v_c`, inner `v_inner`
     /// or none when negative, logical pixels) from the distance to the centre.
     static let groundDiscFragment = """
-    #version 300 es
-    precision highp float;
-    uniform vec4 u_color;
+    \(groundFragmentHeader)
     uniform float u_aa;
     uniform float u_ratio;
     in vec2 v_ext;
     in float v_c;
     in float v_w;
     flat in float v_inner;
-    out vec4 fragColor;
     void main() {
         float cov = 1.0;
         if (u_aa > 0.5) {
