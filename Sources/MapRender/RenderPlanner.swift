@@ -357,13 +357,9 @@ public final class RenderPlanner: @unchecked Sendable {
     /// fringe goes outwards) and false for holes (it goes into the hole).
     static func addFringe(_ ring: [MapPoint], awayFromFill exterior: Bool, clip: MapRect?, into b: inout GroundMeshBuilder) {
         let n = ring.count
-        var area2 = 0.0
-        for i in 0 ..< n {
-            let p = ring[i], q = ring[(i + 1) % n]
-            area2 += p.x * q.y - q.x * p.y
-        }
+        let points = ring.map { ($0.x, $0.y) }
+        let area2 = Outline.doubleArea(points)
         guard area2 != 0, area2.isFinite else { return }
-        // With y growing south, the left normal (dy, −dx) points out of a ring of positive area.
         let sign: Double = (area2 > 0) == exterior ? 1 : -1
         func onClip(_ p: MapPoint, _ q: MapPoint) -> Bool {
             guard let r = clip else { return false }
@@ -372,26 +368,18 @@ public final class RenderPlanner: @unchecked Sendable {
                 || (abs(p.y - r.minY) < eps && abs(q.y - r.minY) < eps) || (abs(p.y - r.maxY) < eps && abs(q.y - r.maxY) < eps)
         }
         // Outward unit normal per edge i (ring[i] → ring[i+1]); nil for clip edges and zero-length ones.
-        var normals: [(Double, Double)?] = []
-        normals.reserveCapacity(n)
-        for i in 0 ..< n {
-            let p = ring[i], q = ring[(i + 1) % n]
-            let dx = q.x - p.x, dy = q.y - p.y, len = (dx * dx + dy * dy).squareRoot()
-            normals.append(len > 0 && !onClip(p, q) ? (sign * dy / len, -sign * dx / len) : nil)
+        let normals: [(Double, Double)?] = (0 ..< n).map { i in
+            onClip(ring[i], ring[(i + 1) % n]) ? nil : Outline.normal(from: points[i], to: points[(i + 1) % n], sign: sign)
         }
         guard normals.contains(where: { $0 != nil }) else { return }
-        // Per vertex: on the edge (coverage ½) and on the rim (the miter of its edges' normals, at most 4 long).
+        // Per vertex: on the edge (coverage ½) and on the rim (the miter of its edges' normals).
         var inner: [UInt32] = [], outer: [UInt32] = []
         inner.reserveCapacity(n); outer.reserveCapacity(n)
         for i in 0 ..< n {
             let p = ring[i]
             var m = (0.0, 0.0)
             switch (normals[(i + n - 1) % n], normals[i]) {
-            case let (a?, c?):
-                let k = 1 + a.0 * c.0 + a.1 * c.1
-                m = k > 1.0 / 8 ? ((a.0 + c.0) / k, (a.1 + c.1) / k) : (a.0 + c.0, a.1 + c.1)
-                let len = (m.0 * m.0 + m.1 * m.1).squareRoot()
-                if len > 4 { m = (m.0 * 4 / len, m.1 * 4 / len) }
+            case let (a?, c?): m = Outline.miter(a, c)
             case let (a?, nil): m = a
             case let (nil, c?): m = c
             case (nil, nil): break
@@ -576,14 +564,20 @@ public final class RenderPlanner: @unchecked Sendable {
         return t < 0 ? t + 3600 : t
     }
 
+    /// Points (screen pixels, y down) turned `tenths` tenths of a degree clockwise about the origin.
+    static func turned(_ points: [(Double, Double)], tenths: Int) -> [(Double, Double)] {
+        let a = Double(tenths) / 10 * .pi / 180, c = cos(a), s = sin(a)
+        return points.map { ($0.0 * c - $0.1 * s, $0.0 * s + $0.1 * c) }
+    }
+
     /// Screen-mesh vertices (anchor at the origin, offset, texture coordinates) for corners
     /// turned `tenths` tenths of a degree clockwise about the anchor.
     static func turnedVertices(_ corners: [(x: Double, y: Double, u: Double, v: Double)], tenths: Int) -> [Float] {
-        let a = Double(tenths) / 10 * .pi / 180, c = cos(a), s = sin(a)
+        let offsets = turned(corners.map { ($0.x, $0.y) }, tenths: tenths)
         var out: [Float] = []
         out.reserveCapacity(corners.count * 6)
-        for k in corners {
-            out += [0, 0, Float(k.x * c - k.y * s), Float(k.x * s + k.y * c), Float(k.u), Float(k.v)]
+        for (k, o) in zip(corners, offsets) {
+            out += [0, 0, Float(o.0), Float(o.1), Float(k.u), Float(k.v)]
         }
         return out
     }
@@ -598,10 +592,9 @@ public final class RenderPlanner: @unchecked Sendable {
             // Grown by ~2 px about the centroid of the arrow's area.
             shape = shape.map { ($0.0 * 1.22, ($0.1 - 0.1 * s) * 1.22 + 0.1 * s) }
         }
-        let a = Double(tenths) / 10 * .pi / 180, c = cos(a), sn = sin(a)
-        let turned = shape.map { ($0.0 * c - $0.1 * sn, $0.0 * sn + $0.1 * c) }
-        let centre = (0.0, 0.2 * s)
-        return shapeMesh(outline: turned, centre: (centre.0 * c - centre.1 * sn, centre.0 * sn + centre.1 * c))
+        // The fan's centre, from which every edge is seen, turns with the outline.
+        let points = turned(shape + [(0, 0.2 * s)], tenths: tenths)
+        return shapeMesh(outline: Array(points.dropLast()), centre: points[points.count - 1])
     }
 
     /// A flat screen shape (logical pixels, y down, around the anchor) as a fan from `centre`
@@ -611,26 +604,12 @@ public final class RenderPlanner: @unchecked Sendable {
     static func shapeMesh(outline: [(Double, Double)], centre: (Double, Double)) -> Mesh {
         let n = outline.count
         guard n >= 3 else { return Mesh(layout: .screen, vertices: [], indices: []) }
-        var area2 = 0.0
-        for i in 0 ..< n {
-            let p = outline[i], q = outline[(i + 1) % n]
-            area2 += p.0 * q.1 - q.0 * p.1
-        }
-        let sign: Double = area2 > 0 ? 1 : -1
-        var normals: [(Double, Double)] = []
-        for i in 0 ..< n {
-            let p = outline[i], q = outline[(i + 1) % n]
-            let dx = q.0 - p.0, dy = q.1 - p.1, len = max((dx * dx + dy * dy).squareRoot(), 1e-12)
-            normals.append((sign * dy / len, -sign * dx / len))
-        }
+        let sign: Double = Outline.doubleArea(outline) > 0 ? 1 : -1
+        let normals = (0 ..< n).map { Outline.normal(from: outline[$0], to: outline[($0 + 1) % n], sign: sign) ?? (0, 0) }
         var v: [Float] = [0, 0, Float(centre.0), Float(centre.1), 1, 0.5]
         var idx: [UInt32] = []
         for i in 0 ..< n {
-            let a = normals[(i + n - 1) % n], c = normals[i]
-            let k = 1 + a.0 * c.0 + a.1 * c.1
-            var m = k > 1.0 / 8 ? ((a.0 + c.0) / k, (a.1 + c.1) / k) : (a.0 + c.0, a.1 + c.1)
-            let len = (m.0 * m.0 + m.1 * m.1).squareRoot()
-            if len > 4 { m = (m.0 * 4 / len, m.1 * 4 / len) }
+            let m = Outline.miter(normals[(i + n - 1) % n], normals[i])
             let p = outline[i]
             v += [0, 0, Float(p.0 - 0.5 * m.0), Float(p.1 - 0.5 * m.1), 1, 0.5]
             v += [0, 0, Float(p.0 + 0.5 * m.0), Float(p.1 + 0.5 * m.1), 0, 0.5]
