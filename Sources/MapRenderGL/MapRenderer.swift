@@ -184,7 +184,10 @@ private final class GLState {
         let renderer = glGetString(GLenum(GL_RENDERER)).map { String(cString: $0) } ?? "unknown GL"
         description = "\(renderer) via \(egl.platform)"
         let software = ["llvmpipe", "softpipe", "swrast", "lavapipe"].contains { renderer.lowercased().contains($0) }
-        let chosen = max(0, min(samples ?? (software ? 0 : 4), 16))
+        // What the device offers decides both the sample count and whether the shaders antialias.
+        var maxSamples: GLint = 0
+        glGetIntegerv(GLenum(GL_MAX_SAMPLES), &maxSamples)
+        let chosen = max(0, min(samples ?? (software ? 0 : 4), 16, Int(maxSamples)))
         self.samples = chosen
         aa = shaderAA ?? (chosen <= 1)
         glGenTextures(1, &whiteTexture)

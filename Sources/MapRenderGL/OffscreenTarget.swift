@@ -11,11 +11,10 @@ final class OffscreenTarget {
     private var resolveFBO: GLuint = 0
     private var renderbuffers: [GLuint] = [0, 0, 0]
 
-    init(width: Int, height: Int, samples wanted: Int) throws {
+    /// `samples` must be one the device offers (`GL_MAX_SAMPLES` at most; the renderer clamps it).
+    init(width: Int, height: Int, samples: Int) throws {
         self.width = width; self.height = height
-        var maxSamples: GLint = 0
-        glGetIntegerv(GLenum(GL_MAX_SAMPLES), &maxSamples)
-        samples = max(0, min(wanted, Int(maxSamples)))
+        self.samples = samples
         glGenRenderbuffers(3, &renderbuffers)
         glGenFramebuffers(1, &msaaFBO)
         glGenFramebuffers(1, &resolveFBO)
