@@ -7,13 +7,7 @@ import Testing
 @testable import MapSnapshot
 
 /// Scene documents → snapshots: units, defaults, file reading and located errors.
-@Suite struct SceneLoaderTests {
-    let loader = SceneLoader(baseDirectory: URL(fileURLWithPath: NSTemporaryDirectory()))
-
-    func doc(_ json: String) throws -> SceneDocument {
-        try SceneDocument.decode(Data(json.utf8), file: "t.json")
-    }
-
+@Suite struct SceneLoaderTests: SceneFixture {
     @Test func radiusUnitsAndDefaults() throws {
         let s = try loader.snapshot(from: doc("""
             {"camera": {"center": [10, 20], "zoom": 5},

@@ -8,13 +8,7 @@ import Testing
 
 /// Scene files with moving parts: animation blocks, pulses, replays, follow cameras, and the
 /// errors that name where and why.
-@Suite struct SceneMotionTests {
-    let loader = SceneLoader(baseDirectory: URL(fileURLWithPath: NSTemporaryDirectory()))
-
-    func doc(_ json: String) throws -> SceneDocument {
-        try SceneDocument.decode(Data(json.utf8), file: "t.json")
-    }
-
+@Suite struct SceneMotionTests: SceneFixture {
     /// Hand-derived: radiusScale 1 → 2 over 2 s (linear) gives 1.5× at t = 1; opacity keyframes
     /// [1, 0.2] with autoreverse over 1 s give 0.6 at 0.5 s and at 1.5 s; colour and position move.
     @Test func animationBlockDrivesStyleValues() throws {

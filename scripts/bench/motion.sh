@@ -7,26 +7,17 @@
 #     against a re-render with nothing appended).
 # usage: bash scripts/bench/motion.sh [BENCH_DIR (default ../shared/bench)] [RUNS (default 5)]
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-BENCH=$(cd "${1:-../shared/bench}" && pwd)
-RUNS=${2:-5}
-OUT=$(mktemp -d /tmp/mapwright-motion.XXXXXX)
-trap 'rm -rf "$OUT"' EXIT
-swift build -c release --product mapwright >/dev/null
+source "$(dirname "$0")/common.sh"
+bench_setup motion 5 "$@"
 swift build -c release --product mapwright-bench >/dev/null
-BIN=$(swift build -c release --show-bin-path)
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr)"
-echo "date: $(date -u +%Y-%m-%dT%H:%MZ), load: $(cut -d' ' -f1-3 /proc/loadavg)"
-"$BIN/mapwright" render --print-gl-info --basemap none --center 0,0 --zoom 1 -o "$OUT/probe.png" 2>&1 >/dev/null | grep -i '^gl' || true
-python3 scripts/bench/make_scenes.py "$BENCH" "$OUT" >/dev/null
 PULSES=(--pulse 37.76649,-122.4214196,150m --pulse 37.7669728,-122.4156743,250m --pulse 37.7635399,-122.4197586,60px)
 fps=()
 for i in $(seq "$RUNS"); do
   rm -rf "$OUT/frames"
-  line=$("$BIN/mapwright" animate --scene "$OUT/route-10k.json" -o "$OUT/frames/" "${PULSES[@]}" --fps 30 --duration 2 2>&1 | grep '^animate:')
+  line=$("$BINDIR/mapwright" animate --scene "$OUT/route-10k.json" -o "$OUT/frames/" "${PULSES[@]}" --fps 30 --duration 2 2>&1 | grep '^animate:')
   fps+=("$(echo "$line" | sed -n 's/.*(\([0-9.]*\) fps).*/\1/p')")
 done
-ours=$(printf '%s\n' "${fps[@]}" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')
+ours=$(printf '%s\n' "${fps[@]}" | median)
 echo "mapwright animate (standard scene + 3 pulses, 60 frames to PNG, $RUNS runs): median $ours fps (runs: ${fps[*]})"
 if /usr/bin/python3 -c 'import mapnik, geographiclib' 2>/dev/null && [ -f /usr/share/magics/10m/ne_10m_land.shp ]; then
   peer=$(/usr/bin/python3 "$BENCH/mapnik_scene_peer.py" "$BENCH" "$BENCH/route-10k.csv" 60)
@@ -35,4 +26,4 @@ if /usr/bin/python3 -c 'import mapnik, geographiclib' 2>/dev/null && [ -f /usr/s
 else
   echo "mapnik peer skipped: apt-get install python3-mapnik python3-geographiclib libmagics++-data gdal-bin mapnik-utils"
 fi
-"$BIN/mapwright-bench" live-track "$BENCH/route-1m.csv" 30
+"$BINDIR/mapwright-bench" live-track "$BENCH/route-1m.csv" 30

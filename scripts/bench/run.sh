@@ -9,21 +9,11 @@
 # usage: bash scripts/bench/run.sh [BENCH_DIR (default ../shared/bench)] [RUNS (default 30)]
 # Peer tools (Debian): python3-mapnik python3-geographiclib libmagics++-data gdal-bin mapnik-utils.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-BENCH=$(cd "${1:-../shared/bench}" && pwd)
-RUNS=${2:-30}
-OUT=$(mktemp -d /tmp/mapwright-bench.XXXXXX)
-trap 'rm -rf "$OUT"' EXIT
-swift build -c release --product mapwright >/dev/null
-BIN=$(swift build -c release --show-bin-path)/mapwright
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr)"
-echo "date: $(date -u +%Y-%m-%dT%H:%MZ), load: $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 scripts/bench/make_scenes.py "$BENCH" "$OUT"
-"$BIN" render --print-gl-info --basemap none --center 0,0 --zoom 1 -o "$OUT/probe.png" 2>&1 >/dev/null | grep -i '^gl' || true
-median() { sort -n | awk '{a[NR]=$1} END {if (NR) print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+source "$(dirname "$0")/common.sh"
+bench_setup bench 30 "$@"
 run() {
   local name=$1 out
-  out=$("$BIN" render --scene "$OUT/$name.json" -o "$OUT/$name.png" --repeat "$RUNS" 2>&1 >/dev/null || true)
+  out=$("$MW" render --scene "$OUT/$name.json" -o "$OUT/$name.png" --repeat "$RUNS" 2>&1 >/dev/null || true)
   echo "mapwright $name: $(echo "$out" | grep '^render:' | sed 's/^render: //')"
   echo "  $(echo "$out" | grep '^breakdown')"
   echo "$out" | sed -n 's/^render:.*median \([0-9.]*\) ms.*/\1/p' > "$OUT/$name.median"
@@ -52,9 +42,9 @@ echo "ratio 1M/10k (goal <= 1.2): $(ratio "$m1m" "$m10")"
 echo "ratio 3D (200 columns, pitch 60)/flat (goal <= 1.3): $(ratio "$m3d" "$m10")"
 # Cold starts: whole processes, start to PNG written, median of 7.
 cold() { local t=(); for _ in 1 2 3 4 5 6 7; do s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N); t+=("$(( (e - s) / 1000000 ))"); done; printf '%s\n' "${t[@]}" | median; }
-c10=$(cold "$BIN" render --scene "$OUT/route-10k.json" -o "$OUT/cold.png")
+c10=$(cold "$MW" render --scene "$OUT/route-10k.json" -o "$OUT/cold.png")
 echo "cold mapwright render, standard scene: median $c10 ms"
-csc=$(cold "$BIN" render --scene "$OUT/scribble-100k.json" -o "$OUT/cold-scribble.png")
+csc=$(cold "$MW" render --scene "$OUT/scribble-100k.json" -o "$OUT/cold-scribble.png")
 echo "cold mapwright render, 100k scribble (goal <= 400 ms): median $csc ms"
 if /usr/bin/python3 -c 'import mapnik, geographiclib' 2>/dev/null && command -v ogr2ogr >/dev/null; then
   /usr/bin/python3 scripts/bench/mapnik_cold.py "$BENCH" "$OUT/mapnik-cold.png" # makes the pre-projected land once
