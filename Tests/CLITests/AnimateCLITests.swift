@@ -44,14 +44,7 @@ import Testing
     func metricPulseFollowsTheFormulaOnEveryFrame(across: Double, side: Int) throws {
         let zoom = 15.0
         let radius = across / 2 * Self.metresPerPixel(zoom: zoom)
-        let dir = path("pulse-m-\(Int(across))") + "/"
-        let r = try runMapwright([
-            "animate", "-o", dir, "--basemap", "none", "--no-attribution", "--size", "\(side)x\(side)",
-            "--center", "\(Self.center.lat),\(Self.center.lon)", "--zoom", "\(zoom)",
-            "--pulse", "\(Self.center.lat),\(Self.center.lon),\(radius)m", "--fps", "25", "--duration", "1.2",
-        ])
-        #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("animate: 30 frames in"), "\(r.stderr)")
+        let dir = try pulseFrames("pulse-m-\(Int(across))", side: side, zoom: zoom, radius: "\(radius)m", duration: 1.2, frames: 30)
         let cam = Camera(center: Self.center, zoom: zoom, size: ScreenSize(width: Double(side), height: Double(side)))
         for n in 0..<30 {
             let t = Double(n) / 25
@@ -71,13 +64,7 @@ import Testing
     /// The fixed-pixel variant keeps 20·(0.8 + 0.4·frac) px at zoom 8 and at zoom 16.
     @Test(arguments: [8.0, 16.0])
     func pixelPulseKeepsItsScreenSize(zoom: Double) throws {
-        let dir = path("pulse-px-\(Int(zoom))") + "/"
-        let r = try runMapwright([
-            "animate", "-o", dir, "--basemap", "none", "--no-attribution", "--size", "120x120",
-            "--center", "\(Self.center.lat),\(Self.center.lon)", "--zoom", "\(zoom)",
-            "--pulse", "\(Self.center.lat),\(Self.center.lon),20px", "--fps", "25", "--duration", "0.8",
-        ])
-        #expect(r.status == 0, "\(r.stderr)")
+        let dir = try pulseFrames("pulse-px-\(Int(zoom))", side: 120, zoom: zoom, radius: "20px", duration: 0.8, frames: 20)
         for n in 0..<20 {
             let frac = Double(n) / 20
             let image = try Bitmap(contentsOfPNGFile: dir + PNGSequenceWriter.name(ofFrame: n))
@@ -85,6 +72,20 @@ import Testing
             expectNear(m.diameter / 2, 20 * (0.8 + 0.4 * frac), tolerance: 1.5, "frame \(n) radius at zoom \(zoom)")
             expectNear(m.opacity, 0.5 - 0.45 * frac, tolerance: 0.03, "frame \(n) opacity")
         }
+    }
+
+    /// Animates a default pulse of `radius` at the centre, `side`×`side` px at `zoom`, 25 fps, to
+    /// numbered PNG frames; checks the run and the frame count; returns the directory.
+    func pulseFrames(_ name: String, side: Int, zoom: Double, radius: String, duration: Double, frames: Int) throws -> String {
+        let dir = path(name) + "/"
+        let r = try runMapwright([
+            "animate", "-o", dir, "--basemap", "none", "--no-attribution", "--size", "\(side)x\(side)",
+            "--center", "\(Self.center.lat),\(Self.center.lon)", "--zoom", "\(zoom)",
+            "--pulse", "\(Self.center.lat),\(Self.center.lon),\(radius)", "--fps", "25", "--duration", "\(duration)",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("animate: \(frames) frames in"), "\(r.stderr)")
+        return dir
     }
 
     /// A GPX with irregular timestamps (1 to 9 s apart) and a curving path.
