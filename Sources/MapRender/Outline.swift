@@ -29,3 +29,56 @@ enum Outline {
         return m
     }
 }
+
+extension Outline {
+    /// Per ring and edge (ring[i] → ring[i+1]): whether an edge of any ring runs back along it,
+    /// on the same axis-aligned line, over part of its length. Clippers (ours, or a tile cutter
+    /// upstream) leave such zero-width corridors along their borders; the fill lies on both
+    /// sides of them or on neither, so they are not edges of the shape. Only axis-aligned edges
+    /// are compared (exactly), which is where clipping puts them.
+    static func retracedEdges(_ rings: [[(Double, Double)]]) -> [[Bool]] {
+        struct Span { var lo: Double, hi: Double, forward: Bool, ring: Int, edge: Int }
+        // Lines keyed by axis (0: x constant, 1: y constant) and coordinate.
+        var lines: [Int: [Double: [Span]]] = [0: [:], 1: [:]]
+        for (r, ring) in rings.enumerated() {
+            for i in ring.indices {
+                let p = ring[i], q = ring[(i + 1) % ring.count]
+                if p.0 == q.0, p.1 != q.1 {
+                    lines[0]![p.0, default: []].append(Span(lo: min(p.1, q.1), hi: max(p.1, q.1), forward: q.1 > p.1, ring: r, edge: i))
+                } else if p.1 == q.1, p.0 != q.0 {
+                    lines[1]![p.1, default: []].append(Span(lo: min(p.0, q.0), hi: max(p.0, q.0), forward: q.0 > p.0, ring: r, edge: i))
+                }
+            }
+        }
+        var out = rings.map { [Bool](repeating: false, count: $0.count) }
+        for axis in lines.values {
+            for spans in axis.values where spans.count > 1 {
+                // Each direction's spans merged into sorted disjoint intervals; an edge is retraced
+                // when it overlaps the other direction's union.
+                func union(_ forward: Bool) -> [(Double, Double)] {
+                    var merged: [(Double, Double)] = []
+                    for s in spans.filter({ $0.forward == forward }).sorted(by: { $0.lo < $1.lo }) {
+                        if let last = merged.last, s.lo <= last.1 {
+                            merged[merged.count - 1].1 = max(last.1, s.hi)
+                        } else {
+                            merged.append((s.lo, s.hi))
+                        }
+                    }
+                    return merged
+                }
+                let unions = [true: union(true), false: union(false)]
+                for s in spans {
+                    let other = unions[!s.forward]!
+                    // The first interval ending after s.lo (binary search), then overlap.
+                    var a = 0, b = other.count
+                    while a < b {
+                        let m = (a + b) / 2
+                        if other[m].1 <= s.lo { a = m + 1 } else { b = m }
+                    }
+                    if a < other.count, other[a].0 < s.hi { out[s.ring][s.edge] = true }
+                }
+            }
+        }
+        return out
+    }
+}

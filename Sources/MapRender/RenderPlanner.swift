@@ -329,7 +329,8 @@ public final class RenderPlanner: @unchecked Sendable {
     /// outside get the part of them the fill covers, as a box filter would) or not at all (zero
     /// extrusion) under multisampling. Pixels whose centre is inside stay fully covered, so two
     /// fills sharing an edge leave no crack. Edges along `clip` (a clip cell's border, not the
-    /// shape's) get no fringe.
+    /// shape's) and edges another edge runs back along (the zero-width corridors clippers leave,
+    /// see `Outline.retracedEdges`) get no fringe.
     static func fillMesh(_ rings: [[MapPoint]], origin: MapPoint, clip: MapRect? = nil) -> Mesh {
         guard let first = rings.first, first.count >= 3 else {
             return Mesh(layout: .ground, vertices: [], indices: [])
@@ -347,29 +348,32 @@ public final class RenderPlanner: @unchecked Sendable {
         b.indices = Triangulator.triangulate(coords, holeStarts: holeStarts)
         guard !b.indices.isEmpty else { return b.build() }
         b.fringeStart = b.indices.count
-        for (k, ring) in rings.enumerated() where ring.count >= 3 {
-            addFringe(ring, awayFromFill: k == 0, clip: clip, into: &b)
-        }
-        return b.build()
-    }
-
-    /// The fringe of one ring (see `fillMesh`). `awayFromFill` is true for the exterior (the
-    /// fringe goes outwards) and false for holes (it goes into the hole).
-    static func addFringe(_ ring: [MapPoint], awayFromFill exterior: Bool, clip: MapRect?, into b: inout GroundMeshBuilder) {
-        let n = ring.count
-        let points = ring.map { ($0.x, $0.y) }
-        let area2 = Outline.doubleArea(points)
-        guard area2 != 0, area2.isFinite else { return }
-        let sign: Double = (area2 > 0) == exterior ? 1 : -1
         func onClip(_ p: MapPoint, _ q: MapPoint) -> Bool {
             guard let r = clip else { return false }
             let eps = 1e-12
             return (abs(p.x - r.minX) < eps && abs(q.x - r.minX) < eps) || (abs(p.x - r.maxX) < eps && abs(q.x - r.maxX) < eps)
                 || (abs(p.y - r.minY) < eps && abs(q.y - r.minY) < eps) || (abs(p.y - r.maxY) < eps && abs(q.y - r.maxY) < eps)
         }
-        // Outward unit normal per edge i (ring[i] → ring[i+1]); nil for clip edges and zero-length ones.
+        let retraced = Outline.retracedEdges(rings.map { $0.map { ($0.x, $0.y) } })
+        for (k, ring) in rings.enumerated() where ring.count >= 3 {
+            let skip = ring.indices.map { i in retraced[k][i] || onClip(ring[i], ring[(i + 1) % ring.count]) }
+            addFringe(ring, awayFromFill: k == 0, skip: skip, into: &b)
+        }
+        return b.build()
+    }
+
+    /// The fringe of one ring (see `fillMesh`). `awayFromFill` is true for the exterior (the
+    /// fringe goes outwards) and false for holes (it goes into the hole); edges `skip` marks get
+    /// none.
+    static func addFringe(_ ring: [MapPoint], awayFromFill exterior: Bool, skip: [Bool], into b: inout GroundMeshBuilder) {
+        let n = ring.count
+        let points = ring.map { ($0.x, $0.y) }
+        let area2 = Outline.doubleArea(points)
+        guard area2 != 0, area2.isFinite else { return }
+        let sign: Double = (area2 > 0) == exterior ? 1 : -1
+        // Outward unit normal per edge i (ring[i] → ring[i+1]); nil for skipped and zero-length ones.
         let normals: [(Double, Double)?] = (0 ..< n).map { i in
-            onClip(ring[i], ring[(i + 1) % n]) ? nil : Outline.normal(from: points[i], to: points[(i + 1) % n], sign: sign)
+            skip[i] ? nil : Outline.normal(from: points[i], to: points[(i + 1) % n], sign: sign)
         }
         guard normals.contains(where: { $0 != nil }) else { return }
         // Per vertex: on the edge (coverage ½) and on the rim (the miter of its edges' normals).

@@ -28,4 +28,34 @@ import Testing
         for y in 100 ..< 300 { for x in 100 ..< 300 { if let p = f.pixel(x: x, y: y), Int(p.b) > Int(p.r) + 5 { blueish += 1 } } }
         #expect(blueish == 0, "\(blueish) pixels of background show through the shared edge")
     }
+
+    /// Two squares joined by a zero-width corridor, as a clipper (or an upstream tile cutter)
+    /// leaves a polygon that leaves its box and comes back: with shader antialiasing no line of
+    /// fill colour may show along the corridor, which is no edge of the shape (its sides are
+    /// antialiased as usual).
+    @Test func zeroWidthCorridorDrawsNoLine() throws {
+        let r = try MapRenderer(samples: 0)
+        try #require(r.shaderAntialiasing)
+        let cam = Camera(center: LatLng(lat: 48, lon: 10), zoom: 4, bearing: 30, size: ScreenSize(width: 400, height: 400))
+        let c = MapPoint(cam.center), ws = cam.worldSize
+        func P(_ dx: Double, _ dy: Double) -> MapPoint { MapPoint(x: c.x + dx / ws, y: c.y + dy / ws) }
+        let ring = [P(-150, -40), P(-40, -40), P(40, -40), P(150, -40), P(150, 60), P(40, 60), P(40, -40), P(-40, -40),
+                    P(-40, 60), P(-150, 60)]
+        var s = Scene(background: Color(rgb: 0x0000FF))
+        s.add(.polygon(Polygon(exterior: try GeoPath(points: ring), fill: Color(rgb: 0xFFFFFF))))
+        let f = try r.render(scene: s, camera: cam)
+        var lit = 0
+        for k in -30 ... 30 {
+            guard let q = cam.project(P(Double(k), -40).latLng) else { continue }
+            for dy in -2 ... 2 {
+                for dx in -2 ... 2 {
+                    if let p = f.pixel(x: Int(q.x) + dx, y: Int(q.y) + dy), p.r > 8 { lit += 1 }
+                }
+            }
+        }
+        #expect(lit == 0, "\(lit) pixels of fill colour along the corridor")
+        // The squares themselves are drawn, with antialiased sides.
+        let inside = try #require(cam.project(P(-100, 10).latLng))
+        #expect(f.pixel(x: Int(inside.x), y: Int(inside.y))?.r == 255)
+    }
 }
