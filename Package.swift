@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "GeoKitTests", dependencies: ["GeoKit", "MapTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MapFormatsTests", dependencies: ["MapFormats", "MapTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MapCameraTests", dependencies: ["MapCamera", "MapTestSupport"]),
-        .testTarget(name: "MapSceneTests", dependencies: ["MapScene", "MapTestSupport"]),
+        .testTarget(name: "MapSceneTests", dependencies: ["MapScene", "MapTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapTestSupport"]),
         .testTarget(name: "MapGesturesTests", dependencies: ["MapGestures", "MapTestSupport"]),
         .testTarget(name: "MapMotionTests", dependencies: ["MapMotion", "MapRender", "MapTestSupport"]),

@@ -67,6 +67,9 @@ public struct Polyline: Sendable {
     /// The along-line distance (normalised Web Mercator units) of the first point in the longer
     /// line this one is a piece of: the pieces of a chunked or trimmed line keep one dash phase.
     public var alongOffset: Double = 0
+    /// The time of each point, seconds since 1970-01-01 UTC (a track's times), or nil. Picking
+    /// reports the time at the picked point from these; ignored unless there is one per point.
+    public var times: [Double]?
 
     /// Creates a polyline from a shared path.
     public init(path: GeoPath, style: LineStyle = LineStyle(), geodesic: Bool = false, zIndex: Int? = nil) {

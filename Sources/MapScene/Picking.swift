@@ -1,0 +1,249 @@
+import Foundation
+import GeoKit
+import MapCamera
+
+/// What a pick found under a screen point.
+public struct Pick: Sendable, Equatable {
+    /// The kind of overlay hit.
+    public enum Kind: String, Sendable {
+        case route, polygon, circle, marker, label, column, extrusion, arc, sprite
+    }
+
+    /// The kind of overlay.
+    public var kind: Kind
+    /// The overlay's index in the list that was searched.
+    public var overlay: Int
+    /// The ground position picked: the nearest point on a route, the marker's or column's
+    /// position, or the ground point under the pointer for areas.
+    public var position: LatLng
+    /// Screen distance from the pointer to what was hit, logical px (0 inside an area).
+    public var screenDistance: Double
+    /// Routes: the index of the segment (from point `segment` to `segment + 1`) nearest the pointer.
+    public var segment: Int?
+    /// Routes: geodesic distance (WGS84, metres) along the route from its first point to `position`.
+    public var distanceAlong: Double?
+    /// Routes with times: the time at `position`, seconds since 1970, interpolated linearly in
+    /// distance within the segment.
+    public var time: Double?
+    /// Markers: the label.
+    public var label: String?
+
+    public init(kind: Kind, overlay: Int, position: LatLng, screenDistance: Double, segment: Int? = nil,
+                distanceAlong: Double? = nil, time: Double? = nil, label: String? = nil) {
+        self.kind = kind; self.overlay = overlay; self.position = position; self.screenDistance = screenDistance
+        self.segment = segment; self.distanceAlong = distanceAlong; self.time = time; self.label = label
+    }
+}
+
+/// Hit-testing in screen space through the camera's projection (so it holds at any bearing and
+/// pitch): what lies under a screen point, within a tolerance in logical pixels.
+///
+/// Routes report the nearest point, its segment, the geodesic distance along the route (WGS84,
+/// the sum of the segments' geodesic lengths) and the time there when the route has times.
+/// Circles and polygons are hit inside their area or within the tolerance of their outline;
+/// markers within the tolerance of their symbol; columns anywhere on their screen silhouette.
+/// The overlay drawn on top wins (higher z-index, then later in the list); among routes at the
+/// same z the nearest wins.
+///
+/// A picker caches each route's cumulative distances by its path's identity, so keep one for
+/// repeated picks (hover) over the same overlays. Not thread-safe.
+public final class Picker {
+    /// The default tolerance, logical px.
+    public static let defaultTolerance = 8.0
+
+    private var cumulative: [ObjectIdentifier: (GeoPath, [Double])] = [:]
+    private let geodesic = Geodesic.wgs84
+
+    public init() {}
+
+    /// The topmost overlay within `tolerance` px of `point`, or nil.
+    public func pick(_ overlays: [Overlay], at point: ScreenPoint, camera: Camera,
+                     tolerance: Double = Picker.defaultTolerance) -> Pick? {
+        guard point.x.isFinite, point.y.isFinite, tolerance.isFinite, tolerance >= 0 else { return nil }
+        var best: (z: Int, index: Int, pick: Pick)?
+        for (i, overlay) in overlays.enumerated() {
+            let z = overlay.effectiveZIndex
+            if let b = best, z < b.z { continue }
+            guard let p = hit(overlay, index: i, at: point, camera: camera, tolerance: tolerance) else { continue }
+            if let b = best, z == b.z, p.kind == b.pick.kind, p.screenDistance > b.pick.screenDistance { continue }
+            best = (z, i, p)
+        }
+        return best?.pick
+    }
+
+    func hit(_ overlay: Overlay, index i: Int, at s: ScreenPoint, camera: Camera, tolerance: Double) -> Pick? {
+        switch overlay {
+        case .polyline(let line):
+            return route(line, index: i, at: s, camera: camera, tolerance: tolerance + Self.halfWidth(line.style.width, camera))
+        case .marker(let m):
+            guard let c = camera.project(m.position) else { return nil }
+            // The symbol's centre: a pin's head sits above its tip.
+            let (centre, radius): (ScreenPoint, Double) = switch m.style {
+            case .dot: (c, Marker.dotDiameter / 2)
+            case .pin: (ScreenPoint(x: c.x, y: c.y - Marker.pinHeight * 0.65), Marker.pinHeight * 0.35)
+            case .arrow: (c, Marker.arrowSize / 2)
+            case .image(let img, let anchor):
+                (ScreenPoint(x: c.x + (0.5 - anchor.x) * img.logicalWidth, y: c.y + (0.5 - anchor.y) * img.logicalHeight),
+                 max(img.logicalWidth, img.logicalHeight) / 2)
+            }
+            let d = max(0, hypot(s.x - centre.x, s.y - centre.y) - radius)
+            guard d <= tolerance else { return nil }
+            return Pick(kind: .marker, overlay: i, position: m.position, screenDistance: d, label: m.label)
+        case .label(let l):
+            guard let c = camera.project(l.position) else { return nil }
+            let d = hypot(s.x - c.x, s.y - c.y)
+            guard d <= tolerance + l.size else { return nil }
+            return Pick(kind: .label, overlay: i, position: l.position, screenDistance: max(0, d - l.size), label: l.text)
+        case .circle(let circle):
+            guard let c = camera.project(circle.center) else { return nil }
+            let rim = circle.strokeWidth / 2
+            switch circle.radius {
+            case .pixels(let r):
+                let d = max(0, hypot(s.x - c.x, s.y - c.y) - r - rim)
+                guard d <= tolerance else { return nil }
+                return Pick(kind: .circle, overlay: i, position: camera.unproject(s) ?? circle.center, screenDistance: d)
+            case .meters(let r):
+                guard let g = camera.unproject(s) else { return nil }
+                let metres = geodesic.inverse(circle.center, g).distance
+                let mpp = camera.metersPerPixel(at: s) ?? .infinity
+                let d = max(0, (metres - r) / mpp - rim)
+                guard d.isFinite, d <= tolerance else { return nil }
+                return Pick(kind: .circle, overlay: i, position: g, screenDistance: d)
+            }
+        case .polygon(let poly):
+            guard let g = camera.unproject(s) else { return nil }
+            let m = MapPoint(g)
+            if let b = poly.exterior.bounds, b.contains(m), Self.inside(m, poly.exterior.points),
+               !poly.holes.contains(where: { Self.inside(m, $0.points) }) {
+                return Pick(kind: .polygon, overlay: i, position: g, screenDistance: 0)
+            }
+            // Near the outline.
+            let width = poly.strokeWidth / 2
+            var nearest = Double.infinity
+            for ring in [poly.exterior] + poly.holes {
+                if let n = Self.nearestOnScreen(ring.points, closed: true, to: s, camera: camera) { nearest = min(nearest, n.distance) }
+            }
+            let d = max(0, nearest - width)
+            guard d <= tolerance else { return nil }
+            return Pick(kind: .polygon, overlay: i, position: g, screenDistance: d)
+        case .column(let col):
+            guard let base = camera.project(col.position, height: col.base),
+                  let top = camera.project(col.position, height: col.base + col.height) else { return nil }
+            let mpp = camera.metersPerPixel(at: base) ?? .infinity
+            let radius = col.radius / mpp
+            let d = max(0, Self.segmentDistance(s, base, top).distance - radius)
+            guard d.isFinite, d <= tolerance else { return nil }
+            return Pick(kind: .column, overlay: i, position: col.position, screenDistance: d)
+        case .sprite, .extrusion, .arc:
+            return nil
+        }
+    }
+
+    static func halfWidth(_ w: Length, _ camera: Camera) -> Double {
+        switch w {
+        case .pixels(let p): return p / 2
+        case .meters(let m):
+            let mpp = camera.metersPerPixel(at: camera.centerPoint) ?? .infinity
+            return mpp.isFinite && mpp > 0 ? m / mpp / 2 : 0
+        }
+    }
+
+    func route(_ line: Polyline, index i: Int, at s: ScreenPoint, camera: Camera, tolerance: Double) -> Pick? {
+        let pts = line.path.points
+        guard let n = Self.nearestOnScreen(pts, closed: false, to: s, camera: camera), n.distance <= tolerance else {
+            return nil
+        }
+        let a = pts[n.segment].latLng
+        let ground: LatLng
+        if pts.count == 1 {
+            ground = a
+        } else if let g = camera.unproject(n.point) {
+            ground = g
+        } else {
+            let b = pts[n.segment + 1]
+            let p0 = pts[n.segment]
+            ground = MapPoint(x: p0.x + (b.x - p0.x) * n.fraction, y: p0.y + (b.y - p0.y) * n.fraction).latLng
+        }
+        let cum = cumulativeDistances(line.path)
+        let into = geodesic.inverse(a, ground).distance
+        let along = cum[n.segment] + into
+        var time: Double?
+        if let times = line.times, times.count == pts.count {
+            if n.segment + 1 < pts.count {
+                let seg = cum[n.segment + 1] - cum[n.segment]
+                let f = seg > 0 ? min(1, into / seg) : 0
+                time = times[n.segment] + (times[n.segment + 1] - times[n.segment]) * f
+            } else {
+                time = times[n.segment]
+            }
+        }
+        return Pick(kind: .route, overlay: i, position: ground, screenDistance: n.distance, segment: n.segment,
+                    distanceAlong: along, time: time)
+    }
+
+    /// Cumulative geodesic distances along a path's points, metres (cached by identity).
+    public func cumulativeDistances(_ path: GeoPath) -> [Double] {
+        let key = ObjectIdentifier(path)
+        if let (p, c) = cumulative[key], p === path { return c }
+        var c = [Double](repeating: 0, count: path.count)
+        var prev = path.points.first?.latLng
+        for k in path.points.indices.dropFirst() {
+            let here = path.points[k].latLng
+            c[k] = c[k - 1] + geodesic.inverse(prev!, here).distance
+            prev = here
+        }
+        if cumulative.count > 256 { cumulative.removeAll() }
+        cumulative[key] = (path, c)
+        return c
+    }
+
+    struct ScreenNearest {
+        var segment: Int
+        var fraction: Double
+        var point: ScreenPoint
+        var distance: Double
+    }
+
+    /// The nearest point of a projected line to `s` (segments with an end behind the camera skipped).
+    static func nearestOnScreen(_ pts: [MapPoint], closed: Bool, to s: ScreenPoint, camera: Camera) -> ScreenNearest? {
+        guard !pts.isEmpty else { return nil }
+        var best: ScreenNearest?
+        var prev = camera.project(pts[0].latLng)
+        if pts.count == 1, let p = prev {
+            return ScreenNearest(segment: 0, fraction: 0, point: p, distance: hypot(s.x - p.x, s.y - p.y))
+        }
+        let count = closed ? pts.count : pts.count - 1
+        for k in 0..<count {
+            let next = camera.project(pts[(k + 1) % pts.count].latLng)
+            defer { prev = next }
+            guard let a = prev, let b = next else { continue }
+            let r = segmentDistance(s, a, b)
+            if best == nil || r.distance < best!.distance {
+                best = ScreenNearest(segment: k, fraction: r.t, point: r.point, distance: r.distance)
+            }
+        }
+        return best
+    }
+
+    /// Distance from `s` to the segment a–b, the parameter of the nearest point and the point.
+    static func segmentDistance(_ s: ScreenPoint, _ a: ScreenPoint, _ b: ScreenPoint) -> (distance: Double, t: Double, point: ScreenPoint) {
+        let dx = b.x - a.x, dy = b.y - a.y
+        let len2 = dx * dx + dy * dy
+        var t = len2 > 0 ? ((s.x - a.x) * dx + (s.y - a.y) * dy) / len2 : 0
+        t = min(1, max(0, t))
+        let p = ScreenPoint(x: a.x + t * dx, y: a.y + t * dy)
+        return (hypot(s.x - p.x, s.y - p.y), t, p)
+    }
+
+    /// Even-odd point in ring, in Mercator.
+    static func inside(_ p: MapPoint, _ ring: [MapPoint]) -> Bool {
+        var inside = false
+        var j = ring.count - 1
+        for i in ring.indices {
+            let a = ring[i], b = ring[j]
+            if (a.y > p.y) != (b.y > p.y), p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
+            j = i
+        }
+        return inside
+    }
+}
