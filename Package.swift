@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "MapImage", targets: ["MapImage"]),
         .library(name: "MapTiles", targets: ["MapTiles"]),
         .library(name: "MapSnapshot", targets: ["MapSnapshot"]),
+        .library(name: "MapViewer", targets: ["MapViewer"]),
         .executable(name: "mapwright", targets: ["mapwright"]),
     ],
     dependencies: [
@@ -30,6 +31,7 @@ let package = Package(
         .systemLibrary(name: "CEGL", pkgConfig: "egl", providers: [.apt(["libegl-dev", "libgles-dev", "libegl-mesa0", "libgl1-mesa-dri"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
 
         // Pure Swift core.
         .target(name: "GeoKit"),
@@ -54,11 +56,16 @@ let package = Package(
             "GeoKit", "MapFormats", "MapCamera", "MapScene", "MapMotion", "MapRender", "MapRenderGL", "Canvas2D", "MapImage", "MapTiles",
         ]),
 
+        // The live map: a session (gestures, compass, picking, measuring, followed files) and its SDL2 window.
+        .target(name: "MapViewer", dependencies: [
+            "GeoKit", "MapCamera", "MapGestures", "MapScene", "MapMotion", "MapSnapshot", "MapImage", "Canvas2D", "CSDL2",
+        ]),
+
         .executableTarget(
             name: "mapwright",
             dependencies: [
                 "GeoKit", "MapFormats", "MapCamera", "MapScene", "MapMotion", "MapRender", "MapRenderGL",
-                "Canvas2D", "MapImage", "MapTiles", "MapSnapshot",
+                "Canvas2D", "MapImage", "MapTiles", "MapSnapshot", "MapViewer", "MapGestures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -80,6 +87,7 @@ let package = Package(
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "MapTestSupport"]),
         .testTarget(name: "MapImageTests", dependencies: ["MapImage", "MapTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "Canvas2DTests", dependencies: ["Canvas2D", "MapTestSupport"], exclude: ["References"]),
+        .testTarget(name: "MapViewerTests", dependencies: ["MapViewer", "MapSnapshot", "MapGestures", "MapScene", "MapTestSupport"]),
         .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "MapFormats", "MapScene", "MapTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["mapwright", "MapTestSupport", "MapImage", "MapCamera", "GeoKit"]),
     ],

@@ -11,6 +11,8 @@ PKGS=(
   zlib1g-dev                                             # PNG encoding (parallel deflate)
   libxml2                                                # FoundationXML (GPX)
   ffmpeg                                                 # MP4/WebM output of `mapwright animate` (optional at run time)
+  libsdl2-dev                                            # the `mapwright view` window
+  xvfb xdotool imagemagick xauth                         # window tests: a virtual X server, input and screenshots
   python3 python3-pip python3-pil                        # test oracles (Pillow decodes our APNGs)
 )
 need=()

@@ -112,6 +112,16 @@ public final class Canvas {
 
     // MARK: Drawing
 
+    /// Clears a rectangle (logical px, in the current transform) to transparent.
+    public func clear(_ rect: CanvasRect) {
+        guard rect.x.isFinite, rect.y.isFinite, rect.width.isFinite, rect.height.isFinite else { return }
+        cairo_save(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+        cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)
+        cairo_fill(cr)
+        cairo_restore(cr)
+    }
+
     /// Sets every pixel to `color` (replacing, not blending), ignoring the clip and transform.
     public func clear(_ color: RGBAColor = .clear) {
         cairo_save(cr)

@@ -64,7 +64,11 @@ extension MapInteraction {
         guard let m = mouse else { return }
         mouse = nil
         if !m.dragging {
-            if m.mode == .pan { lastClick = (now, p) }
+            if m.mode == .pan {
+                // The second click of a double-click zoomed on its press and never gets here.
+                lastClick = (now, p)
+                clicks.append(p)
+            }
             return
         }
         switch m.mode {

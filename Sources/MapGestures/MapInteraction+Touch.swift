@@ -191,6 +191,7 @@ extension MapInteraction {
                 zoomStep(1, around: p)
             } else {
                 lastClick = (now, p)
+                clicks.append(p)
             }
             return
         }

@@ -37,6 +37,18 @@ public final class MapInteraction {
     var samples: [Sample] = []
     var touches: [Int: ScreenPoint] = [:]
     var touchGesture = TouchGesture()
+    /// Clicks and single taps (a press and release within the click tolerance) not yet taken.
+    var clicks: [ScreenPoint] = []
+
+    /// Takes the clicks and single taps since the last call, in order: the points a window
+    /// picks at. The second click of a double-click zooms and is not reported.
+    public func takeClicks() -> [ScreenPoint] {
+        defer { clicks.removeAll() }
+        return clicks
+    }
+
+    /// Whether the mouse is held in a drag (pan, rotate or box) right now.
+    public var isDragging: Bool { mouse?.dragging == true }
 
     /// A camera change recorded for inertia.
     struct Sample {

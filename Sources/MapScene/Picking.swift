@@ -139,7 +139,8 @@ public final class Picker {
         }
     }
 
-    static func halfWidth(_ w: Length, _ camera: Camera) -> Double {
+    /// Half a line's width in logical px at the camera's centre.
+    public static func halfWidth(_ w: Length, _ camera: Camera) -> Double {
         switch w {
         case .pixels(let p): return p / 2
         case .meters(let m):

@@ -24,6 +24,16 @@ public struct Snapshot: Sendable {
     public var scaleBar: Bool
     /// Draw a compass rose, turned with the bearing and tilted with the pitch, in the top-right corner.
     public var compass: Bool
+    /// The compass's opacity, 0…1 (a window fades it out when north is up).
+    public var compassOpacity: Double = 1
+    /// Callouts (boxes of text with a pointer on a ground position), drawn above everything.
+    public var callouts: [Callout] = []
+    /// Lines of a heads-up panel drawn in the top-left corner, or nil for none.
+    public var hud: [String]?
+    /// App-drawn 2D layers, drawn in screen space over the overlays and under the extras.
+    public var canvasLayers: [any CanvasLayer] = []
+    /// The time of this frame in seconds (what canvas layers are told).
+    public var time: Double = 0
 
     /// Creates a snapshot description.
     public init(camera: Camera, overlays: [Overlay] = [], basemapStyle: BasemapStyle? = .light,
@@ -33,6 +43,35 @@ public struct Snapshot: Sendable {
         self.background = background; self.attribution = attribution; self.scaleBar = scaleBar
         self.compass = compass
     }
+}
+
+/// A box of text pointing at a ground position.
+public struct Callout: Sendable, Equatable {
+    /// Where the pointer's tip goes.
+    public var position: LatLng
+    /// The text, one entry per line.
+    public var lines: [String]
+
+    public init(position: LatLng, lines: [String]) {
+        self.position = position; self.lines = lines
+    }
+}
+
+/// App code that draws over the map in screen space every frame (logical px, origin top-left),
+/// with the frame's camera to place geographic positions (`camera.project`). The layer's canvas
+/// is kept between frames: when the camera has not changed, only the regions `dirtyRegions`
+/// names are cleared and redrawn (clipped), so a layer that changes a little redraws a little.
+public protocol CanvasLayer: AnyObject, Sendable {
+    /// Draws the layer. The canvas is transparent (or, for a partial redraw, cleared and clipped
+    /// to the dirty regions).
+    func draw(in canvas: Canvas, camera: Camera, time: Double)
+    /// What changed since the last frame: nil for everything (the default), an empty list for
+    /// nothing, or rectangles in logical px.
+    func dirtyRegions(camera: Camera, time: Double) -> [CanvasRect]?
+}
+
+extension CanvasLayer {
+    public func dirtyRegions(camera: Camera, time: Double) -> [CanvasRect]? { nil }
 }
 
 /// Renders `Snapshot`s to bitmaps: the embedded basemap, the overlays through the GL renderer,
@@ -46,6 +85,7 @@ public final class MapSnapshotter: @unchecked Sendable {
     private let labels = CairoLabelRasterizer()
     private let lock = NSLock()
     private var basemap: BasemapLayers?
+    private var layerCanvases: [ObjectIdentifier: (layer: any CanvasLayer, canvas: Canvas, camera: Camera)] = [:]
 
     /// Starts a renderer; throws `RenderError` (naming the Debian packages) when EGL or Mesa is missing.
     /// `samples`: multisamples per pixel, nil to let the renderer choose (none on a CPU
@@ -103,6 +143,52 @@ public final class MapSnapshotter: @unchecked Sendable {
         }
     }
 
+    /// The compass's diameter, logical px.
+    public static let compassSize = 48.0
+
+    /// Where the compass's centre is drawn for a view of `size` (10 px in from the top-right corner).
+    public static func compassCenter(for size: ScreenSize) -> ScreenPoint {
+        ScreenPoint(x: size.width - 10 - compassSize / 2, y: 10 + compassSize / 2)
+    }
+
+    private func drawCanvasLayers(on bitmap: inout Bitmap, snapshot: Snapshot) throws {
+        let camera = snapshot.camera
+        var live = Set<ObjectIdentifier>()
+        for layer in snapshot.canvasLayers {
+            let key = ObjectIdentifier(layer)
+            live.insert(key)
+            var entry = layerCanvases[key]
+            if entry == nil || entry!.layer !== layer || entry!.canvas.pixelWidth != bitmap.width
+                || entry!.canvas.pixelHeight != bitmap.height {
+                let canvas = try Canvas(pixelWidth: bitmap.width, pixelHeight: bitmap.height, scale: camera.pixelRatio)
+                entry = (layer, canvas, camera)
+                canvas.clear()
+                layer.draw(in: canvas, camera: camera, time: snapshot.time)
+            } else if let e = entry {
+                let dirty = e.camera == camera ? layer.dirtyRegions(camera: camera, time: snapshot.time) : nil
+                if let rects = dirty {
+                    if !rects.isEmpty {
+                        e.canvas.save()
+                        var clip = CanvasPath()
+                        for r in rects { clip.addRect(r) }
+                        e.canvas.clip(to: clip)
+                        for r in rects { e.canvas.clear(r) }
+                        layer.draw(in: e.canvas, camera: camera, time: snapshot.time)
+                        e.canvas.restore()
+                    }
+                } else {
+                    e.canvas.clear()
+                    layer.draw(in: e.canvas, camera: camera, time: snapshot.time)
+                }
+                entry!.camera = camera
+            }
+            layerCanvases[key] = entry
+            bitmap.composite(AnchoredBitmap(bitmap: try entry!.canvas.makeBitmap(), anchor: .zero, scale: camera.pixelRatio),
+                             at: (0, 0), scale: camera.pixelRatio)
+        }
+        layerCanvases = layerCanvases.filter { live.contains($0.key) }
+    }
+
     private func basemapLayers() throws -> BasemapLayers {
         if let basemap { return basemap }
         let layers = BasemapLayers(basemap: try EmbeddedBasemap.shared())
@@ -115,10 +201,19 @@ public final class MapSnapshotter: @unchecked Sendable {
         let scale = camera.pixelRatio
         let w = camera.size.width, h = camera.size.height
         let margin = 10.0
-        if snapshot.compass {
-            let sprite = try MapSprites.compass(bearing: camera.bearing, pitch: camera.pitch, size: 48, scale: scale)
-            let (sw, sh) = sprite.logicalSize
-            bitmap.composite(sprite, at: (w - margin - sw / 2, margin + sh / 2), scale: scale)
+        try drawCanvasLayers(on: &bitmap, snapshot: snapshot)
+        for callout in snapshot.callouts {
+            guard let p = camera.project(callout.position) else { continue }
+            let sprite = try MapSprites.callout(callout.lines, scale: scale)
+            bitmap.composite(sprite, at: (p.x, p.y), scale: scale)
+        }
+        if snapshot.compass, snapshot.compassOpacity > 0 {
+            let sprite = try MapSprites.compass(bearing: camera.bearing, pitch: camera.pitch, size: Self.compassSize, scale: scale)
+            let c = Self.compassCenter(for: camera.size)
+            bitmap.composite(sprite, at: (c.x, c.y), scale: scale, opacity: min(1, snapshot.compassOpacity))
+        }
+        if let hud = snapshot.hud {
+            bitmap.composite(try MapSprites.panel(hud, scale: scale), at: (margin, margin), scale: scale)
         }
         if snapshot.scaleBar,
            let mpp = camera.metersPerPixel(at: ScreenPoint(x: w / 2, y: h / 2)), mpp.isFinite, mpp > 0 {
@@ -134,7 +229,7 @@ public final class MapSnapshotter: @unchecked Sendable {
 
 extension Bitmap {
     /// Draws `sprite` (source-over) so its anchor lands on `point` (logical px).
-    mutating func composite(_ sprite: AnchoredBitmap, at point: (Double, Double), scale: Double) {
+    mutating func composite(_ sprite: AnchoredBitmap, at point: (Double, Double), scale: Double, opacity: Double = 1) {
         let ox = Int((point.0 * scale - sprite.anchor.x).rounded())
         let oy = Int((point.1 * scale - sprite.anchor.y).rounded())
         let src = sprite.bitmap
@@ -148,7 +243,7 @@ extension Bitmap {
                 var si = ((y - oy) * src.width + (x0 - ox)) * 4
                 var di = (y * w + x0) * 4
                 for _ in x0..<x1 {
-                    let sa = Double(srcPixels[si + 3]) / 255
+                    let sa = Double(srcPixels[si + 3]) / 255 * opacity
                     if sa > 0 {
                         let da = Double(dst[di + 3]) / 255
                         let oa = sa + da * (1 - sa)

@@ -179,9 +179,11 @@ public struct SceneLoader {
         switch s.type {
         case "route":
             let style = try lineStyle(s, at: at)
-            for part in try routeParts(s, at: at) {
+            for (part, times) in try routeParts(s, at: at) {
                 let path = try wrap(at("")) { () throws(SceneError) in try GeoPath(coordinates: part) }
-                out.overlays.append(.polyline(Polyline(path: path, style: style, geodesic: s.geodesic ?? false, zIndex: z)))
+                var line = Polyline(path: path, style: style, geodesic: s.geodesic ?? false, zIndex: z)
+                line.times = times
+                out.overlays.append(.polyline(line))
                 out.fitPoints += Self.fitSample(part)
             }
         case "polygon":
@@ -301,30 +303,34 @@ public struct SceneLoader {
         return style
     }
 
-    func routeParts(_ s: SceneDocument.OverlaySpec, at: (String) -> String) throws -> [[LatLng]] {
+    /// Each part's positions, and its times (seconds since 1970) when every point has one.
+    func routeParts(_ s: SceneDocument.OverlaySpec, at: (String) -> String) throws -> [([LatLng], [Double]?)] {
         var sources = 0
-        var parts: [[LatLng]] = []
+        var parts: [([LatLng], [Double]?)] = []
         if let coords = s.coordinates {
             sources += 1
-            parts.append(try coords.enumerated().map { j, c in try position(c, at("coordinates[\(j)]")) })
+            parts.append((try coords.enumerated().map { j, c in try position(c, at("coordinates[\(j)]")) }, nil))
         }
         if let text = s.polyline {
             sources += 1
             do {
                 let track = try TrackReader.read(Array(text.utf8), name: at("polyline"),
                                                  options: TrackReadOptions(format: .polyline))
-                parts += track.parts.map { $0.points.map(\.coordinate) }
+                parts += track.parts.map { ($0.points.map(\.coordinate), nil) }
             } catch { throw SceneLoadError(at("polyline"), "\(error)") }
         }
         if let file = s.file {
             sources += 1
             let track = try readTrack(file, at("file"))
-            parts += track.parts.map { $0.points.map(\.coordinate) }
+            parts += track.parts.map { part in
+                let times = part.points.compactMap { $0.time?.timeIntervalSince1970 }
+                return (part.points.map(\.coordinate), times.count == part.points.count ? times : nil)
+            }
         }
         guard sources == 1 else {
             throw SceneLoadError(at(""), "a route needs exactly one of file, coordinates or polyline")
         }
-        parts = parts.filter { !$0.isEmpty }
+        parts = parts.filter { !$0.0.isEmpty }
         guard !parts.isEmpty else { throw SceneLoadError(at(""), "the route has no points") }
         return parts
     }

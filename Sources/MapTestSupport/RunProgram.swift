@@ -9,6 +9,10 @@ public struct ProgramOutput: Sendable {
     /// Standard error as text.
     public let stderr: String
 
+    public init(status: Int32, data: Data, stderr: String) {
+        self.status = status; self.data = data; self.stderr = stderr
+    }
+
     /// Standard output as UTF-8 text.
     public var stdout: String { String(decoding: data, as: UTF8.self) }
 }

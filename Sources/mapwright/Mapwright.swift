@@ -15,6 +15,7 @@ struct Mapwright: ParsableCommand {
             RenderCommand.self,
             AnimateCommand.self,
             DemoCommand.self,
+            ViewCommand.self,
         ]
     )
 

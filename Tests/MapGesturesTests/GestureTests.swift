@@ -154,6 +154,9 @@ struct GestureTests {
                        (0.2, .pointerDown(x: p.x, y: p.y, button: .left)), (0.25, .pointerUp(x: p.x, y: p.y, button: .left))] {
             m.handle(TimedEvent(t: t, event: e))
         }
+        // The first click is reported for picking; the second one zoomed instead.
+        #expect(m.takeClicks() == [p])
+        #expect(m.takeClicks().isEmpty)
         for k in 13...40 { Self.expectUnder(m.step(to: Double(k) / 60), ground, p, "frame \(k)") }
         expectNear(m.camera.zoom, 14, tolerance: 1e-9)
         m.handle(TimedEvent(t: 1, event: .key("n")))

@@ -1,0 +1,5 @@
+#ifndef MAPWRIGHT_CSDL2_SHIM_H
+#define MAPWRIGHT_CSDL2_SHIM_H
+#define SDL_MAIN_HANDLED 1
+#include <SDL2/SDL.h>
+#endif

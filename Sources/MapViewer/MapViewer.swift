@@ -1,0 +1,346 @@
+import CSDL2
+import Foundation
+import MapCamera
+import MapGestures
+import MapImage
+import MapSnapshot
+
+/// Why a window could not be shown.
+public struct ViewerError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ d: String) { description = d }
+}
+
+/// The live map window: an SDL2 window showing frames from the same renderer as headless
+/// output (`MapSnapshotter`, EGL), driven by a `ViewSession`.
+///
+/// Threads: the main thread handles input (SDL events → the session, under a lock) and shows
+/// finished frames; a render thread draws frames at up to 60 Hz while the session needs them and
+/// sleeps on a condition when nothing moves (no frames, ~0 % CPU). Input never waits for a
+/// frame (events are applied between frames, the lock is held only for the session's cheap
+/// bookkeeping) and a frame never waits for input.
+///
+/// Keys: the gesture keys (arrows, +/−, Shift+arrows, N), `M` measure mode, `Esc` clears the
+/// callout and measurement, `S` saves the current view as a PNG, `F1` toggles the HUD, Ctrl+Q
+/// or closing the window quits.
+public final class MapViewer: @unchecked Sendable {
+    /// Frame statistics of a run.
+    public struct Stats: Sendable {
+        /// Frames drawn.
+        public var frames: Int
+        /// Median and 95th percentile time to draw a frame (render and show), ms.
+        public var medianMs: Double
+        public var p95Ms: Double
+        /// The one-line summary printed after a scripted run.
+        public var summary: String {
+            String(format: "view: %d frames, frame time median %.1f ms, p95 %.1f ms", frames, medianMs, p95Ms)
+        }
+    }
+
+    public let session: ViewSession
+    public let snapshotter: MapSnapshotter
+    /// Where `S` saves (a directory); the file is `mapwright-view-N.png`.
+    public var saveDirectory = "."
+    /// Called on the main thread for each session report (picks, moved markers, warnings).
+    public var onReport: ((ViewerReport) -> Void)?
+    /// Called on the render thread for each frame drawn (index, time, camera).
+    public var onFrame: ((Int, Double, Camera) -> Void)?
+
+    private var window: OpaquePointer?
+    private let sessionLock = NSLock()
+    private let cond = NSCondition()
+    private var wake = true
+    private var quit = false
+    private var mailbox: Bitmap?
+    private var lastShown: Bitmap?
+    private var renderError: Error?
+    private var frameTimes: [Double] = []
+    private var frameIndex = 0
+    private let start = DispatchTime.now().uptimeNanoseconds
+    private var wakeEvent: UInt32 = 0
+    private var saved = 0
+
+    /// Opens the window (hidden until the first frame is ready). Throws `ViewerError` when there
+    /// is no display.
+    public init(session: ViewSession, snapshotter: MapSnapshotter, title: String = "Mapwright") throws {
+        self.session = session
+        self.snapshotter = snapshotter
+        let env = ProcessInfo.processInfo.environment
+        let noDisplay = "no display: DISPLAY and WAYLAND_DISPLAY are not set. Run under X11 or Wayland (or Xvfb), or use --headless with --script to run without a window"
+        if (env["DISPLAY"] ?? "").isEmpty, (env["WAYLAND_DISPLAY"] ?? "").isEmpty, (env["SDL_VIDEODRIVER"] ?? "").isEmpty {
+            throw ViewerError(noDisplay)
+        }
+        SDL_SetHint(SDL_HINT_TOUCH_MOUSE_EVENTS, "0")
+        SDL_SetHint(SDL_HINT_MOUSE_TOUCH_EVENTS, "0")
+        SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
+        guard SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else {
+            let why = String(cString: SDL_GetError())
+            throw ViewerError("cannot open a window (\(why)); is DISPLAY or WAYLAND_DISPLAY set? Use --headless to run without one")
+        }
+        let size = session.camera.size
+        let centered = Int32(bitPattern: 0x2FFF_0000)
+        guard let w = SDL_CreateWindow(title, centered, centered, Int32(size.width), Int32(size.height),
+                                       SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue) else {
+            let why = String(cString: SDL_GetError())
+            SDL_Quit()
+            throw ViewerError("cannot open a window: \(why)")
+        }
+        window = w
+        wakeEvent = SDL_RegisterEvents(1)
+    }
+
+    deinit {
+        if let window { SDL_DestroyWindow(window) }
+        SDL_Quit()
+    }
+
+    private func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+
+    /// Runs until the window is closed, or with a script until its last event (replayed in
+    /// real time, events at their script times). Returns the frame statistics.
+    public func run(script: [ScriptEvent]? = nil, followPoll: Double = 0.25) throws -> Stats {
+        let renderThread = Thread { [self] in renderLoop() }
+        renderThread.stackSize = 8 << 20
+        renderThread.start()
+        defer {
+            cond.lock(); quit = true; cond.signal(); cond.unlock()
+            while !renderDone { usleep(1000) }
+        }
+        var nextScript = 0
+        let scriptEnd = script?.last?.t
+        var lastPoll = -1.0
+        var endRequested = false
+        var event = SDL_Event()
+        var running = true
+        while running {
+            let now = seconds()
+            if let script {
+                while nextScript < script.count, script[nextScript].t <= now {
+                    if let input = script[nextScript].input { apply(TimedEvent(t: script[nextScript].t, event: input)) }
+                    nextScript += 1
+                }
+                if nextScript == script.count, let end = scriptEnd, now >= end {
+                    // The frame at the end time is the last; draw it even when nothing moves.
+                    if framesShown(after: end) { running = false } else if !endRequested { endRequested = true; requestFrame() }
+                }
+            }
+            if followPoll > 0, now - lastPoll >= followPoll {
+                lastPoll = now
+                let got = sessionLock.withLock { session.pollFollowedFiles() }
+                if got { requestFrame() }
+            }
+            // Sleep until input, a finished frame, the next scripted event or the next poll.
+            var timeout = 1000.0
+            if let script, nextScript < script.count { timeout = min(timeout, (script[nextScript].t - now) * 1000) }
+            if script != nil, nextScript == script?.count { timeout = min(timeout, 5) }
+            if followPoll > 0 { timeout = min(timeout, (lastPoll + followPoll - now) * 1000) }
+            if SDL_WaitEventTimeout(&event, Int32(max(1, timeout.rounded(.up)))) != 0 {
+                repeat {
+                    if !handle(&event) { running = false }
+                } while SDL_PollEvent(&event) != 0
+            }
+            show()
+            if let e = cond.withLock({ renderError }) { throw e }
+            flushReports()
+        }
+        return stats()
+    }
+
+    private var renderDone = false
+    private var lastFrameTime = -1.0
+
+    private func framesShown(after t: Double) -> Bool { cond.withLock { lastFrameTime >= t && mailbox == nil } }
+
+    /// Frame statistics so far.
+    public func stats() -> Stats {
+        let times = cond.withLock { frameTimes }.sorted()
+        func q(_ p: Double) -> Double { times.isEmpty ? 0 : times[min(times.count - 1, Int((Double(times.count - 1) * p).rounded()))] }
+        return Stats(frames: times.count, medianMs: q(0.5), p95Ms: q(0.95))
+    }
+
+    private func apply(_ e: TimedEvent) {
+        sessionLock.withLock { session.handle(e) }
+        requestFrame()
+    }
+
+    private func requestFrame() {
+        cond.lock()
+        wake = true
+        cond.signal()
+        cond.unlock()
+    }
+
+    private func flushReports() {
+        let reports = sessionLock.withLock { session.takeReports() }
+        for r in reports { onReport?(r) }
+    }
+
+    // MARK: Render thread
+
+    private func renderLoop() {
+        defer { cond.withLock { renderDone = true } }
+        var shownWindow = false
+        while true {
+            cond.lock()
+            while !wake && !quit { cond.wait() }
+            if quit { cond.unlock(); return }
+            wake = false
+            cond.unlock()
+            let t0 = seconds()
+            let (snap, more): (Snapshot, Bool) = sessionLock.withLock {
+                let stats = stats()
+                session.hudStats = [String(format: "%d frames  median %.1f ms  p95 %.1f ms", stats.frames, stats.medianMs, stats.p95Ms)]
+                let s = session.frame(at: t0)
+                return (s, session.needsFrame)
+            }
+            do {
+                let bitmap = try snapshotter.render(snap)
+                let ms = (seconds() - t0) * 1000
+                cond.withLock {
+                    mailbox = bitmap
+                    frameTimes.append(ms)
+                    lastFrameTime = t0
+                }
+                onFrame?(frameIndex, t0, snap.camera)
+                frameIndex += 1
+            } catch {
+                cond.withLock { renderError = error; quit = true }
+            }
+            var ev = SDL_Event()
+            ev.type = wakeEvent
+            SDL_PushEvent(&ev)
+            if !shownWindow { shownWindow = true }
+            if more {
+                // Pace at 60 Hz.
+                let left = 1.0 / 60 - (seconds() - t0)
+                if left > 0 { usleep(UInt32(left * 1e6)) }
+                cond.withLock { wake = true }
+            }
+        }
+    }
+
+    // MARK: Main thread
+
+    private func show() {
+        guard let bitmap = cond.withLock({ () -> Bitmap? in defer { mailbox = nil }; return mailbox }),
+              let window, let surface = SDL_GetWindowSurface(window) else { return }
+        lastShown = bitmap
+        let s = surface.pointee
+        let w = min(Int(s.w), bitmap.width), h = min(Int(s.h), bitmap.height)
+        guard w > 0, h > 0 else { return }
+        if SDL_MUSTLOCK(surface) { SDL_LockSurface(surface) }
+        bitmap.pixels.withUnsafeBytes { src in
+            _ = SDL_ConvertPixels(Int32(w), Int32(h), SDL_PIXELFORMAT_ABGR8888.rawValue, src.baseAddress, Int32(bitmap.width * 4),
+                                  s.format.pointee.format, s.pixels, s.pitch)
+        }
+        if SDL_MUSTLOCK(surface) { SDL_UnlockSurface(surface) }
+        SDL_UpdateWindowSurface(window)
+    }
+
+    private func SDL_MUSTLOCK(_ s: UnsafeMutablePointer<SDL_Surface>) -> Bool { (s.pointee.flags & UInt32(SDL_RLEACCEL)) != 0 }
+
+    /// Handles one SDL event; false to quit.
+    private func handle(_ e: inout SDL_Event) -> Bool {
+        let t = seconds()
+        let mods = Self.modifiers(SDL_GetModState())
+        switch SDL_EventType(e.type) {
+        case SDL_QUIT:
+            return false
+        case SDL_WINDOWEVENT:
+            let we = SDL_WindowEventID(UInt32(e.window.event))
+            if we == SDL_WINDOWEVENT_SIZE_CHANGED || we == SDL_WINDOWEVENT_RESIZED {
+                var lw: Int32 = 0, lh: Int32 = 0
+                SDL_GetWindowSize(window, &lw, &lh)
+                sessionLock.withLock { session.resize(to: ScreenSize(width: Double(lw), height: Double(lh))) }
+            }
+            requestFrame()
+        case SDL_MOUSEBUTTONDOWN, SDL_MOUSEBUTTONUP:
+            guard let button = Self.button(e.button.button) else { break }
+            let x = Double(e.button.x), y = Double(e.button.y)
+            let down = SDL_EventType(e.type) == SDL_MOUSEBUTTONDOWN
+            apply(TimedEvent(t: t, event: down ? .pointerDown(x: x, y: y, button: button, modifiers: mods)
+                                                  : .pointerUp(x: x, y: y, button: button, modifiers: mods)))
+        case SDL_MOUSEMOTION:
+            apply(TimedEvent(t: t, event: .pointerMove(x: Double(e.motion.x), y: Double(e.motion.y), modifiers: mods)))
+        case SDL_MOUSEWHEEL:
+            var y = Double(e.wheel.preciseY)
+            if e.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue { y = -y }
+            guard y != 0 else { break }
+            // A notch as a browser reports it (100 px, 25 wheel deltas); fractions are a trackpad's.
+            let dy = y == y.rounded() ? -y * 25 * MapInteraction.wheelDelta : -y * 100
+            apply(TimedEvent(t: t, event: .wheel(x: Double(e.wheel.mouseX), y: Double(e.wheel.mouseY), dy: dy, modifiers: mods)))
+        case SDL_FINGERDOWN, SDL_FINGERMOTION, SDL_FINGERUP:
+            let size = sessionLock.withLock { session.camera.size }
+            let phase: TouchPhase = switch SDL_EventType(e.type) {
+            case SDL_FINGERDOWN: .down
+            case SDL_FINGERUP: .up
+            default: .move
+            }
+            apply(TimedEvent(t: t, event: .touch(phase: phase, id: Int(truncatingIfNeeded: e.tfinger.fingerId),
+                                                 x: Double(e.tfinger.x) * size.width, y: Double(e.tfinger.y) * size.height)))
+        case SDL_KEYDOWN:
+            let sym = Int(e.key.keysym.sym)
+            if sym == Int(SDLK_q.rawValue), mods.contains(.control) { return false }
+            if sym == Int(SDLK_s.rawValue) { save(); break }
+            if sym == Int(SDLK_F1.rawValue) {
+                sessionLock.withLock { session.hudVisible.toggle() }
+                requestFrame()
+                break
+            }
+            if let name = Self.keyName(sym) { apply(TimedEvent(t: t, event: .key(name, modifiers: mods))) }
+        default:
+            break
+        }
+        return true
+    }
+
+    private func save() {
+        guard let bitmap = lastShown ?? cond.withLock({ mailbox }) else { return }
+        let fm = FileManager.default
+        var path: String
+        repeat {
+            saved += 1
+            path = (saveDirectory as NSString).appendingPathComponent("mapwright-view-\(saved).png")
+        } while fm.fileExists(atPath: path) && saved < 100_000
+        do {
+            try bitmap.writePNG(to: path)
+            FileHandle.standardError.write(Data("view: saved \(path)\n".utf8))
+        } catch {
+            FileHandle.standardError.write(Data("view: cannot save \(path): \(error)\n".utf8))
+        }
+    }
+
+    static func modifiers(_ m: SDL_Keymod) -> Modifiers {
+        var out: Modifiers = []
+        let v = m.rawValue
+        if v & KMOD_SHIFT.rawValue != 0 { out.insert(.shift) }
+        if v & KMOD_CTRL.rawValue != 0 { out.insert(.control) }
+        if v & KMOD_ALT.rawValue != 0 { out.insert(.alt) }
+        if v & KMOD_GUI.rawValue != 0 { out.insert(.meta) }
+        return out
+    }
+
+    static func button(_ b: UInt8) -> PointerButton? {
+        switch Int32(b) {
+        case SDL_BUTTON_LEFT: .left
+        case SDL_BUTTON_RIGHT: .right
+        case SDL_BUTTON_MIDDLE: .middle
+        default: nil
+        }
+    }
+
+    static func keyName(_ sym: Int) -> String? {
+        switch sym {
+        case Int(SDLK_LEFT.rawValue): "left"
+        case Int(SDLK_RIGHT.rawValue): "right"
+        case Int(SDLK_UP.rawValue): "up"
+        case Int(SDLK_DOWN.rawValue): "down"
+        case Int(SDLK_PLUS.rawValue), Int(SDLK_EQUALS.rawValue), Int(SDLK_KP_PLUS.rawValue): "+"
+        case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): "-"
+        case Int(SDLK_n.rawValue): "n"
+        case Int(SDLK_m.rawValue): "m"
+        case Int(SDLK_ESCAPE.rawValue): "escape"
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,501 @@
+import Foundation
+import GeoKit
+import MapCamera
+import MapGestures
+import MapMotion
+import MapScene
+import MapSnapshot
+
+/// How a view behaves.
+public struct ViewerOptions: Sendable {
+    /// Draw the compass (top right).
+    public var compass = true
+    /// Fade the compass out while north is up and the map is flat (MapKit, MapLibre Native).
+    public var compassAutoHide = false
+    /// Picking tolerance, logical px.
+    public var pickTolerance = Picker.defaultTolerance
+    /// Start in measure mode (`M` toggles it).
+    public var measure = false
+    /// Markers can be dragged to new positions.
+    public var draggableMarkers = false
+    /// Highlight what is under the pointer.
+    public var hover = true
+    /// Keep the newest point of followed files in the middle of the view.
+    public var followNewest = false
+
+    public init() {}
+}
+
+/// Something the session reports: a pick, a marker moved, a measurement changed.
+public enum ViewerReport: Sendable, Equatable {
+    case pick(Pick?)
+    case markerMoved(overlay: Int, position: LatLng)
+    case measure(legs: [Double], total: Double)
+    case warning(String)
+
+    /// One JSON line (what `--log-camera` prints).
+    public var jsonLine: String {
+        switch self {
+        case .pick(let p):
+            guard let p else { return #"{"pick": null}"# }
+            var fields = [#""kind": "\#(p.kind.rawValue)""#, #""overlay": \#(p.overlay)"#]
+            if let s = p.segment { fields.append(#""segment": \#(s)"#) }
+            if let d = p.distanceAlong { fields.append(#""distanceAlong": \#(ViewSession.number(d, 3))"#) }
+            fields.append(#""lat": \#(ViewSession.number(p.position.lat, 8))"#)
+            fields.append(#""lon": \#(ViewSession.number(p.position.lon, 8))"#)
+            if let t = p.time { fields.append(#""time": "\#(ViewSession.isoTime(t))""#) }
+            if let l = p.label { fields.append(#""label": \#(ViewSession.jsonString(l))"#) }
+            return #"{"pick": {\#(fields.joined(separator: ", "))}}"#
+        case .markerMoved(let i, let p):
+            return #"{"marker": {"overlay": \#(i), "lat": \#(ViewSession.number(p.lat, 8)), "lon": \#(ViewSession.number(p.lon, 8))}}"#
+        case .measure(let legs, let total):
+            let l = legs.map { ViewSession.number($0, 3) }.joined(separator: ", ")
+            return #"{"measure": {"legs": [\#(l)], "total": \#(ViewSession.number(total, 3))}}"#
+        case .warning(let w):
+            return #"{"warning": \#(ViewSession.jsonString(w))}"#
+        }
+    }
+}
+
+/// A live map without a window: input events in (already timed), a `Snapshot` per frame out.
+/// It owns the gestures (`MapInteraction`), the compass widget (click: back to north in 1 s,
+/// Shift-click also flattens; drag: rotate and pitch), picking with callouts and hover
+/// highlights, draggable markers, the measure tool and followed files (live tracks). The window
+/// (`MapViewer`) and scripted headless runs both drive one, so what a test sees is what a user
+/// sees. Not thread-safe: the window calls it under its lock.
+public final class ViewSession: @unchecked Sendable {
+    /// The gestures and the camera.
+    public let interaction: MapInteraction
+    /// The scene: still overlays and animated layers.
+    public private(set) var animated: AnimatedSnapshot
+    /// Behaviour.
+    public var options: ViewerOptions
+    /// Show the heads-up panel (F1).
+    public var hudVisible = false
+    /// Lines for the heads-up panel, set by the window (fps, frame time).
+    public var hudStats: [String] = []
+    /// Whether clicks drop measure points.
+    public private(set) var measuring: Bool
+    /// The measure tool's points.
+    public private(set) var measurePoints: [LatLng] = []
+    /// The last pick shown as a callout.
+    public private(set) var selection: Pick?
+    /// What the pointer is over.
+    public private(set) var hover: Pick?
+    /// Reports since the last `takeReports()`.
+    private var reports: [ViewerReport] = []
+    /// Called for every report as it happens (the API's way to hear of moved markers).
+    public var onReport: ((ViewerReport) -> Void)?
+
+    private let picker = Picker()
+    private var drag: Drag?
+    private var pointer: ScreenPoint?
+    private var follows: [(file: FollowedFile, track: LiveTrack)] = []
+    private var lastNorthUp: Double?
+    private var now = 0.0
+    /// Whether something changed that the next frame must show even with the camera still.
+    private var changed = true
+
+    enum Drag {
+        case marker(index: Int)
+        case measurePoint(index: Int)
+        case compass(start: ScreenPoint, angle: Double, moved: Bool, modifiers: Modifiers)
+    }
+
+    /// Starts a session on a scene; the still snapshot's camera is the starting camera.
+    public init(_ animated: AnimatedSnapshot, options: ViewerOptions = ViewerOptions()) {
+        self.animated = animated
+        self.options = options
+        self.measuring = options.measure
+        interaction = MapInteraction(camera: animated.still.camera)
+    }
+
+    /// The camera as of the last event or frame.
+    public var camera: Camera { interaction.camera }
+
+    /// Follows a file of positions appended by another program; its points are drawn as a live
+    /// track in `style`.
+    public func follow(_ file: FollowedFile, style: LineStyle = LineStyle(width: .pixels(4), color: Color(rgb: 0xE8590C))) {
+        follows.append((file, LiveTrack(style: style)))
+    }
+
+    /// Resizes the view, keeping the centre.
+    public func resize(to size: ScreenSize) {
+        guard size.width >= 1, size.height >= 1, size != interaction.camera.size else { return }
+        var c = interaction.camera
+        c.size = size
+        interaction.setCamera(c)
+        changed = true
+    }
+
+    /// Takes the reports since the last call.
+    public func takeReports() -> [ViewerReport] {
+        defer { reports.removeAll() }
+        return reports
+    }
+
+    private func report(_ r: ViewerReport) {
+        reports.append(r)
+        onReport?(r)
+    }
+
+    /// Whether the next frame differs from the last: the camera or the scene is moving, a
+    /// marker or measure point is being dragged, followed files brought points, or something
+    /// else changed. A window draws while this is true and sleeps otherwise.
+    public var needsFrame: Bool {
+        changed || interaction.isActive || animated.isAnimated || drag != nil || compassFading
+    }
+
+    private var compassFading: Bool {
+        guard options.compassAutoHide, let since = lastNorthUp else { return false }
+        return now - since < Self.compassFade
+    }
+
+    /// Seconds the compass takes to fade out when north comes up.
+    public static let compassFade = 0.25
+
+    // MARK: Input
+
+    /// Applies one event at its time.
+    public func handle(_ event: TimedEvent) {
+        now = max(now, event.t)
+        changed = true
+        let cam = interaction.camera
+        switch event.event {
+        case .pointerDown(let x, let y, let button, let mods):
+            let p = ScreenPoint(x: x, y: y)
+            pointer = p
+            if button == .left, options.compass, inCompass(p, cam) {
+                interaction.setCamera(cam)  // stops any ease
+                drag = .compass(start: p, angle: compassAngle(p, cam), moved: false, modifiers: mods)
+                return
+            }
+            if button == .left, mods.isEmpty {
+                if measuring, let i = nearestMeasurePoint(p, cam) {
+                    drag = .measurePoint(index: i)
+                    return
+                }
+                if options.draggableMarkers, let pick = picker.pick(animated.still.overlays, at: p, camera: cam, tolerance: options.pickTolerance),
+                   pick.kind == .marker {
+                    drag = .marker(index: pick.overlay)
+                    return
+                }
+            }
+            interaction.handle(event)
+        case .pointerMove(let x, let y, _):
+            let p = ScreenPoint(x: x, y: y)
+            pointer = p
+            switch drag {
+            case .marker(let i):
+                if let g = cam.unproject(p), case .marker(var m) = animated.still.overlays[i] {
+                    m.position = g
+                    animated.still.overlays[i] = .marker(m)
+                }
+                return
+            case .measurePoint(let i):
+                if let g = cam.unproject(p) {
+                    measurePoints[i] = g
+                    reportMeasure()
+                }
+                return
+            case .compass(let start, let angle, var moved, let mods):
+                // Dragging on the compass turns the map by the angle swept round its centre
+                // (MapLibre's navigation control): the rose follows the pointer.
+                if !moved && hypot(p.x - start.x, p.y - start.y) >= MapInteraction.clickTolerance { moved = true }
+                let a = compassAngle(p, cam)
+                if moved {
+                    interaction.setCamera(cam.rotated(to: cam.bearing - Camera.normalizedBearing(a - angle)))
+                }
+                drag = .compass(start: start, angle: moved ? a : angle, moved: moved, modifiers: mods)
+                return
+            case nil:
+                break
+            }
+            interaction.handle(event)
+            updateHover(p)
+        case .pointerUp(let x, let y, _, _):
+            let p = ScreenPoint(x: x, y: y)
+            pointer = p
+            switch drag {
+            case .marker(let i):
+                drag = nil
+                if case .marker(let m) = animated.still.overlays[i] { report(.markerMoved(overlay: i, position: m.position)) }
+                return
+            case .measurePoint:
+                drag = nil
+                return
+            case .compass(_, _, let moved, let mods):
+                drag = nil
+                if !moved { resetNorth(flatten: mods.contains(.shift)) }
+                return
+            case nil:
+                interaction.handle(event)
+            }
+        case .key(let key, let mods):
+            switch key.lowercased() {
+            case "m":
+                measuring.toggle()
+                if !measuring { measurePoints.removeAll() }
+            case "escape":
+                selection = nil
+                measurePoints.removeAll()
+            case "n" where options.compass:
+                resetNorth(flatten: mods.contains(.shift))
+            default:
+                interaction.handle(event)
+            }
+        case .wheel, .touch:
+            interaction.handle(event)
+        }
+        for c in interaction.takeClicks() { click(at: c) }
+    }
+
+    /// Eases back to north (and flat with `flatten`) over 1 s.
+    public func resetNorth(flatten: Bool) {
+        interaction.step(to: now)  // the ease starts now, not at the last event the gestures saw
+        var target = interaction.camera
+        target.bearing = interaction.camera.bearing - Camera.normalizedBearing(interaction.camera.bearing)
+        if flatten { target.pitch = 0 }
+        interaction.ease(to: target, duration: 1)
+    }
+
+    private func click(at p: ScreenPoint) {
+        let cam = interaction.camera
+        if measuring {
+            guard let g = cam.unproject(p) else { return }
+            measurePoints.append(g)
+            reportMeasure()
+            return
+        }
+        let pick = picker.pick(frameOverlays(at: now), at: p, camera: cam, tolerance: options.pickTolerance)
+        selection = pick
+        report(.pick(pick))
+    }
+
+    private func reportMeasure() {
+        let legs = Self.legs(measurePoints)
+        report(.measure(legs: legs, total: legs.reduce(0, +)))
+    }
+
+    /// Geodesic lengths (WGS84, metres) of the legs between consecutive points.
+    public static func legs(_ points: [LatLng]) -> [Double] {
+        zip(points, points.dropFirst()).map { Geodesic.wgs84.inverse($0, $1).distance }
+    }
+
+    private func updateHover(_ p: ScreenPoint) {
+        guard options.hover, drag == nil, !interaction.isDragging else { return }
+        let h = picker.pick(frameOverlays(at: now), at: p, camera: interaction.camera, tolerance: options.pickTolerance)
+        if h?.overlay != hover?.overlay || h?.kind != hover?.kind { changed = true }
+        hover = h
+    }
+
+    private func inCompass(_ p: ScreenPoint, _ cam: Camera) -> Bool {
+        let c = MapSnapshotter.compassCenter(for: cam.size)
+        return hypot(p.x - c.x, p.y - c.y) <= MapSnapshotter.compassSize / 2 && compassOpacity(cam) > 0
+    }
+
+    /// The pointer's direction from the compass centre, degrees clockwise from up.
+    private func compassAngle(_ p: ScreenPoint, _ cam: Camera) -> Double {
+        let c = MapSnapshotter.compassCenter(for: cam.size)
+        return atan2(p.x - c.x, -(p.y - c.y)) * 180 / .pi
+    }
+
+    private func nearestMeasurePoint(_ p: ScreenPoint, _ cam: Camera) -> Int? {
+        var best: (Int, Double)?
+        for (i, m) in measurePoints.enumerated() {
+            guard let s = cam.project(m) else { continue }
+            let d = hypot(s.x - p.x, s.y - p.y)
+            if d <= options.pickTolerance, best == nil || d < best!.1 { best = (i, d) }
+        }
+        return best?.0
+    }
+
+    private func compassOpacity(_ cam: Camera) -> Double {
+        guard options.compass else { return 0 }
+        guard options.compassAutoHide else { return 1 }
+        let northUp = Camera.normalizedBearing(cam.bearing) == 0 && cam.pitch == 0
+        guard northUp, let since = lastNorthUp else { return 1 }
+        return max(0, 1 - (now - since) / Self.compassFade)
+    }
+
+    // MARK: Frames
+
+    /// The overlays of the frame at `t`: still, animated and followed ones.
+    func frameOverlays(at t: Double) -> [Overlay] {
+        var overlays = animated.frame(at: t).overlays
+        for f in follows { overlays += f.track.overlays(at: t) }
+        return overlays
+    }
+
+    /// Reads followed files (call once per frame or on a timer); returns whether points arrived.
+    @discardableResult
+    public func pollFollowedFiles() -> Bool {
+        var any = false
+        for f in follows {
+            let (points, warnings) = f.file.poll()
+            for w in warnings { report(.warning(w)) }
+            guard !points.isEmpty else { continue }
+            do { try f.track.append(points) } catch { report(.warning("\(f.file.path): \(error)")) }
+            any = true
+        }
+        if any {
+            changed = true
+            if options.followNewest, let last = follows.compactMap({ $0.track.lastPoint }).last {
+                var c = interaction.camera
+                c.center = last
+                interaction.ease(to: c, duration: 0.3)
+            }
+        }
+        return any
+    }
+
+    /// The snapshot to draw at time `t` (seconds on the events' clock): the camera after eases
+    /// and inertia, the scene at `t`, highlights, measurements, callouts, the compass.
+    public func frame(at t: Double) -> Snapshot {
+        now = max(now, t)
+        let cam = interaction.step(to: t)
+        changed = false
+        let northUp = Camera.normalizedBearing(cam.bearing) == 0 && cam.pitch == 0
+        if northUp { if lastNorthUp == nil { lastNorthUp = now } } else { lastNorthUp = nil }
+        var s = animated.frame(at: t)
+        s.camera = cam
+        s.time = t
+        for f in follows { s.overlays += f.track.overlays(at: t) }
+        if let h = hover, h.overlay < s.overlays.count, h != selection {
+            s.overlays += Self.highlight(s.overlays[h.overlay], camera: cam)
+        }
+        if let sel = selection, sel.overlay < s.overlays.count {
+            s.overlays += Self.highlight(s.overlays[sel.overlay], camera: cam)
+            s.callouts.append(Callout(position: sel.position, lines: Self.calloutLines(sel)))
+        }
+        s.overlays += measureOverlays()
+        if measurePoints.count >= 2, let last = measurePoints.last {
+            let total = Self.legs(measurePoints).reduce(0, +)
+            s.callouts.append(Callout(position: last, lines: ["Total \(Self.distance(total))"]))
+        }
+        s.compass = options.compass
+        s.compassOpacity = compassOpacity(cam)
+        if hudVisible {
+            s.hud = hudStats + [
+                String(format: "zoom %.2f  bearing %.1f°  pitch %.1f°", cam.zoom, Camera.normalizedBearing(cam.bearing), cam.pitch),
+                String(format: "%.5f, %.5f", cam.center.lat, cam.center.lon),
+            ] + (measuring ? ["measure: click to add points, Esc clears"] : [])
+        }
+        return s
+    }
+
+    static func calloutLines(_ p: Pick) -> [String] {
+        var lines: [String] = []
+        switch p.kind {
+        case .route:
+            if let d = p.distanceAlong { lines.append("\(distance(d)) along") }
+            if let t = p.time { lines.append(isoTime(t).replacingOccurrences(of: "T", with: " ")) }
+        case .marker, .label:
+            lines.append(p.label ?? String(format: "%.5f, %.5f", p.position.lat, p.position.lon))
+        default:
+            lines.append(String(format: "%@ %.5f, %.5f", p.kind.rawValue, p.position.lat, p.position.lon))
+        }
+        return lines.isEmpty ? [String(format: "%.5f, %.5f", p.position.lat, p.position.lon)] : lines
+    }
+
+    /// A glow under a picked or hovered overlay.
+    static func highlight(_ o: Overlay, camera: Camera) -> [Overlay] {
+        let glow = Color(rgb: 0xFFD33D, alpha: 0xB0)
+        switch o {
+        case .polyline(let l):
+            var style = l.style
+            style.width = .pixels(Picker.halfWidth(l.style.width, camera) * 2 + 8)
+            style.color = glow
+            style.dash = []
+            style.casingColor = nil
+            var h = Polyline(path: l.path, style: style, geodesic: l.geodesic, zIndex: o.effectiveZIndex - 1)
+            h.alongOffset = l.alongOffset
+            return [.polyline(h)]
+        case .marker(let m):
+            guard let c = try? Circle(center: m.position, radius: .pixels(14), fill: Color(rgb: 0xFFD33D, alpha: 0x60), stroke: glow,
+                                      strokeWidth: 3, zIndex: o.effectiveZIndex - 1) else { return [] }
+            return [.circle(c)]
+        case .circle(let c):
+            guard let h = try? Circle(center: c.center, radius: c.radius, fill: .transparent, stroke: glow, strokeWidth: c.strokeWidth + 4,
+                                      zIndex: o.effectiveZIndex + 1) else { return [] }
+            return [.circle(h)]
+        case .polygon(let p):
+            let h = Polygon(exterior: p.exterior, holes: p.holes, fill: .transparent, stroke: glow, strokeWidth: p.strokeWidth + 4,
+                            zIndex: o.effectiveZIndex + 1)
+            return [.polygon(h)]
+        default:
+            return []
+        }
+    }
+
+    private func measureOverlays() -> [Overlay] {
+        guard !measurePoints.isEmpty else { return [] }
+        var out: [Overlay] = []
+        let colour = Color(rgb: 0x212121)
+        if measurePoints.count >= 2, let line = try? Polyline(
+            coordinates: measurePoints,
+            style: LineStyle(width: .pixels(3), color: colour, dash: [8, 5], casingColor: .white, casingWidth: 1.5),
+            geodesic: true, zIndex: 1000) {
+            out.append(.polyline(line))
+            for (i, leg) in Self.legs(measurePoints).enumerated() {
+                let mid = Geodesic.wgs84.inverse(measurePoints[i], measurePoints[i + 1])
+                let half = Geodesic.wgs84.direct(from: measurePoints[i], azimuth: mid.azimuth1, distance: mid.distance / 2).point
+                if let label = try? Label(position: half, text: Self.distance(leg), size: 13, zIndex: 1002) {
+                    out.append(.label(label))
+                }
+            }
+        }
+        for p in measurePoints {
+            if let c = try? Circle(center: p, radius: .pixels(5), fill: .white, stroke: colour, strokeWidth: 2, zIndex: 1001) {
+                out.append(.circle(c))
+            }
+        }
+        return out
+    }
+
+    // MARK: Formatting
+
+    /// `123 m`, `1.23 km`, `123.4 km`.
+    public static func distance(_ metres: Double) -> String {
+        if metres < 1000 { return String(format: "%.0f m", metres) }
+        if metres < 100_000 { return String(format: "%.2f km", metres / 1000) }
+        return String(format: "%.1f km", metres / 1000)
+    }
+
+    static func isoTime(_ t: Double) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        return f.string(from: Date(timeIntervalSince1970: t))
+    }
+
+    static func number(_ v: Double, _ digits: Int) -> String {
+        guard v.isFinite else { return "null" }
+        var s = String(format: "%.\(digits)f", v)
+        if s.contains(".") {
+            while s.hasSuffix("0") { s.removeLast() }
+            if s.hasSuffix(".") { s.removeLast() }
+        }
+        return s == "-0" ? "0" : s
+    }
+
+    static func jsonString(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out + "\""
+    }
+
+    /// The camera log line for frame `k` at time `t`.
+    public static func cameraLine(frame k: Int, t: Double, camera c: Camera) -> String {
+        #"{"frame": \#(k), "t": \#(number(t, 6)), "lat": \#(number(c.center.lat, 8)), "lon": \#(number(c.center.lon, 8)), "zoom": \#(number(c.zoom, 6)), "bearing": \#(number(Camera.normalizedBearing(c.bearing), 6)), "pitch": \#(number(c.pitch, 6))}"#
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import GeoKit
+import MapCamera
+import MapGestures
+import MapScene
+import MapSnapshot
+import MapTestSupport
+import Testing
+@testable import MapViewer
+
+@Suite struct ViewSessionTests {
+    static func session(_ overlays: [Overlay] = [], options: ViewerOptions = ViewerOptions(), bearing: Double = 0) -> ViewSession {
+        let cam = Camera(center: LatLng(lat: 0, lon: 0), zoom: 8, bearing: bearing, size: ScreenSize(width: 800, height: 600))
+        return ViewSession(AnimatedSnapshot(still: Snapshot(camera: cam, overlays: overlays, basemapStyle: nil)), options: options)
+    }
+
+    func click(_ s: ViewSession, _ p: ScreenPoint, at t: Double, mods: Modifiers = []) {
+        s.handle(TimedEvent(t: t, event: .pointerDown(x: p.x, y: p.y, button: .left, modifiers: mods)))
+        s.handle(TimedEvent(t: t + 0.05, event: .pointerUp(x: p.x, y: p.y, button: .left, modifiers: mods)))
+    }
+
+    /// Measure mode: clicks drop points; legs are WGS84 geodesics. Along the equator a degree of
+    /// longitude is a·π/180 = 111 319.49 m (a = 6 378 137 m), a hand-derived truth.
+    @Test func measureLegsAlongTheEquator() throws {
+        var o = ViewerOptions()
+        o.measure = true
+        let s = Self.session(options: o)
+        let cam = s.camera
+        for (i, lon) in [0.0, 1.0, -0.5].enumerated() {
+            click(s, try #require(cam.project(LatLng(lat: 0, lon: lon))), at: Double(i))
+        }
+        let reports = s.takeReports()
+        guard case .measure(let legs, let total)? = reports.last else { Issue.record("no measure report: \(reports)"); return }
+        #expect(legs.count == 2)
+        expectNear(legs[0], 6_378_137 * .pi / 180, tolerance: 0.5)
+        expectNear(legs[1], 1.5 * 6_378_137 * .pi / 180, tolerance: 0.5)
+        expectNear(total, 2.5 * 6_378_137 * .pi / 180, tolerance: 1)
+        // Dragging the middle point back onto the first makes the first leg zero, live.
+        let p1 = try #require(cam.project(LatLng(lat: 0, lon: 1))), p0 = try #require(cam.project(LatLng(lat: 0, lon: 0)))
+        s.handle(TimedEvent(t: 5, event: .pointerDown(x: p1.x, y: p1.y, button: .left)))
+        s.handle(TimedEvent(t: 5.1, event: .pointerMove(x: (p0.x + p1.x) / 2, y: p0.y)))
+        s.handle(TimedEvent(t: 5.2, event: .pointerMove(x: p0.x, y: p0.y)))
+        s.handle(TimedEvent(t: 5.3, event: .pointerUp(x: p0.x, y: p0.y, button: .left)))
+        guard case .measure(let legs2, _)? = s.takeReports().last else { Issue.record("no report while dragging"); return }
+        expectNear(legs2[0], 0, tolerance: 1)
+        #expect(s.camera.center == cam.center, "dragging a measure point must not pan")
+        // The frame shows the line, the points, the leg labels and a total callout.
+        let f = s.frame(at: 6)
+        #expect(f.callouts.count == 1 && f.callouts[0].lines[0].hasPrefix("Total"))
+    }
+
+    @Test func draggableMarkersMoveAndReport() throws {
+        let m = try Marker(position: LatLng(lat: 0, lon: 0), label: "Camp")
+        var o = ViewerOptions()
+        o.draggableMarkers = true
+        let s = Self.session([.marker(m)], options: o)
+        var heard: [ViewerReport] = []
+        s.onReport = { heard.append($0) }
+        let cam = s.camera
+        let target = LatLng(lat: 0.5, lon: 0.25)
+        let to = try #require(cam.project(target))
+        s.handle(TimedEvent(t: 0, event: .pointerDown(x: 400, y: 300, button: .left)))
+        s.handle(TimedEvent(t: 0.1, event: .pointerMove(x: (400 + to.x) / 2, y: (300 + to.y) / 2)))
+        s.handle(TimedEvent(t: 0.2, event: .pointerMove(x: to.x, y: to.y)))
+        s.handle(TimedEvent(t: 0.3, event: .pointerUp(x: to.x, y: to.y, button: .left)))
+        guard case .markerMoved(0, let p)? = heard.last else { Issue.record("no report: \(heard)"); return }
+        expectNear(p, target, tolerance: 1e-9)
+        #expect(s.camera.center == cam.center)
+        guard case .marker(let moved) = s.frame(at: 1).overlays[0] else { Issue.record("not a marker"); return }
+        expectNear(moved.position, target, tolerance: 1e-9)
+        // Without the option the same drag pans the map.
+        let s2 = Self.session([.marker(m)])
+        s2.handle(TimedEvent(t: 0, event: .pointerDown(x: 400, y: 300, button: .left)))
+        s2.handle(TimedEvent(t: 0.1, event: .pointerMove(x: to.x, y: to.y)))
+        #expect(s2.camera.center != cam.center)
+    }
+
+    /// A click on the compass eases back to north over 1 s (Shift: also flat); a drag on it turns
+    /// the map by the angle swept round its centre.
+    @Test func compassClickAndDrag() throws {
+        let s = Self.session(bearing: 70)
+        let c = MapSnapshotter.compassCenter(for: s.camera.size)
+        #expect(c == ScreenPoint(x: 800 - 34, y: 34))
+        click(s, c, at: 1)
+        #expect(s.frame(at: 1.5).camera.bearing != 0)
+        expectNear(Camera.normalizedBearing(s.frame(at: 2.06).camera.bearing), 0, tolerance: 1e-9)
+        // Sweep a quarter turn clockwise round the centre: from above it to its right.
+        let r = 20.0
+        s.handle(TimedEvent(t: 3, event: .pointerDown(x: c.x, y: c.y - r, button: .left)))
+        for k in 1...9 {
+            let a = Double(k) * 10 * .pi / 180
+            s.handle(TimedEvent(t: 3 + Double(k) * 0.02, event: .pointerMove(x: c.x + r * sin(a), y: c.y - r * cos(a))))
+        }
+        s.handle(TimedEvent(t: 3.3, event: .pointerUp(x: c.x + r, y: c.y, button: .left)))
+        expectNear(Camera.normalizedBearing(s.frame(at: 3.4).camera.bearing), -90, tolerance: 1e-6)
+        #expect(s.takeReports().filter { if case .pick = $0 { true } else { false } }.isEmpty, "compass clicks are not picks")
+    }
+
+    @Test func compassAutoHideFadesWhenNorthIsUp() throws {
+        var o = ViewerOptions()
+        o.compassAutoHide = true
+        let s = Self.session(options: o, bearing: 20)
+        #expect(s.frame(at: 0).compassOpacity == 1)
+        s.handle(TimedEvent(t: 0.1, event: .key("n")))
+        _ = s.frame(at: 1.2)
+        #expect(s.needsFrame, "the fade is still running")
+        expectNear(s.frame(at: 1.3).compassOpacity, 1 - 0.1 / ViewSession.compassFade, tolerance: 1e-9)
+        #expect(s.frame(at: 2).compassOpacity == 0)
+        #expect(!s.needsFrame)
+    }
+}
+
+@Suite struct ViewerScriptTests {
+    @Test func parsesEveryEventType() throws {
+        let text = """
+            # a comment
+            {"t": 0, "type": "down", "x": 10, "y": 20, "button": "right", "modifiers": ["shift"]}
+            {"t": 0.1, "type": "move", "x": 15, "y": 20}
+            {"t": 0.2, "type": "up", "x": 15, "y": 20}
+            {"t": 0.3, "type": "wheel", "x": 1, "y": 2, "dy": -3}
+            {"t": 0.4, "type": "touch", "phase": "down", "id": 7, "x": 3, "y": 4}
+            {"t": 0.5, "type": "key", "key": "n", "modifiers": ["control"]}
+
+            {"t": 2, "type": "wait"}
+            """
+        let e = try ViewerScript.parse(text)
+        #expect(e.map(\.input) == [
+            .pointerDown(x: 10, y: 20, button: .right, modifiers: .shift), .pointerMove(x: 15, y: 20),
+            .pointerUp(x: 15, y: 20, button: .left), .wheel(x: 1, y: 2, dy: -3), .touch(phase: .down, id: 7, x: 3, y: 4),
+            .key("n", modifiers: .control), nil,
+        ])
+        #expect(ScriptRun.lastFrame(of: e) == 120)
+    }
+
+    @Test(arguments: [
+        (#"{"t": 0, "type": "down", "x": 1}"#, "missing \"y\""),
+        (#"{"t": -1, "type": "wait"}"#, "must not be negative"),
+        (#"{"t": 1e9, "type": "wait"}"#, "within ±3600"),
+        (#"{"t": 0, "type": "down", "x": 1, "y": 1, "button": "thumb"}"#, "unknown button"),
+        (#"{"t": 0, "type": "touch", "phase": "hover", "id": 1, "x": 1, "y": 1}"#, "phase"),
+        (#"{"t": 0, "type": "key", "modifiers": ["hyper"], "key": "a"}"#, "unknown modifier"),
+        (#"{"t": "soon", "type": "wait"}"#, "finite number"),
+        (#"[1, 2]"#, "not a JSON object"),
+        (#"{"t": 0, "type": "down", "x": true, "y": 1}"#, "finite number"),
+    ])
+    func badLinesAreNamed(_ line: String, _ why: String) {
+        do {
+            _ = try ViewerScript.parse("{\"t\": 0, \"type\": \"wait\"}\n" + line, file: "s.jsonl")
+            Issue.record("accepted \(line)")
+        } catch let e as ScriptError {
+            #expect(e.line == 2 && e.description.hasPrefix("s.jsonl:2:") && e.reason.contains(why), "\(e)")
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+}
+
+@Suite struct FollowedFileTests {
+    @Test func tailsAppendsSurvivesTruncationAndRotation() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("follow-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent("track.csv").path
+        let f = FollowedFile(path: path)
+        #expect(f.poll().points.isEmpty, "a missing file is waited for")
+        try "lat,lon\n46.0,14.5\n46.1,14".write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(f.poll().points == [LatLng(lat: 46.0, lon: 14.5)], "the unfinished line waits for its newline")
+        let h = try #require(FileHandle(forWritingAtPath: path))
+        try h.seekToEnd()
+        h.write(Data(".6\n$GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W*6A\n$GPGGA,123519,4807.038,N,01131.000,E,0,08,0.9,545.4,M,46.9,M,,*47\n91,0\n".utf8))
+        try h.close()
+        let r = f.poll()
+        // NMEA 4807.038 N = 48 + 7.038/60 = 48.1173°, 01131.000 E = 11 + 31/60 = 11.516667°; the
+        // GGA has fix quality 0 (no fix) and is skipped; 91,0 is not a latitude.
+        #expect(r.points.count == 2)
+        #expect(r.points.first == LatLng(lat: 46.1, lon: 14.6))
+        expectNear(r.points[1], LatLng(lat: 48 + 7.038 / 60, lon: 11 + 31.0 / 60), tolerance: 1e-9)
+        #expect(r.warnings.count == 1 && r.warnings[0].contains("track.csv:6:"), "\(r.warnings)")
+        // Truncated: read again from the start.
+        try "45,13\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let t = f.poll()
+        #expect(t.points == [LatLng(lat: 45, lon: 13)] && t.warnings.contains { $0.contains("truncated") }, "\(t)")
+        // Rotated: a new file under the name (atomic write = a new inode).
+        try "44,12\n44.5,12.5\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let rot = f.poll()
+        #expect(rot.points == [LatLng(lat: 44, lon: 12), LatLng(lat: 44.5, lon: 12.5)], "\(rot)")
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    @Test func aSessionDrawsFollowedPointsAsALiveTrack() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("follow-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent("live.txt").path
+        try "0,0\n0.1,0.1\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let s = ViewSessionTests.session()
+        s.follow(FollowedFile(path: path))
+        #expect(s.pollFollowedFiles())
+        let lines = s.frame(at: 0).overlays.compactMap { if case .polyline(let l) = $0 { l } else { nil } }
+        #expect(lines.reduce(0) { $0 + $1.path.count } == 2)
+        #expect(!s.pollFollowedFiles())
+        try? FileManager.default.removeItem(at: dir)
+    }
+}
