@@ -61,11 +61,14 @@ let package = Package(
             "GeoKit", "MapCamera", "MapGestures", "MapScene", "MapMotion", "MapSnapshot", "MapImage", "Canvas2D", "CSDL2",
         ]),
 
+        // Examples of the public extension points (the spinning box of `--spinning-box`).
+        .target(name: "MapExamples", dependencies: ["GeoKit", "MapRenderGL", "CEGL"]),
+
         .executableTarget(
             name: "mapwright",
             dependencies: [
                 "GeoKit", "MapFormats", "MapCamera", "MapScene", "MapMotion", "MapRender", "MapRenderGL",
-                "Canvas2D", "MapImage", "MapTiles", "MapSnapshot", "MapViewer", "MapGestures",
+                "Canvas2D", "MapImage", "MapTiles", "MapSnapshot", "MapViewer", "MapGestures", "MapExamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

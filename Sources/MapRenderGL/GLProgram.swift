@@ -1,11 +1,12 @@
 import CEGL
 
-/// A linked GLES 3 program with its uniform locations looked up once.
-final class GLProgram {
-    let id: GLuint
+/// A linked GLES 3 program with its uniform locations looked up once (public for custom GL
+/// layers, which create theirs on the GL thread in `prepare`).
+public final class GLProgram {
+    public let id: GLuint
     private var locations: [String: GLint] = [:]
 
-    init(vertex: String, fragment: String) throws {
+    public init(vertex: String, fragment: String) throws {
         let vs = try GLProgram.compile(GLenum(GL_VERTEX_SHADER), vertex)
         let fs = try GLProgram.compile(GLenum(GL_FRAGMENT_SHADER), fragment)
         id = glCreateProgram()
@@ -23,7 +24,7 @@ final class GLProgram {
 
     deinit { glDeleteProgram(id) }
 
-    func uniform(_ name: String) -> GLint {
+    public func uniform(_ name: String) -> GLint {
         if let l = locations[name] { return l }
         let l = glGetUniformLocation(id, name)
         locations[name] = l

@@ -76,12 +76,14 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
 
     /// Plans and draws `scene` through `camera`; returns the frame (straight-alpha RGBA, top-down,
     /// `size · pixelRatio` pixels).
-    public func render(scene: Scene, camera: Camera) throws -> Frame {
+    /// `customLayers` draw their own GL into the map's 3D space after the opaque solids (depth-
+    /// tested against columns and extrusions) and before translucent ones; `time` is passed on.
+    public func render(scene: Scene, camera: Camera, customLayers: [any GLCustomLayer] = [], time: Double = 0) throws -> Frame {
         try Self.validate(camera)
         let t0 = DispatchTime.now().uptimeNanoseconds
         let plan = planner.plan(scene, camera: camera)
         let planned = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
-        let frame = try draw(plan)
+        let frame = try draw(plan, customLayers: customLayers, time: time)
         state.flagLock.withLock { state.timings.plan = planned }
         return frame
     }
@@ -101,13 +103,16 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
     public var lastTimings: Timings { state.flagLock.withLock { state.timings } }
 
     /// Draws an existing plan.
-    public func draw(_ plan: RenderPlan) throws -> Frame {
+    public func draw(_ plan: RenderPlan) throws -> Frame { try draw(plan, customLayers: [], time: 0) }
+
+    /// Draws an existing plan with custom GL layers (see `render(scene:camera:customLayers:time:)`).
+    public func draw(_ plan: RenderPlan, customLayers: [any GLCustomLayer], time: Double) throws -> Frame {
         try Self.validate(plan.camera)
         let box = state
         return try thread.sync {
             guard let s = box.state else { throw RenderError(.threadStopped) }
             let partial = box.flagLock.withLock { box.partialRedraw }
-            let (frame, fraction, drawMs, readMs) = try s.draw(plan, partial: partial)
+            let (frame, fraction, drawMs, readMs) = try s.draw(plan, partial: partial, custom: customLayers, time: time)
             box.flagLock.withLock {
                 box.lastRedrawFraction = fraction
                 box.timings = Timings(plan: 0, draw: drawMs, readBack: readMs, triangles: s.triangles)
@@ -213,7 +218,14 @@ private final class GLState {
     /// Triangles submitted in the last frame.
     var triangles = 0
 
-    func draw(_ plan: RenderPlan, partial: Bool) throws -> (Frame, Double, Double, Double) {
+    /// Custom layers prepared on this context.
+    var preparedLayers: [ObjectIdentifier: any GLCustomLayer] = [:]
+
+    func draw(_ plan: RenderPlan, partial: Bool, custom: [any GLCustomLayer] = [], time: Double = 0) throws -> (Frame, Double, Double, Double) {
+        for layer in custom where preparedLayers[ObjectIdentifier(layer)] == nil {
+            try layer.prepare()
+            preparedLayers[ObjectIdentifier(layer)] = layer
+        }
         frame += 1
         triangles = 0
         let start = DispatchTime.now().uptimeNanoseconds
@@ -232,7 +244,7 @@ private final class GLState {
         let sky = ThreeD.sky(camera: camera, background: plan.background)
         let passes = ThreeD.passes(plan, sky: sky != nil)
         let light = ThreeD.light(bearing: camera.bearing)
-        let flatOnly = sky == nil && passes.opaque.isEmpty && passes.translucent.isEmpty
+        let flatOnly = sky == nil && passes.opaque.isEmpty && passes.translucent.isEmpty && custom.isEmpty
         let ordered = passes.flat + passes.sprites
         let baseOrigin = plan.commands.first?.origin ?? MapPoint(camera.center)
         var boxes: [PixelRect?] = []
@@ -410,12 +422,32 @@ private final class GLState {
                 drawSky(sky, height: h, ratio: camera.pixelRatio)
                 current = skyProgram.id
             }
-            if !passes.opaque.isEmpty || !passes.translucent.isEmpty {
+            if !passes.opaque.isEmpty || !passes.translucent.isEmpty || !custom.isEmpty {
                 glEnable(GLenum(GL_DEPTH_TEST))
                 glDepthFunc(GLenum(GL_LESS))
                 glDepthMask(GLboolean(GL_TRUE))
                 ThreeD.cullBackFaces(true)
                 for cmd in passes.opaque { drawCommand(cmd) }
+                if !custom.isEmpty {
+                    ThreeD.cullBackFaces(false)
+                    glDisable(GLenum(GL_STENCIL_TEST))
+                    glEnable(GLenum(GL_BLEND))
+                    glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+                    let context = GLLayerContext(camera: camera, time: time)
+                    for layer in custom {
+                        layer.render(context)
+                        // Back to the state the renderer expects.
+                        glBindVertexArray(0)
+                        glEnable(GLenum(GL_DEPTH_TEST))
+                        glDepthFunc(GLenum(GL_LESS))
+                        glDepthMask(GLboolean(GL_TRUE))
+                        glEnable(GLenum(GL_BLEND))
+                        glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+                    }
+                    current = 0
+                    glUseProgram(0)
+                    blending = true
+                }
                 glDepthMask(GLboolean(GL_FALSE))
                 for cmd in passes.translucent {
                     ThreeD.cullBackFaces(cmd.mesh.layout == .solid)

@@ -27,12 +27,13 @@ public struct AnimatedSnapshot: Sendable {
         self.duration = duration; self.fps = fps; self.loop = loop
     }
 
-    /// Whether anything changes with time.
-    public var isAnimated: Bool { !layers.isEmpty || follow != nil }
+    /// Whether anything changes with time (custom GL layers are taken to animate).
+    public var isAnimated: Bool { !layers.isEmpty || follow != nil || !still.glLayers.isEmpty }
 
     /// The snapshot at time `t` seconds.
     public func frame(at t: Double) -> Snapshot {
         var s = still
+        s.time = t
         for layer in layers { s.overlays += layer.overlays(at: t) }
         if let follow { s.camera = follow.camera(at: t) }
         return s

@@ -32,7 +32,9 @@ public struct Snapshot: Sendable {
     public var hud: [String]?
     /// App-drawn 2D layers, drawn in screen space over the overlays and under the extras.
     public var canvasLayers: [any CanvasLayer] = []
-    /// The time of this frame in seconds (what canvas layers are told).
+    /// App-drawn GL layers, drawn into the map's 3D space (depth-tested against columns).
+    public var glLayers: [any GLCustomLayer] = []
+    /// The time of this frame in seconds (what canvas and GL layers are told).
     public var time: Double = 0
 
     /// Creates a snapshot description.
@@ -133,7 +135,7 @@ public final class MapSnapshotter: @unchecked Sendable {
                 attributionText = layers.basemap.attribution
             }
             let basemapMs = ms(t0)
-            let frame = try renderer.render(scene: scene, camera: camera)
+            let frame = try renderer.render(scene: scene, camera: camera, customLayers: snapshot.glLayers, time: snapshot.time)
             let t1 = DispatchTime.now().uptimeNanoseconds
             var bitmap = try Bitmap(width: frame.width, height: frame.height, pixels: frame.pixels)
             try drawExtras(on: &bitmap, snapshot: snapshot, attribution: attributionText)

@@ -69,7 +69,8 @@ struct AnimateCommand: ParsableCommand {
             cam.follow = true
             doc.camera = cam
         }
-        let animated = try options.loader(for: doc, base: base, extraNames: extra).animatedSnapshot(from: doc)
+        var animated = try options.loader(for: doc, base: base, extraNames: extra).animatedSnapshot(from: doc)
+        animated.still.glLayers = try options.glLayers(command: "animate")
         let clock: FrameClock
         do { clock = try FrameClock(duration: animated.duration, fps: animated.fps ?? 30) } catch {
             let flag = ["fps": "--fps", "duration": "--duration", "frames": "--duration × --fps"][error.parameter] ?? error.parameter

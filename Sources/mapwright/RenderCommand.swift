@@ -42,7 +42,8 @@ struct RenderCommand: ParsableCommand {
     private func render() throws {
         guard (0...10_000).contains(`repeat`) else { throw CLIError("mapwright render: --repeat must be in 0…10000") }
         let (doc, base) = try options.loadDocument(command: "render")
-        let snapshot = try options.loader(for: doc, base: base).snapshot(from: doc)
+        var snapshot = try options.loader(for: doc, base: base).snapshot(from: doc)
+        snapshot.glLayers = try options.glLayers(command: "render")
         guard FileManager.default.fileExists(atPath: URL(fileURLWithPath: output).deletingLastPathComponent().path) else {
             throw CLIError("mapwright render: cannot write '\(output)': the directory does not exist")
         }

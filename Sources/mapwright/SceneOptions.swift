@@ -4,6 +4,8 @@ import GeoKit
 import MapCamera
 import MapFormats
 import MapImage
+import MapExamples
+import MapRenderGL
 import MapSnapshot
 
 /// The scene flags `render`, `animate` (and later `view`) share: scene file, camera, overlays,
@@ -70,6 +72,10 @@ struct SceneOptions: ParsableArguments {
     @Option(name: .customLong("arc"), parsing: .unconditionalSingleValue, help: ArgumentHelp("An arc rising between two places, HEIGHT_M at its middle (default a fifth of the distance, at most 1500 km) (repeatable).", valueName: "LAT1,LON1,LAT2,LON2[,HEIGHT_M]"))
     var arcs: [String] = []
 
+    // Custom GL layer example.
+    @Option(name: .customLong("spinning-box"), parsing: .unconditionalSingleValue, help: ArgumentHelp("The custom GL layer example: a box of SIZE_M metres (default 200) spinning and bouncing on the map (repeatable).", valueName: "LAT,LON[,SIZE_M]"))
+    var spinningBoxes: [String] = []
+
     // Basemap and extras.
     @Option(help: "embedded (default) or none.")
     var basemap: String?
@@ -127,6 +133,22 @@ struct SceneOptions: ParsableArguments {
         let snapshotter = try MapSnapshotter(samples: samples)
         if printGLInfo { FileHandle.standardError.write(Data("gl: \(snapshotter.deviceDescription)\n".utf8)) }
         return snapshotter
+    }
+
+    /// The custom GL layers the flags ask for (`--spinning-box`).
+    func glLayers(command: String) throws -> [any GLCustomLayer] {
+        try spinningBoxes.enumerated().map { i, text in
+            let v = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            let flag = "--spinning-box #\(i + 1) '\(text)'"
+            guard v.count == 2 || v.count == 3, let lat = v[0], let lon = v[1], LatLng(lat: lat, lon: lon).isValid else {
+                throw CLIError("mapwright \(command): \(flag): expected LAT,LON[,SIZE_M] with a valid position")
+            }
+            let size = v.count == 3 ? v[2] : 200
+            guard let size, size.isFinite, size > 0, size <= 100_000 else {
+                throw CLIError("mapwright \(command): \(flag): the size must be in (0, 100000] metres")
+            }
+            return SpinningBoxLayer(position: LatLng(lat: lat, lon: lon), size: size)
+        }
     }
 
     /// Names of the overlays the flags add, in order, for error messages.

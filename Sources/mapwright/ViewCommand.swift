@@ -82,7 +82,8 @@ struct ViewCommand: ParsableCommand {
         let events = try script.map { try ViewerScript.read(path: $0) }
         var (doc, base) = try options.loadDocument(command: "view")
         let extra = try motion.apply(to: &doc, options: options, command: "view")
-        let animated = try options.loader(for: doc, base: base, extraNames: extra).animatedSnapshot(from: doc)
+        var animated = try options.loader(for: doc, base: base, extraNames: extra).animatedSnapshot(from: doc)
+        animated.still.glLayers = try options.glLayers(command: "view")
         var viewerOptions = ViewerOptions()
         viewerOptions.compass = !noCompass
         viewerOptions.compassAutoHide = compassAutoHide
