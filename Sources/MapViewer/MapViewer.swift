@@ -110,6 +110,7 @@ public final class MapViewer: @unchecked Sendable {
         let scriptEnd = script?.last?.t
         var lastPoll = -1.0
         var endRequested = false
+        let followPoll = sessionLock.withLock { session.isFollowing } ? followPoll : 0
         var event = SDL_Event()
         var running = true
         while running {

@@ -119,6 +119,9 @@ public final class ViewSession: @unchecked Sendable {
         follows.append((file, LiveTrack(style: style)))
     }
 
+    /// Whether any file is followed (the window then polls them).
+    public var isFollowing: Bool { !follows.isEmpty }
+
     /// Resizes the view, keeping the centre.
     public func resize(to size: ScreenSize) {
         guard size.width >= 1, size.height >= 1, size != interaction.camera.size else { return }
