@@ -55,10 +55,13 @@ public final class MapViewer: @unchecked Sendable {
     private var lastShown: Bitmap?
     private var renderError: Error?
     private var frameTimes: [Double] = []
+    private var frameStarts: [Double] = []
     private var frameIndex = 0
     private let start = DispatchTime.now().uptimeNanoseconds
     private var wakeEvent: UInt32 = 0
     private var saved = 0
+    /// Output pixels per logical pixel (the camera's pixel ratio).
+    private let ratio: Double
 
     /// Opens the window (hidden until the first frame is ready). Throws `ViewerError` when there
     /// is no display.
@@ -78,8 +81,11 @@ public final class MapViewer: @unchecked Sendable {
             throw ViewerError("cannot open a window (\(why)); is DISPLAY or WAYLAND_DISPLAY set? Use --headless to run without one")
         }
         let size = session.camera.size
+        ratio = session.camera.pixelRatio
         let centered = Int32(bitPattern: 0x2FFF_0000)
-        guard let w = SDL_CreateWindow(title, centered, centered, Int32(size.width), Int32(size.height),
+        // The window is the image's size in pixels (logical size × --scale): on X11 a window's
+        // size is in pixels, and input coordinates are divided back by the ratio.
+        guard let w = SDL_CreateWindow(title, centered, centered, Int32((size.width * ratio).rounded()), Int32((size.height * ratio).rounded()),
                                        SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue) else {
             let why = String(cString: SDL_GetError())
             SDL_Quit()
@@ -190,7 +196,10 @@ public final class MapViewer: @unchecked Sendable {
             let t0 = seconds()
             let (snap, more): (Snapshot, Bool) = sessionLock.withLock {
                 let stats = stats()
-                session.hudStats = [String(format: "%d frames  median %.1f ms  p95 %.1f ms", stats.frames, stats.medianMs, stats.p95Ms)]
+                let recent = cond.withLock { frameStarts.suffix(31) }
+                let fps = recent.count > 1 ? Double(recent.count - 1) / max(1e-9, recent.last! - recent.first!) : 0
+                session.hudStats = [String(format: "%.0f fps  frame %.1f ms (median %.1f, p95 %.1f, %d frames)",
+                                           fps, cond.withLock { frameTimes.last ?? 0 }, stats.medianMs, stats.p95Ms, stats.frames)]
                 let s = session.frame(at: t0)
                 return (s, session.needsFrame)
             }
@@ -200,6 +209,8 @@ public final class MapViewer: @unchecked Sendable {
                 cond.withLock {
                     mailbox = bitmap
                     frameTimes.append(ms)
+                    frameStarts.append(t0)
+                    if frameStarts.count > 64 { frameStarts.removeFirst(32) }
                     lastFrameTime = t0
                 }
                 onFrame?(frameIndex, t0, snap.camera)
@@ -252,24 +263,24 @@ public final class MapViewer: @unchecked Sendable {
             if we == SDL_WINDOWEVENT_SIZE_CHANGED || we == SDL_WINDOWEVENT_RESIZED {
                 var lw: Int32 = 0, lh: Int32 = 0
                 SDL_GetWindowSize(window, &lw, &lh)
-                sessionLock.withLock { session.resize(to: ScreenSize(width: Double(lw), height: Double(lh))) }
+                sessionLock.withLock { session.resize(to: ScreenSize(width: Double(lw) / ratio, height: Double(lh) / ratio)) }
             }
             requestFrame()
         case SDL_MOUSEBUTTONDOWN, SDL_MOUSEBUTTONUP:
             guard let button = Self.button(e.button.button) else { break }
-            let x = Double(e.button.x), y = Double(e.button.y)
+            let x = Double(e.button.x) / ratio, y = Double(e.button.y) / ratio
             let down = SDL_EventType(e.type) == SDL_MOUSEBUTTONDOWN
             apply(TimedEvent(t: t, event: down ? .pointerDown(x: x, y: y, button: button, modifiers: mods)
                                                   : .pointerUp(x: x, y: y, button: button, modifiers: mods)))
         case SDL_MOUSEMOTION:
-            apply(TimedEvent(t: t, event: .pointerMove(x: Double(e.motion.x), y: Double(e.motion.y), modifiers: mods)))
+            apply(TimedEvent(t: t, event: .pointerMove(x: Double(e.motion.x) / ratio, y: Double(e.motion.y) / ratio, modifiers: mods)))
         case SDL_MOUSEWHEEL:
             var y = Double(e.wheel.preciseY)
             if e.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue { y = -y }
             guard y != 0 else { break }
             // A notch as a browser reports it (100 px, 25 wheel deltas); fractions are a trackpad's.
             let dy = y == y.rounded() ? -y * 25 * MapInteraction.wheelDelta : -y * 100
-            apply(TimedEvent(t: t, event: .wheel(x: Double(e.wheel.mouseX), y: Double(e.wheel.mouseY), dy: dy, modifiers: mods)))
+            apply(TimedEvent(t: t, event: .wheel(x: Double(e.wheel.mouseX) / ratio, y: Double(e.wheel.mouseY) / ratio, dy: dy, modifiers: mods)))
         case SDL_FINGERDOWN, SDL_FINGERMOTION, SDL_FINGERUP:
             let size = sessionLock.withLock { session.camera.size }
             let phase: TouchPhase = switch SDL_EventType(e.type) {

@@ -371,7 +371,7 @@ public final class ViewSession: @unchecked Sendable {
             s.overlays += Self.highlight(s.overlays[sel.overlay], camera: cam)
             s.callouts.append(Callout(position: sel.position, lines: Self.calloutLines(sel)))
         }
-        s.overlays += measureOverlays()
+        s.overlays += measureOverlays(cam)
         if measurePoints.count >= 2, let last = measurePoints.last {
             let total = Self.legs(measurePoints).reduce(0, +)
             s.callouts.append(Callout(position: last, lines: ["Total \(Self.distance(total))"]))
@@ -431,7 +431,7 @@ public final class ViewSession: @unchecked Sendable {
         }
     }
 
-    private func measureOverlays() -> [Overlay] {
+    private func measureOverlays(_ cam: Camera) -> [Overlay] {
         guard !measurePoints.isEmpty else { return [] }
         var out: [Overlay] = []
         let colour = Color(rgb: 0x212121)
@@ -443,7 +443,20 @@ public final class ViewSession: @unchecked Sendable {
             for (i, leg) in Self.legs(measurePoints).enumerated() {
                 let mid = Geodesic.wgs84.inverse(measurePoints[i], measurePoints[i + 1])
                 let half = Geodesic.wgs84.direct(from: measurePoints[i], azimuth: mid.azimuth1, distance: mid.distance / 2).point
-                if let label = try? Label(position: half, text: Self.distance(leg), size: 13, zIndex: 1002) {
+                // Beside the leg's middle (on its upper side), clear of the dashes.
+                var offset = (x: 0.0, y: -12.0)
+                if let a = cam.project(measurePoints[i]), let b = cam.project(measurePoints[i + 1]) {
+                    let len = hypot(b.x - a.x, b.y - a.y)
+                    if len > 0 {
+                        var n = (x: (b.y - a.y) / len, y: -(b.x - a.x) / len)
+                        if n.y > 0 { n = (-n.x, -n.y) }
+                        // Far enough that the text box (about 0.6 em per character) clears the line.
+                        let halfW = 0.3 * 13 * Double(Self.distance(leg).count), halfH = 9.0
+                        let d = abs(n.x) * halfW + abs(n.y) * halfH + 4
+                        offset = (n.x * d, n.y * d)
+                    }
+                }
+                if let label = try? Label(position: half, text: Self.distance(leg), size: 13, offset: offset, zIndex: 1002) {
                     out.append(.label(label))
                 }
             }

@@ -82,6 +82,7 @@ import Testing
         var env = ProcessInfo.processInfo.environment
         env["DISPLAY"] = xvfb.display
         viewer.environment = env
+        viewer.currentDirectoryURL = dir.url
         viewer.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         viewer.standardError = FileHandle.nullDevice
         try viewer.run()
@@ -129,6 +130,15 @@ import Testing
         expectNear(bearing, 40, tolerance: 0.01)
         let needle = try #require(compassNeedleAngle(c, center: (640 - 34, 34), radius: 22))
         expectNear(angleDifference(needle, -bearing), 0, tolerance: 3)
+        // S saves the current view as a PNG in the working directory.
+        _ = try x(xvfb.display, "xdotool", ["windowfocus", "--sync", window, "key", "--clearmodifiers", "s"])
+        let savedPath = dir.path("mapwright-view-1.png")
+        let saveDeadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: savedPath) && Date() < saveDeadline { usleep(50_000) }
+        usleep(200_000)
+        let saved = try Bitmap(contentsOfPNGFile: savedPath)
+        #expect(saved.width == 640 && saved.height == 480)
+        #expect(Self.shiftedDifference(c, saved, dx: 0, dy: 0) < 1)
         // Ctrl+Q quits.
         _ = try x(xvfb.display, "xdotool", ["windowfocus", "--sync", window, "key", "--clearmodifiers", "ctrl+q"])
         let deadline = Date().addingTimeInterval(10)
