@@ -58,7 +58,7 @@ let package = Package(
 
         // The live map: a session (gestures, compass, picking, measuring, followed files) and its SDL2 window.
         .target(name: "MapViewer", dependencies: [
-            "GeoKit", "MapCamera", "MapGestures", "MapScene", "MapMotion", "MapSnapshot", "MapImage", "Canvas2D", "CSDL2",
+            "GeoKit", "MapCamera", "MapFormats", "MapGestures", "MapScene", "MapMotion", "MapSnapshot", "MapImage", "Canvas2D", "CSDL2",
         ]),
 
         // Examples of the public extension points (the spinning box of `--spinning-box`).

@@ -107,6 +107,13 @@ public enum GeoJSONWriter {
     }
 
     /// A JSON string literal with `"` `\` and control characters escaped.
+    public static func jsonString(_ s: String) -> String {
+        var out = ""
+        appendString(s, to: &out)
+        return out
+    }
+
+    /// Appends a JSON string literal with `"` `\` and control characters escaped.
     static func appendString(_ s: String, to out: inout String) {
         out += "\""
         for u in s.unicodeScalars {

@@ -1,6 +1,7 @@
 import Foundation
 import GeoKit
 import MapCamera
+import MapFormats
 import MapGestures
 import MapMotion
 import MapScene
@@ -494,21 +495,7 @@ public final class ViewSession: @unchecked Sendable {
         return s == "-0" ? "0" : s
     }
 
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
+    static func jsonString(_ s: String) -> String { GeoJSONWriter.jsonString(s) }
 
     /// The camera log line for frame `k` at time `t`.
     public static func cameraLine(frame k: Int, t: Double, camera c: Camera) -> String {

@@ -37,17 +37,7 @@ import Testing
     }
 
     func x(_ display: String, _ tool: String, _ args: [String]) throws -> ProgramOutput {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["DISPLAY=\(display)", tool] + args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return ProgramOutput(status: p.terminationStatus, data: data, stderr: String(decoding: e, as: UTF8.self))
+        try runProgram("/usr/bin/env", ["DISPLAY=\(display)", tool] + args)
     }
 
     func screenshot(_ display: String, _ window: String, _ name: String) throws -> Bitmap {
