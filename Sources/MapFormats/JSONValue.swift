@@ -21,3 +21,18 @@ public enum JSONValue: Sendable, Equatable, Hashable {
         return nil
     }
 }
+
+extension JSONValue {
+    /// Parses one JSON text with the strict scanner the readers use (no NaN, no leading zeros,
+    /// numbers that fit a Double, nesting at most `maxDepth`); the `FormatError` says where
+    /// and what was found.
+    public static func parse(_ text: String, name: String? = nil, maxDepth: Int = 64) throws -> JSONValue {
+        let source = SourceText(bytes: Array(text.utf8), name: name)
+        return try source.bytes.withUnsafeBufferPointer { p in
+            var scanner = JSONScanner(p, source: source, maxDepth: maxDepth)
+            let value = try scanner.readValue()
+            try scanner.expectEnd()
+            return value
+        }
+    }
+}

@@ -159,33 +159,28 @@ public final class MapSnapshotter: @unchecked Sendable {
         for layer in snapshot.canvasLayers {
             let key = ObjectIdentifier(layer)
             live.insert(key)
-            var entry = layerCanvases[key]
-            if entry == nil || entry!.layer !== layer || entry!.canvas.pixelWidth != bitmap.width
-                || entry!.canvas.pixelHeight != bitmap.height {
-                let canvas = try Canvas(pixelWidth: bitmap.width, pixelHeight: bitmap.height, scale: camera.pixelRatio)
-                entry = (layer, canvas, camera)
+            // The layer's canvas from the last frame, when it is the same layer at the same size.
+            let kept = layerCanvases[key].flatMap { e in
+                e.layer === layer && e.canvas.pixelWidth == bitmap.width && e.canvas.pixelHeight == bitmap.height ? e : nil
+            }
+            let canvas = try kept?.canvas ?? Canvas(pixelWidth: bitmap.width, pixelHeight: bitmap.height, scale: camera.pixelRatio)
+            if let kept, kept.camera == camera, let rects = layer.dirtyRegions(camera: camera, time: snapshot.time) {
+                // Only what changed: clear and redraw the dirty rectangles, clipped to them.
+                if !rects.isEmpty {
+                    canvas.save()
+                    var clip = CanvasPath()
+                    for r in rects { clip.addRect(r) }
+                    canvas.clip(to: clip)
+                    for r in rects { canvas.clear(r) }
+                    layer.draw(in: canvas, camera: camera, time: snapshot.time)
+                    canvas.restore()
+                }
+            } else {
                 canvas.clear()
                 layer.draw(in: canvas, camera: camera, time: snapshot.time)
-            } else if let e = entry {
-                let dirty = e.camera == camera ? layer.dirtyRegions(camera: camera, time: snapshot.time) : nil
-                if let rects = dirty {
-                    if !rects.isEmpty {
-                        e.canvas.save()
-                        var clip = CanvasPath()
-                        for r in rects { clip.addRect(r) }
-                        e.canvas.clip(to: clip)
-                        for r in rects { e.canvas.clear(r) }
-                        layer.draw(in: e.canvas, camera: camera, time: snapshot.time)
-                        e.canvas.restore()
-                    }
-                } else {
-                    e.canvas.clear()
-                    layer.draw(in: e.canvas, camera: camera, time: snapshot.time)
-                }
-                entry!.camera = camera
             }
-            layerCanvases[key] = entry
-            bitmap.composite(AnchoredBitmap(bitmap: try entry!.canvas.makeBitmap(), anchor: .zero, scale: camera.pixelRatio),
+            layerCanvases[key] = (layer, canvas, camera)
+            bitmap.composite(AnchoredBitmap(bitmap: try canvas.makeBitmap(), anchor: .zero, scale: camera.pixelRatio),
                              at: (0, 0), scale: camera.pixelRatio)
         }
         layerCanvases = layerCanvases.filter { live.contains($0.key) }

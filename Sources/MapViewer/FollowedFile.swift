@@ -60,10 +60,12 @@ public final class FollowedFile: @unchecked Sendable {
             } catch {
                 return ([], warnings + ["\(path): \(error)"])
             }
+            // Complete lines only; the unfinished tail stays pending (consumed once, not per line).
             var points: [LatLng] = []
-            while let nl = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let lineData = pending[pending.startIndex..<nl]
-                pending = Data(pending[(nl + 1)...])
+            var start = pending.startIndex
+            while let nl = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let lineData = pending[start..<nl]
+                start = nl + 1
                 lineNumber += 1
                 guard let line = String(data: lineData, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
                       !line.isEmpty else { continue }
@@ -73,6 +75,7 @@ public final class FollowedFile: @unchecked Sendable {
                 case .bad(let why): warnings.append("\(path):\(lineNumber): \(why)")
                 }
             }
+            pending = Data(pending[start...])
             if pending.count > 1 << 20 {
                 warnings.append("\(path):\(lineNumber + 1): a line longer than 1 MiB; skipped")
                 pending.removeAll()

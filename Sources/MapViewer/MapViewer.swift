@@ -109,8 +109,11 @@ public final class MapViewer: @unchecked Sendable {
         renderThread.stackSize = 8 << 20
         renderThread.start()
         defer {
-            cond.lock(); quit = true; cond.signal(); cond.unlock()
-            while !renderDone { usleep(1000) }
+            cond.lock()
+            quit = true
+            cond.broadcast()
+            while !renderDone { cond.wait() }
+            cond.unlock()
         }
         var nextScript = 0
         let scriptEnd = script?.last?.t
@@ -185,8 +188,7 @@ public final class MapViewer: @unchecked Sendable {
     // MARK: Render thread
 
     private func renderLoop() {
-        defer { cond.withLock { renderDone = true } }
-        var shownWindow = false
+        defer { cond.withLock { renderDone = true; cond.broadcast() } }
         while true {
             cond.lock()
             while !wake && !quit { cond.wait() }
@@ -221,7 +223,6 @@ public final class MapViewer: @unchecked Sendable {
             var ev = SDL_Event()
             ev.type = wakeEvent
             SDL_PushEvent(&ev)
-            if !shownWindow { shownWindow = true }
             if more {
                 // Pace at 60 Hz.
                 let left = 1.0 / 60 - (seconds() - t0)

@@ -324,12 +324,14 @@ public final class ViewSession: @unchecked Sendable {
 
     // MARK: Frames
 
-    /// The overlays of the frame at `t`: still, animated and followed ones.
-    func frameOverlays(at t: Double) -> [Overlay] {
-        var overlays = animated.frame(at: t).overlays
-        for f in follows { overlays += f.track.overlays(at: t) }
-        return overlays
+    /// The scene at `t`: still, animated and followed overlays (what picks index into).
+    func scene(at t: Double) -> Snapshot {
+        var s = animated.frame(at: t)
+        for f in follows { s.overlays += f.track.overlays(at: t) }
+        return s
     }
+
+    func frameOverlays(at t: Double) -> [Overlay] { scene(at: t).overlays }
 
     /// Reads followed files (call once per frame or on a timer); returns whether points arrived.
     @discardableResult
@@ -361,10 +363,8 @@ public final class ViewSession: @unchecked Sendable {
         changed = false
         let northUp = Camera.normalizedBearing(cam.bearing) == 0 && cam.pitch == 0
         if northUp { if lastNorthUp == nil { lastNorthUp = now } } else { lastNorthUp = nil }
-        var s = animated.frame(at: t)
+        var s = scene(at: t)
         s.camera = cam
-        s.time = t
-        for f in follows { s.overlays += f.track.overlays(at: t) }
         if let h = hover, h.overlay < s.overlays.count, h != selection {
             s.overlays += Self.highlight(s.overlays[h.overlay], camera: cam)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import MapFormats
 import MapGestures
 
 /// A script line that could not be read: the line number and why.
@@ -68,25 +69,26 @@ public enum ViewerScript {
             if line.isEmpty || line.hasPrefix("#") { continue }
             func fail(_ reason: String) -> ScriptError { ScriptError(file: file, line: n + 1, reason: reason) }
             guard events.count < maxEvents else { throw fail("more than \(maxEvents) events") }
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
-                throw fail("not a JSON object")
+            let object: [String: JSONValue]
+            do {
+                guard case .object(let o) = try JSONValue.parse(line) else { throw fail("not a JSON object") }
+                object = o
+            } catch let e as FormatError {
+                throw fail("not valid JSON: \(e.message)")
             }
             func number(_ key: String, required: Bool = true, limit: Double = 100_000) throws -> Double? {
                 guard let v = object[key] else {
                     if required { throw fail("missing \"\(key)\"") }
                     return nil
                 }
-                // JSON true/false come back as NSNumbers of type char ("c") or Bool.
-                guard type(of: v) != Bool.self, let n = v as? NSNumber, !["c", "B"].contains(String(cString: n.objCType)),
-                      case let d = n.doubleValue,
-                      d.isFinite, abs(d) <= limit else {
+                guard let d = v.numberValue, abs(d) <= limit else {
                     throw fail("\"\(key)\" must be a finite number within ±\(Int(limit))")
                 }
                 return d
             }
             func string(_ key: String) throws -> String? {
                 guard let v = object[key] else { return nil }
-                guard let s = v as? String else { throw fail("\"\(key)\" must be a string") }
+                guard let s = v.stringValue else { throw fail("\"\(key)\" must be a string") }
                 return s
             }
             let t = try number("t", limit: maxTime)!
@@ -95,7 +97,9 @@ public enum ViewerScript {
             lastT = t
             var mods: Modifiers = []
             if let list = object["modifiers"] {
-                guard let names = list as? [String] else { throw fail("\"modifiers\" must be a list of names") }
+                guard case .array(let items) = list, case let names = items.compactMap(\.stringValue), names.count == items.count else {
+                    throw fail("\"modifiers\" must be a list of names")
+                }
                 for name in names {
                     switch name.lowercased() {
                     case "shift": mods.insert(.shift)

@@ -93,11 +93,17 @@ import Testing
         try settle()
         let a = try screenshot(xvfb.display, window, "a.png")
         #expect(a.width == 640 && a.height == 480)
-        // Drag 100 px right and 50 px down, hold still, release (no inertia).
-        let drag = try x(xvfb.display, "xdotool", ["mousemove", "--window", window, "200", "200", "mousedown", "1",
-                                                   "mousemove", "--window", window, "250", "225", "mousemove", "--window", window, "300", "250",
-                                                   "sleep", "0.3", "mouseup", "1"])
-        #expect(drag.status == 0, "\(drag.stderr)")
+        /// Presses `button` at `from`, moves through the midpoint to `to`, holds still 0.3 s
+        /// (so no inertia) and releases.
+        func drag(button: Int, from: (Int, Int), to: (Int, Int)) throws {
+            let mid = ((from.0 + to.0) / 2, (from.1 + to.1) / 2)
+            let r = try x(xvfb.display, "xdotool", ["mousemove", "--window", window, "\(from.0)", "\(from.1)", "mousedown", "\(button)",
+                                                    "mousemove", "--window", window, "\(mid.0)", "\(mid.1)",
+                                                    "mousemove", "--window", window, "\(to.0)", "\(to.1)", "sleep", "0.3", "mouseup", "\(button)"])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        // Drag 100 px right and 50 px down.
+        try drag(button: 1, from: (200, 200), to: (300, 250))
         try settle()
         let b = try screenshot(xvfb.display, window, "b.png")
         let moved = Self.shiftedDifference(a, b, dx: 100, dy: 50)
@@ -108,10 +114,7 @@ import Testing
             #expect(Self.shiftedDifference(a, b, dx: dx, dy: dy) > moved, "offset \(dx),\(dy) fits better")
         }
         // Right-drag 50 px to the right: bearing +40° (0.8°/px); the compass needle follows.
-        let rotate = try x(xvfb.display, "xdotool", ["mousemove", "--window", window, "320", "240", "mousedown", "3",
-                                                     "mousemove", "--window", window, "345", "240", "mousemove", "--window", window, "370", "240",
-                                                     "sleep", "0.3", "mouseup", "3"])
-        #expect(rotate.status == 0, "\(rotate.stderr)")
+        try drag(button: 3, from: (320, 240), to: (370, 240))
         try settle()
         let c = try screenshot(xvfb.display, window, "c.png")
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix(#"{"frame""#) }
