@@ -25,6 +25,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // System libraries (module maps only).
@@ -32,6 +34,9 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // Pure Swift core.
         .target(name: "GeoKit"),
@@ -47,10 +52,13 @@ let package = Package(
         // System-backed modules.
         // libpng calls (and their setjmp) stay in C: a longjmp must never cross Swift frames.
         .target(name: "CPNGHelpers", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
-        .target(name: "MapImage", dependencies: ["CPNGHelpers"]),
+        .target(name: "MapImage", dependencies: ["CPNGHelpers", "CTurboJPEG", "CWebP"]),
         .target(name: "Canvas2D", dependencies: ["CCairo", "MapImage"]),
         .target(name: "MapRenderGL", dependencies: ["MapRender", "CEGL"]),
-        .target(name: "MapTiles", dependencies: ["GeoKit", "MapImage"], resources: [.copy("Resources")]),
+        .target(name: "MapTiles", dependencies: [
+            "GeoKit", "MapImage", "CSQLite", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+        ], resources: [.copy("Resources")]),
         // Everything together: scene files → images (used by the CLI, the demo and the benchmark).
         .target(name: "MapSnapshot", dependencies: [
             "GeoKit", "MapFormats", "MapCamera", "MapScene", "MapMotion", "MapRender", "MapRenderGL", "Canvas2D", "MapImage", "MapTiles",

@@ -8,6 +8,8 @@ public struct MapImageError: Error, Sendable, Equatable, CustomStringConvertible
         case invalidPixelData
         /// Bytes that are not a valid PNG (or one over the size limits).
         case invalidPNG
+        /// Bytes that are not a decodable PNG, JPEG or WebP (or one over the size limits), or bad gzip data.
+        case invalidImage
         /// libpng could not encode the image.
         case encodingFailed
         /// A file could not be read.
@@ -46,6 +48,10 @@ public struct MapImageError: Error, Sendable, Equatable, CustomStringConvertible
         .init(
             kind: .invalidPNG, path: path,
             description: (path.map { "\($0): " } ?? "") + "invalid PNG: \(why)")
+    }
+
+    static func invalidImage(_ why: String, path: String? = nil) -> Self {
+        .init(kind: .invalidImage, path: path, description: (path.map { "\($0): " } ?? "") + why)
     }
 
     static func encodingFailed(_ why: String) -> Self {

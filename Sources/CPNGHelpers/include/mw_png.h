@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "mw_zlib.h"
 
 #ifdef __cplusplus
 extern "C" {
