@@ -34,6 +34,44 @@ public struct SceneDocument: Codable, Sendable, Equatable {
     public var fps: Double?
     /// An APNG plays forever (default true).
     public var loop: Bool?
+    /// Raster tile layers under the overlays, lowest first (with tiles and no `basemap`, the
+    /// embedded basemap is left out).
+    public var tiles: [TilesSpec]?
+    /// A disk cache for tiles fetched over HTTP.
+    public var tileCache: String?
+    /// Read HTTP tiles from the cache only.
+    public var offline: Bool?
+    /// Seconds a render waits for the view's tiles (default 30).
+    public var tilesTimeout: Double?
+    /// Draw tracks' waypoints (GPX `wpt`, GeoJSON Points) as markers with their names (default true).
+    public var waypoints: Bool?
+
+    /// A raster tile layer.
+    public struct TilesSpec: Codable, Sendable, Equatable {
+        /// A URL template (`https://…/{z}/{x}/{y}.png`), an `.mbtiles` or `.pmtiles` file, or a
+        /// directory of `{z}/{x}/{y}.{png,jpg,webp}` (relative to the scene file).
+        public var source: String
+        /// Logical pixels one tile covers (default: the source's, else 256).
+        public var tileSize: Int?
+        /// 0…1 (default 1).
+        public var opacity: Double?
+        /// MapLibre's raster paint properties: −1…1 (default 0), and 0…1 (defaults 0 and 1).
+        public var saturation: Double?
+        public var contrast: Double?
+        public var brightnessMin: Double?
+        public var brightnessMax: Double?
+        /// Attribution text (default: the source's).
+        public var attribution: String?
+        /// TMS rows (counted from the south) for a URL template or directory.
+        public var tms: Bool?
+        /// Subdomains for `{s}` (default a, b, c).
+        public var subdomains: [String]?
+        /// The zoom range of a URL template (default 0…19).
+        public var minZoom: Int?
+        public var maxZoom: Int?
+
+        public init(source: String) { self.source = source }
+    }
 
     /// An empty scene: every field takes its default.
     public init() {}
@@ -138,6 +176,14 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         public var anchor: [Double]?
         /// Height in metres (column, arc apex, extrusion).
         public var height: Double?
+        /// Image overlay: where the image goes, `[south, west, north, east]` degrees …
+        public var bounds: [Double]?
+        /// … or its four corners `[[lat, lon], …]`: top-left, top-right, bottom-right, bottom-left.
+        public var corners: [[Double]]?
+        /// Image overlay opacity 0…1 (default 1).
+        public var rasterOpacity: Double?
+        /// Route: draw the track's waypoints (default: the scene's `waypoints`, true).
+        public var waypoints: Bool?
         /// Base height in metres (extrusion).
         public var base: Double?
         /// Property names for extrusion height and base.

@@ -102,6 +102,9 @@ public struct AnimatedOverlay: AnimatedLayer {
             arc.toColor = fade(arc.toColor)
             if let w { arc.width = w }
             return [.arc(arc)]
+        case .image(var image):
+            if let o { image.opacity *= o }
+            return [.image(image)]
         }
     }
 }

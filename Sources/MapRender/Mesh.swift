@@ -23,6 +23,9 @@ public enum VertexLayout: Sendable, Equatable {
     /// origin, metres), the previous and next points along the ribbon in the same form, the side
     /// (−1 or +1), and a premultiplied RGBA colour (the command colour tints it).
     case ribbon
+    /// Textured ground quads (raster tiles, image overlays), 4 floats per vertex: `x, y` in map
+    /// units relative to the origin, `u, v` texture coordinates (0,0 the image's top-left).
+    case raster
 
     /// Floats per vertex.
     public var stride: Int {
@@ -31,6 +34,7 @@ public enum VertexLayout: Sendable, Equatable {
         case .screen: 6
         case .solid: 6
         case .ribbon: 14
+        case .raster: 4
         }
     }
 }

@@ -50,6 +50,8 @@ public struct DrawCommand: Sendable {
     public var fadeLength = 0.0
     /// How the backend antialiases the edges without multisampling.
     public var coverage: Coverage
+    /// Colour adjustments of raster meshes (their opacity is the colour's alpha).
+    public var raster: RasterAdjustments = .none
 
     /// Creates a command. `coverage` defaults to `.stroke` for ground meshes and `.none` otherwise.
     public init(mesh: Mesh, origin: MapPoint, color: Color, extrudeScale: Double = 0, dash: [Double] = [],

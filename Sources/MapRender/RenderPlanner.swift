@@ -81,6 +81,7 @@ public final class RenderPlanner: @unchecked Sendable {
             case .column(let column): addColumn(column, view, &commands)
             case .extrusion(let extrusion): addExtrusion(extrusion, view, &commands)
             case .arc(let arc): addArc(arc, view, &commands)
+            case .image(let image): addGroundImage(image, view, &commands)
             }
         }
         // Marker labels go on top of everything else in the scene.
@@ -107,6 +108,71 @@ public final class RenderPlanner: @unchecked Sendable {
     private func evict() {
         let g = generation, keep = keepGenerations
         cache = cache.filter { g - $0.value.lastUsed < keep }
+        groundImages = groundImages.filter { g - $0.value.lastUsed < keep }
+    }
+
+    // MARK: ground images
+
+    struct GroundImageKey: Hashable {
+        let image: ObjectIdentifier
+        let corners: [MapPoint]
+        let uv: [Double]
+    }
+
+    final class GroundImageEntry {
+        let mesh: Mesh
+        let image: SpriteImage  // keeps the identity unique while cached
+        var lastUsed: Int
+        init(mesh: Mesh, image: SpriteImage, lastUsed: Int) { self.mesh = mesh; self.image = image; self.lastUsed = lastUsed }
+    }
+
+    private var groundImages: [GroundImageKey: GroundImageEntry] = [:]
+
+    private func addGroundImage(_ g: GroundImage, _ view: PlanView, _ out: inout [DrawCommand]) {
+        guard g.isValid, g.opacity > 0 else { return }
+        let c = g.corners
+        let r = g.textureRect
+        let key = GroundImageKey(image: ObjectIdentifier(g.image), corners: c, uv: [r.u0, r.v0, r.u1, r.v1])
+        let mesh: Mesh
+        if let e = groundImages[key] {
+            e.lastUsed = generation
+            mesh = e.mesh
+        } else {
+            mesh = Self.groundImageMesh(c, r)
+            groundImages[key] = GroundImageEntry(mesh: mesh, image: g.image, lastUsed: generation)
+        }
+        var cmd = DrawCommand(mesh: mesh, origin: c[0], color: Color(rgb: 0xFFFFFF, alpha: UInt8(max(0, min(1, g.opacity)) * 255 + 0.5)),
+                              texture: g.image, blendOnce: false, coverage: Coverage.none)
+        cmd.raster = g.adjustments
+        out.append(cmd)
+    }
+
+    /// Two triangles for a parallelogram; otherwise a 16 × 16 grid through the projective map
+    /// of the unit square onto the corners (MapLibre's image source does the same mapping).
+    static func groundImageMesh(_ c: [MapPoint], _ r: (u0: Double, v0: Double, u1: Double, v1: Double)) -> Mesh {
+        let o = c[0]
+        let affine = abs((c[1].x - c[0].x) - (c[2].x - c[3].x)) + abs((c[1].y - c[0].y) - (c[2].y - c[3].y))
+            <= 1e-12 * max(1, abs(c[1].x - c[0].x) + abs(c[3].y - c[0].y))
+        let n = affine ? 1 : 16
+        let h = Homography(square: c)
+        var v: [Float] = []
+        var idx: [UInt32] = []
+        for j in 0 ... n {
+            for i in 0 ... n {
+                let s = Double(i) / Double(n), t = Double(j) / Double(n)
+                let p = affine ? MapPoint(x: c[0].x + (c[1].x - c[0].x) * s + (c[3].x - c[0].x) * t,
+                                          y: c[0].y + (c[1].y - c[0].y) * s + (c[3].y - c[0].y) * t) : h.map(s, t)
+                v += [Float(p.x - o.x), Float(p.y - o.y), Float(r.u0 + (r.u1 - r.u0) * s), Float(r.v0 + (r.v1 - r.v0) * t)]
+            }
+        }
+        let w = UInt32(n + 1)
+        for j in 0 ..< UInt32(n) {
+            for i in 0 ..< UInt32(n) {
+                let a = j * w + i
+                idx += [a, a + 1, a + w + 1, a, a + w + 1, a + w]
+            }
+        }
+        return Mesh(layout: .raster, vertices: v, indices: idx)
     }
 
     // MARK: polylines

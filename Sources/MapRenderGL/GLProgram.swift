@@ -208,4 +208,45 @@ enum Shaders {
         fragColor = u_shape > 0.5 ? u_color * clamp(v_uv.x, 0.0, 1.0) : texture(u_texture, v_uv) * u_color;
     }
     """
+
+    /// Textured ground quads (raster tiles, image overlays): positions in map units on the
+    /// ground plane, texture coordinates as given.
+    static let rasterVertex = """
+    #version 300 es
+    precision highp float;
+    layout(location = 0) in vec2 a_pos;
+    layout(location = 1) in vec2 a_uv;
+    uniform mat4 u_matrix;
+    uniform float u_worldSize;
+    out vec2 v_uv;
+    void main() {
+        gl_Position = u_matrix * vec4(a_pos * u_worldSize, 0.0, 1.0);
+        v_uv = a_uv;
+    }
+    """
+
+    /// MapLibre's raster paint adjustments on the straight colour: saturation towards the grey
+    /// average, contrast about mid-grey, then black and white mapped to the brightness range;
+    /// the result premultiplied and scaled by the opacity (`u_color.a`).
+    static let rasterFragment = """
+    #version 300 es
+    precision highp float;
+    uniform sampler2D u_texture;
+    uniform vec4 u_color;
+    uniform float u_saturation;
+    uniform float u_contrast;
+    uniform vec2 u_brightness;
+    in vec2 v_uv;
+    out vec4 fragColor;
+    void main() {
+        vec4 c = texture(u_texture, v_uv);
+        if (c.a <= 0.0) discard;
+        vec3 rgb = c.rgb / c.a;
+        float average = (rgb.r + rgb.g + rgb.b) / 3.0;
+        rgb += (average - rgb) * u_saturation;
+        rgb = (rgb - 0.5) * u_contrast + 0.5;
+        rgb = mix(vec3(u_brightness.x), vec3(u_brightness.y), rgb);
+        fragColor = vec4(clamp(rgb, 0.0, 1.0) * c.a, c.a) * u_color.a;
+    }
+    """
 }

@@ -165,6 +165,7 @@ private final class GLState {
     let solid: GLProgram
     let ribbon: GLProgram
     let skyProgram: GLProgram
+    let raster: GLProgram
     var skyQuad = GPUQuad()
     let samples: Int
     /// Edge coverage in the shaders (see `Coverage`).
@@ -186,6 +187,7 @@ private final class GLState {
         solid = try GLProgram(vertex: Shaders.solidVertex, fragment: Shaders.solidFragment)
         ribbon = try GLProgram(vertex: Shaders.ribbonVertex, fragment: Shaders.ribbonFragment)
         skyProgram = try GLProgram(vertex: Shaders.skyVertex, fragment: Shaders.skyFragment)
+        raster = try GLProgram(vertex: Shaders.rasterVertex, fragment: Shaders.rasterFragment)
         let renderer = glGetString(GLenum(GL_RENDERER)).map { String(cString: $0) } ?? "unknown GL"
         description = "\(renderer) via \(egl.platform)"
         let software = ["llvmpipe", "softpipe", "swrast", "lavapipe"].contains { renderer.lowercased().contains($0) }
@@ -369,6 +371,20 @@ private final class GLState {
             case .solid:
                 glUniform3f(program.uniform("u_light"), light.0, light.1, light.2)
                 glUniform1f(program.uniform("u_ambient"), ThreeD.ambient)
+            case .raster:
+                glActiveTexture(GLenum(GL_TEXTURE0))
+                let tex = cmd.texture.map { texture(for: $0) } ?? whiteTexture
+                glBindTexture(GLenum(GL_TEXTURE_2D), tex)
+                // Texels that land 1:1 on pixels (a flat, north-up view at the tile's own scale)
+                // are copied as they are; any other scale or angle is filtered.
+                let filter = cmd.texture.map { Self.isPixelExact(cmd, image: $0, camera: camera) } == true ? GL_NEAREST : GL_LINEAR
+                glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), filter)
+                glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), filter)
+                glUniform1i(program.uniform("u_texture"), 0)
+                let a = cmd.raster
+                glUniform1f(program.uniform("u_saturation"), Float(a.saturationFactor))
+                glUniform1f(program.uniform("u_contrast"), Float(a.contrastFactor))
+                glUniform2f(program.uniform("u_brightness"), Float(a.brightnessMin), Float(a.brightnessMax))
             case .ribbon:
                 glUniform1f(program.uniform("u_extrudeScale"), Float(cmd.extrudeScale))
                 glUniform1f(program.uniform("u_aa"), aa ? 1 : 0)
@@ -571,7 +587,7 @@ private final class GLState {
     private func box(of cmd: DrawCommand, matrix m: [Double], base: MapPoint, camera: Camera, width: Int,
                      height: Int) -> PixelRect? {
         guard !cmd.mesh.indices.isEmpty else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
-        guard cmd.mesh.layout == .ground || cmd.mesh.layout == .screen else { return nil }
+        guard cmd.mesh.layout == .ground || cmd.mesh.layout == .screen || cmd.mesh.layout == .raster else { return nil }
         let e = buffers(for: cmd.mesh).extent
         let ws = camera.worldSize, ratio = camera.pixelRatio
         var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
@@ -583,7 +599,7 @@ private final class GLState {
             let sx = (nx * 0.5 + 0.5) * Double(width), sy = (1 - (ny * 0.5 + 0.5)) * Double(height)
             x0 = min(x0, sx); y0 = min(y0, sy); x1 = max(x1, sx); y1 = max(y1, sy)
         }
-        let scale = cmd.mesh.layout == .screen ? 1 : abs(cmd.extrudeScale)
+        let scale = cmd.mesh.layout == .screen ? 1 : cmd.mesh.layout == .raster ? 0 : abs(cmd.extrudeScale)
         let margin = e.reach * scale * ratio * 1.05 + 3
         guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite, margin.isFinite else { return nil }
         let bx0 = Int((x0 - margin).rounded(.down)), by0 = Int((y0 - margin).rounded(.down))
@@ -599,7 +615,20 @@ private final class GLState {
         case .screen: screen
         case .solid: solid
         case .ribbon: ribbon
+        case .raster: raster
         }
+    }
+
+    /// Whether a raster quad's texels map one to one onto device pixels: no pitch, a bearing
+    /// that is a multiple of 90°, and the quad's width in device pixels equal to its texels.
+    static func isPixelExact(_ cmd: DrawCommand, image: SpriteImage, camera: Camera) -> Bool {
+        guard camera.pitch == 0, camera.bearing.truncatingRemainder(dividingBy: 90) == 0 else { return false }
+        let v = cmd.mesh.vertices
+        guard v.count == 16 else { return false }
+        // Vertices 0 and 1 are the top edge: their texture span over their device-pixel span.
+        let spanPx = Double(v[4] - v[0]) * camera.worldSize * camera.pixelRatio
+        let texels = Double(v[6] - v[2]) * Double(image.width)
+        return abs(spanPx - texels) < 1e-3
     }
 
     /// Draws the sky quad (see `Shaders.skyVertex`).
@@ -680,7 +709,8 @@ struct CommandSignature: Hashable {
         texture = c.texture.map { ObjectIdentifier($0) }
         origin = c.origin
         color = c.color
-        numbers = [c.extrudeScale, c.dashOffset, c.fadeLength] + c.dash
+        numbers = [c.extrudeScale, c.dashOffset, c.fadeLength, c.raster.brightnessMin, c.raster.brightnessMax, c.raster.saturation,
+                   c.raster.contrast] + c.dash
         flags = (c.blendOnce ? 1 : 0) | (c.widthOnGround ? 2 : 0)
     }
 }
@@ -746,6 +776,8 @@ private final class GPUMesh {
             attrib(0, 3, 0); attrib(1, 3, 12)
         case .ribbon:
             attrib(0, 3, 0); attrib(1, 3, 12); attrib(2, 3, 24); attrib(3, 1, 36); attrib(4, 4, 40)
+        case .raster:
+            attrib(0, 2, 0); attrib(1, 2, 8)
         }
         glBindVertexArray(0)
     }

@@ -1,5 +1,7 @@
 /// The kinds of overlay, in their default drawing order (lowest first).
 public enum OverlayKind: Int, Sendable, CaseIterable, Comparable {
+    /// Images on the ground (image overlays, raster tiles; default z 0, under everything else).
+    case image = 0
     /// Polygons (default z 100).
     case polygon = 1
     /// Circles (default z 200).
@@ -36,6 +38,7 @@ public enum Overlay: Sendable {
     case column(Column)
     case extrusion(Extrusion)
     case arc(Arc)
+    case image(GroundImage)
 
     /// Which kind of overlay this is.
     public var kind: OverlayKind {
@@ -49,6 +52,7 @@ public enum Overlay: Sendable {
         case .column: .column
         case .extrusion: .extrusion
         case .arc: .arc
+        case .image: .image
         }
     }
 
@@ -64,6 +68,7 @@ public enum Overlay: Sendable {
         case .column(let o): o.zIndex
         case .extrusion(let o): o.zIndex
         case .arc(let o): o.zIndex
+        case .image(let o): o.zIndex
         }
         return own ?? kind.defaultZIndex
     }

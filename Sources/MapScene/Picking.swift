@@ -134,7 +134,7 @@ public final class Picker {
             let d = max(0, Self.segmentDistance(s, base, top).distance - radius)
             guard d.isFinite, d <= tolerance else { return nil }
             return Pick(kind: .column, overlay: i, position: col.position, screenDistance: d)
-        case .sprite, .extrusion, .arc:
+        case .sprite, .extrusion, .arc, .image:
             return nil
         }
     }

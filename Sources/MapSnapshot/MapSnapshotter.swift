@@ -36,6 +36,12 @@ public struct Snapshot: Sendable {
     public var glLayers: [any GLCustomLayer] = []
     /// The time of this frame in seconds (what canvas and GL layers are told).
     public var time: Double = 0
+    /// Raster tile layers drawn on the ground over the embedded basemap (if any) and under the
+    /// overlays, first is lowest.
+    public var rasterLayers: [RasterTileLayer] = []
+    /// How long a render waits for the view's tiles, seconds; nil does not wait (tiles that
+    /// are not loaded are requested, and stand-ins are drawn meanwhile, as a window does).
+    public var tileWait: Double?
 
     /// Creates a snapshot description.
     public init(camera: Camera, overlays: [Overlay] = [], basemapStyle: BasemapStyle? = .light,
@@ -133,6 +139,16 @@ public final class MapSnapshotter: @unchecked Sendable {
                 let reserved = BasemapLayers.reservedBoxes(snapshot.overlays, camera: camera, labels: labels)
                 scene.basemap = layers.layers(for: camera, style: style, labels: labels, reserved: reserved)
                 attributionText = layers.basemap.attribution
+            }
+            var credits: [String] = []
+            for layer in snapshot.rasterLayers {
+                if let wait = snapshot.tileWait { layer.load(for: camera, timeout: wait) } else { layer.request(for: camera) }
+                scene.basemap += layer.groundImages(for: camera).map { Overlay.image($0) }
+                if let a = layer.attribution, !a.isEmpty, !credits.contains(a) { credits.append(a) }
+            }
+            if !credits.isEmpty {
+                if snapshot.basemapStyle == nil { scene.background = snapshot.background }
+                attributionText = (credits + [attributionText].compactMap { $0 }).joined(separator: " · ")
             }
             let basemapMs = ms(t0)
             let frame = try renderer.render(scene: scene, camera: camera, customLayers: snapshot.glLayers, time: snapshot.time)

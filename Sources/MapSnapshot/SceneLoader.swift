@@ -31,6 +31,10 @@ public enum SceneLimits {
     public static let maxPixels = 64_000_000.0
     /// Largest number of overlays in one scene.
     public static let maxOverlays = 100_000
+    /// Most waypoints drawn per track.
+    public static let maxWaypoints = 10_000
+    /// Most raster tile layers.
+    public static let maxTileLayers = 8
 }
 
 /// Builds a `Snapshot` from a `SceneDocument`: reads the files it names, parses colours and
@@ -39,6 +43,10 @@ public enum SceneLimits {
 public struct SceneLoader {
     /// Paths in the document are relative to this directory.
     public var baseDirectory: URL
+    /// Draw tracks' waypoints when the document does not say (`waypoints`).
+    public var drawWaypoints = true
+    /// Opened tile sources by their spec, so a loader re-used for many frames opens each once.
+    public var openTileSource: @Sendable (String, HTTPTileOptions) throws -> any TileSource = { try TileSources.open($0, options: $1) }
     /// How overlay locations are named in errors: a JSON path by default.
     public var locate: @Sendable (Int, String) -> String = { i, key in
         key.isEmpty ? "overlays[\(i)]" : "overlays[\(i)].\(key)"
@@ -79,9 +87,11 @@ public struct SceneLoader {
         var fitPoints: [LatLng] = []
         var motion = MotionBuild(duration: doc.duration)
         if let d = doc.duration { try checkDuration(d, "duration") }
+        var me = self
+        me.drawWaypoints = doc.waypoints ?? drawWaypoints
         for (i, spec) in specs.enumerated() {
             if try motionOverlay(spec, index: i, into: &motion) { continue }
-            let built = try overlay(spec, index: i, tilt: (doc.camera?.bearing ?? 0, doc.camera?.pitch ?? 0))
+            let built = try me.overlay(spec, index: i, tilt: (doc.camera?.bearing ?? 0, doc.camera?.pitch ?? 0))
             if let animation = spec.animation {
                 motion.layers += try animate(built.overlays, animation, spec, index: i)
             } else {
@@ -91,7 +101,8 @@ public struct SceneLoader {
         }
         fitPoints += motion.fitPoints
         let basemapStyle: BasemapStyle?
-        switch doc.basemap ?? "embedded" {
+        let hasTiles = !(doc.tiles ?? []).isEmpty
+        switch doc.basemap ?? (hasTiles ? "none" : "embedded") {
         case "embedded":
             guard let s = BasemapStyle.named(doc.style ?? "light") else {
                 throw SceneLoadError("style", "unknown style '\(doc.style ?? "")' (expected light or dark)")
@@ -112,10 +123,14 @@ public struct SceneLoader {
         }
         var camera = try makeCamera(cameraSpec, size: ScreenSize(width: w, height: h), scale: scale, fit: fitPoints)
         if cameraSpec?.center == nil { camera = Self.keepingTopsInView(camera, overlays, padding: doc.camera?.padding ?? 24) }
-        let still = Snapshot(camera: camera, overlays: overlays, basemapStyle: basemapStyle,
-                             background: basemapStyle == nil ? .white : .transparent,
+        var still = Snapshot(camera: camera, overlays: overlays, basemapStyle: basemapStyle,
+                             background: basemapStyle == nil ? (hasTiles ? Color(rgb: 0xF2EFE9) : .white) : .transparent,
                              attribution: doc.attribution ?? true, scaleBar: doc.scaleBar ?? false,
                              compass: doc.compass ?? false)
+        still.rasterLayers = try rasterLayers(doc, scale: scale)
+        let wait = doc.tilesTimeout ?? 30
+        guard wait.isFinite, wait >= 0, wait <= 3600 else { throw SceneLoadError("tilesTimeout", "\(Self.fmt(wait)) is not in 0…3600 s") }
+        still.tileWait = wait
         var followCamera: FollowCamera?
         if follow {
             guard let first = motion.replays.first else { throw SceneLoadError("camera.follow", "there is no replay to follow") }
@@ -127,6 +142,50 @@ public struct SceneLoader {
         }
         return AnimatedSnapshot(still: still, layers: motion.layers, follow: followCamera,
                                 duration: motion.resolvedDuration, fps: doc.fps, loop: doc.loop ?? true)
+    }
+
+    /// Opens the document's tile sources.
+    func rasterLayers(_ doc: SceneDocument, scale: Double) throws -> [RasterTileLayer] {
+        let specs = doc.tiles ?? []
+        guard specs.count <= SceneLimits.maxTileLayers else {
+            throw SceneLoadError("tiles", "\(specs.count) tile layers is over the limit of \(SceneLimits.maxTileLayers)")
+        }
+        return try specs.enumerated().map { i, t in
+            func at(_ key: String) -> String { "tiles[\(i)]" + (key.isEmpty ? "" : ".\(key)") }
+            var options = HTTPTileOptions()
+            options.tms = t.tms ?? false
+            if let s = t.subdomains { options.subdomains = s }
+            options.scale = scale
+            options.cacheDirectory = doc.tileCache.map { resolve($0).path }
+            options.offline = doc.offline ?? false
+            if let size = t.tileSize {
+                guard size == 256 || size == 512 else { throw SceneLoadError(at("tileSize"), "\(size) is not 256 or 512") }
+                options.tileSize = size
+            }
+            if let z = t.minZoom { options.minZoom = z }
+            if let z = t.maxZoom { options.maxZoom = z }
+            guard (0 ... 30).contains(options.minZoom), (0 ... 30).contains(options.maxZoom), options.minZoom <= options.maxZoom else {
+                throw SceneLoadError(at("maxZoom"), "the zoom range \(options.minZoom)…\(options.maxZoom) is not within 0…30")
+            }
+            options.attribution = t.attribution
+            let lower = t.source.lowercased()
+            let spec = lower.hasPrefix("http://") || lower.hasPrefix("https://") ? t.source : resolve(t.source).path
+            let source: any TileSource
+            do { source = try openTileSource(spec, options) } catch { throw SceneLoadError(at("source"), "\(error)") }
+            func unit(_ v: Double?, _ key: String, _ range: ClosedRange<Double>, _ d: Double) throws -> Double {
+                let x = v ?? d
+                guard x.isFinite, range.contains(x) else {
+                    throw SceneLoadError(at(key), "\(Self.fmt(x)) is not in \(Self.fmt(range.lowerBound))…\(Self.fmt(range.upperBound))")
+                }
+                return x
+            }
+            let adjust = RasterAdjustments(brightnessMin: try unit(t.brightnessMin, "brightnessMin", 0 ... 1, 0),
+                                           brightnessMax: try unit(t.brightnessMax, "brightnessMax", 0 ... 1, 1),
+                                           saturation: try unit(t.saturation, "saturation", -1 ... 1, 0),
+                                           contrast: try unit(t.contrast, "contrast", -1 ... 1, 0))
+            return RasterTileLayer(source: source, tileSize: t.tileSize, opacity: try unit(t.opacity, "opacity", 0 ... 1, 1),
+                                   adjustments: adjust, attribution: t.attribution)
+        }
     }
 
     private func makeCamera(_ spec: SceneDocument.CameraSpec?, size: ScreenSize, scale: Double,
@@ -179,13 +238,51 @@ public struct SceneLoader {
         switch s.type {
         case "route":
             let style = try lineStyle(s, at: at)
-            for (part, times) in try routeParts(s, at: at) {
+            var waypoints: [Waypoint] = []
+            for (part, times) in try routeParts(s, at: at, waypoints: &waypoints) {
                 let path = try wrap(at("")) { () throws(SceneError) in try GeoPath(coordinates: part) }
                 var line = Polyline(path: path, style: style, geodesic: s.geodesic ?? false, zIndex: z)
                 line.times = times
                 out.overlays.append(.polyline(line))
                 out.fitPoints += Self.fitSample(part)
             }
+            if s.waypoints ?? drawWaypoints {
+                for w in waypoints.prefix(SceneLimits.maxWaypoints) where w.coordinate.isValid {
+                    let label = w.name.map { String($0.prefix(80)) }
+                    out.overlays.append(.marker(try wrap(at("file")) { () throws(SceneError) in
+                        try Marker(position: w.coordinate, style: .pin, color: Color(rgb: 0x8250DF), label: label, zIndex: z.map { $0 + 1 })
+                    }))
+                    out.fitPoints.append(w.coordinate)
+                }
+            }
+        case "image":
+            let image = try overlayImage(s, at: at)
+            let opacity = s.rasterOpacity ?? 1
+            guard opacity.isFinite, opacity >= 0, opacity <= 1 else {
+                throw SceneLoadError(at("rasterOpacity"), "\(Self.fmt(opacity)) is not in 0…1")
+            }
+            let ground: GroundImage
+            if let b = s.bounds, s.corners == nil {
+                guard b.count == 4 else { throw SceneLoadError(at("bounds"), "expected [south, west, north, east]") }
+                let bounds: GeoBounds
+                do { bounds = try GeoBounds(south: b[0], west: b[1], north: b[2], east: b[3]) } catch {
+                    throw SceneLoadError(at("bounds"), "\(error)")
+                }
+                guard bounds.north > bounds.south else { throw SceneLoadError(at("bounds"), "north must be above south") }
+                ground = GroundImage(bounds: bounds, image: image, opacity: opacity, zIndex: z)
+                out.fitPoints += [LatLng(lat: b[0], lon: b[1]), LatLng(lat: b[2], lon: b[3])]
+            } else if let c = s.corners, s.bounds == nil {
+                guard c.count == 4 else { throw SceneLoadError(at("corners"), "expected four [lat, lon] corners: top-left, top-right, bottom-right, bottom-left") }
+                let pts = try c.enumerated().map { j, v in try position(v, at("corners[\(j)]")) }
+                guard pts.allSatisfy({ abs($0.lat) <= 85.06 }) else {
+                    throw SceneLoadError(at("corners"), "corners must be within ±85.06° latitude (Web Mercator)")
+                }
+                ground = GroundImage(corners: pts, image: image, opacity: opacity, zIndex: z)
+                out.fitPoints += pts
+            } else {
+                throw SceneLoadError(at(""), "an image needs exactly one of bounds or corners")
+            }
+            out.overlays.append(.image(ground))
         case "polygon":
             let fill = try color(s.fill, at("fill")) ?? Color(rgb: 0x1F6FEB, alpha: 0x40)
             let stroke = try color(s.stroke, at("stroke"))
@@ -305,6 +402,11 @@ public struct SceneLoader {
 
     /// Each part's positions, and its times (seconds since 1970) when every point has one.
     func routeParts(_ s: SceneDocument.OverlaySpec, at: (String) -> String) throws -> [([LatLng], [Double]?)] {
+        var ignored: [Waypoint] = []
+        return try routeParts(s, at: at, waypoints: &ignored)
+    }
+
+    func routeParts(_ s: SceneDocument.OverlaySpec, at: (String) -> String, waypoints: inout [Waypoint]) throws -> [([LatLng], [Double]?)] {
         var sources = 0
         var parts: [([LatLng], [Double]?)] = []
         if let coords = s.coordinates {
@@ -322,6 +424,7 @@ public struct SceneLoader {
         if let file = s.file {
             sources += 1
             let track = try readTrack(file, at("file"))
+            waypoints = track.waypoints
             parts += track.parts.map { part in
                 let times = part.points.compactMap { $0.time?.timeIntervalSince1970 }
                 return (part.points.map(\.coordinate), times.count == part.points.count ? times : nil)
@@ -331,7 +434,7 @@ public struct SceneLoader {
             throw SceneLoadError(at(""), "a route needs exactly one of file, coordinates or polyline")
         }
         parts = parts.filter { !$0.0.isEmpty }
-        guard !parts.isEmpty else { throw SceneLoadError(at(""), "the route has no points") }
+        guard !parts.isEmpty || !waypoints.isEmpty else { throw SceneLoadError(at(""), "the route has no points") }
         return parts
     }
 
@@ -387,6 +490,18 @@ public struct SceneLoader {
         } catch {
             throw SceneLoadError(where_, "\(error)")
         }
+    }
+
+    /// The image of an image overlay (PNG, JPEG or WebP), at most 4096 px a side.
+    private func overlayImage(_ s: SceneDocument.OverlaySpec, at: (String) -> String) throws -> SpriteImage {
+        guard let file = s.file else { throw SceneLoadError(at("file"), "an image overlay needs a file (PNG, JPEG or WebP)") }
+        let url = resolve(file)
+        let bitmap: Bitmap
+        do { bitmap = try Bitmap(contentsOfImageFile: url.path) } catch { throw SceneLoadError(at("file"), "\(error)") }
+        guard let image = SpriteImage(width: bitmap.width, height: bitmap.height, pixels: bitmap.premultipliedPixels()) else {
+            throw SceneLoadError(at("file"), "'\(file)' is \(bitmap.width)x\(bitmap.height) px; images may be at most 4096 px a side")
+        }
+        return image
     }
 
     private func iconImage(_ file: String, _ where_: String) throws -> SpriteImage {

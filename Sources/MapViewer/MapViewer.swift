@@ -93,6 +93,11 @@ public final class MapViewer: @unchecked Sendable {
         }
         window = w
         wakeEvent = SDL_RegisterEvents(1)
+        // Tiles arrive in the background: each one wakes the render thread (the frame shows
+        // stand-ins until then).
+        for layer in session.animated.still.rasterLayers {
+            layer.onChange = { [weak self] in self?.requestFrame() }
+        }
     }
 
     deinit {

@@ -92,6 +92,7 @@ struct AnimateCommand: ParsableCommand {
         let start = DispatchTime.now().uptimeNanoseconds
         do {
             try Self.render(animated, clock: clock, with: snapshotter, to: sink) { progress.update(done: $0) }
+            try options.reportTileWarnings(animated.still.rasterLayers, command: "animate")
         } catch {
             progress.clear()
             throw error

@@ -49,6 +49,7 @@ struct RenderCommand: ParsableCommand {
         }
         let snapshotter = try options.makeSnapshotter(command: "render")
         let bitmap = try snapshotter.render(snapshot)
+        try options.reportTileWarnings(snapshot.rasterLayers, command: "render")
         try bitmap.writePNG(to: output)
         if printCamera {
             let c = snapshot.camera

@@ -77,8 +77,38 @@ struct SceneOptions: ParsableArguments {
     var spinningBoxes: [String] = []
 
     // Basemap and extras.
-    @Option(help: "embedded (default) or none.")
+    @Option(help: "embedded (default; none when --tiles are given) or none.")
     var basemap: String?
+
+    // Raster tiles and images (issue: real basemaps).
+    @Option(name: .customLong("tiles"), help: ArgumentHelp("Raster tiles under the overlays: a URL template (https://…/{z}/{x}/{y}.png; {s}, {r}, {-y}, {quadkey}), FILE.mbtiles, FILE.pmtiles or a directory of z/x/y tiles (repeatable, lowest first).", valueName: "SOURCE"))
+    var tiles: [String] = []
+    @Option(name: .customLong("tile-size"), help: "Logical pixels one tile covers: 256 (default) or 512.")
+    var tileSize: Int?
+    @Option(name: .customLong("tiles-opacity"), help: "Opacity of the tile layers, 0…1 (default 1).")
+    var tilesOpacity: Double?
+    @Option(name: .customLong("tiles-saturation"), help: "Saturation of the tile layers, −1 (grey)…1 (default 0).")
+    var tilesSaturation: Double?
+    @Option(name: .customLong("tiles-contrast"), help: "Contrast of the tile layers, −1…1 (default 0).")
+    var tilesContrast: Double?
+    @Option(name: .customLong("tiles-brightness"), help: ArgumentHelp("Brightness range of the tile layers: black and white map to MIN and MAX, 0…1 (default 0,1).", valueName: "MIN,MAX"))
+    var tilesBrightness: String?
+    @Option(name: .customLong("tiles-attribution"), help: ArgumentHelp("Attribution text for the tiles (default: the source's metadata).", valueName: "TEXT"))
+    var tilesAttribution: String?
+    @Option(name: .customLong("tile-cache"), help: ArgumentHelp("A disk cache for tiles fetched over HTTP (honours Cache-Control, Expires and ETag).", valueName: "DIR"))
+    var tileCache: String?
+    @Flag(help: "Read HTTP tiles from the --tile-cache only; never use the network.")
+    var offline = false
+    @Flag(help: "TMS rows (counted from the south) for a URL template or a directory (as {-y}).")
+    var tms = false
+    @Option(name: .customLong("tiles-timeout"), help: "Seconds to wait for the view's tiles (default 30); later tiles are warnings.")
+    var tilesTimeout: Double?
+    @Flag(help: "Fail (and write nothing) when any tile could not be loaded, instead of warning.")
+    var strict = false
+    @Option(name: .customLong("image"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A georeferenced PNG, JPEG or WebP laid on the map between its bounds (repeatable).", valueName: "FILE,S,W,N,E"))
+    var images: [String] = []
+    @Flag(name: .customLong("no-waypoints"), help: "Leave out tracks' waypoints (GPX wpt, GeoJSON Points; drawn as named pins by default).")
+    var noWaypoints = false
     @Option(help: "light (default) or dark.")
     var style: String?
     @Flag(name: .customLong("no-attribution"), help: "Leave out the attribution text.")
@@ -155,6 +185,7 @@ struct SceneOptions: ParsableArguments {
     var flagOverlayNames: [String] {
         routes.map { "--route \($0)" } + circles.enumerated().map { "--circle #\($0.offset + 1) '\($0.element)'" }
             + markers.enumerated().map { "--marker #\($0.offset + 1) '\($0.element)'" } + threeDOverlayNames
+            + images.enumerated().map { "--image #\($0.offset + 1) '\($0.element)'" }
     }
 
     func applyFlags(to doc: inout SceneDocument, command: String) throws {
@@ -175,6 +206,7 @@ struct SceneOptions: ParsableArguments {
         if let maxZoom { cam.maxZoom = maxZoom }
         doc.camera = cam
         if let basemap { doc.basemap = basemap }
+        try applyTileFlags(to: &doc, command: command)
         if let style { doc.style = style }
         if noAttribution { doc.attribution = false }
         if scaleBar { doc.scaleBar = true }
@@ -214,9 +246,71 @@ struct SceneOptions: ParsableArguments {
             overlays.append(o)
         }
         try apply3DFlags(to: &overlays, command: command)
+        for (i, text) in images.enumerated() {
+            // The file name may hold commas: the last four fields are the bounds.
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let flag = "--image #\(i + 1) '\(text)'"
+            let nums = parts.suffix(4).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count >= 5, nums.allSatisfy({ $0 != nil }) else {
+                throw CLIError("mapwright \(command): \(flag): expected FILE,SOUTH,WEST,NORTH,EAST")
+            }
+            var o = SceneDocument.OverlaySpec(type: "image")
+            o.file = URL(fileURLWithPath: parts.dropLast(4).joined(separator: ",")).path
+            o.bounds = nums.compactMap { $0 }
+            overlays.append(o)
+        }
+        if noWaypoints { doc.waypoints = false }
         doc.overlays = overlays
     }
 
+
+    /// `--tiles` and the flags that style them.
+    func applyTileFlags(to doc: inout SceneDocument, command: String) throws {
+        var specs = doc.tiles ?? []
+        for t in tiles {
+            var spec = SceneDocument.TilesSpec(source: t)
+            let lower = t.lowercased()
+            if !(lower.hasPrefix("http://") || lower.hasPrefix("https://")) { spec.source = URL(fileURLWithPath: t).path }
+            specs.append(spec)
+        }
+        if let tileSize, tileSize != 256 && tileSize != 512 { throw CLIError("mapwright \(command): --tile-size must be 256 or 512") }
+        var brightness: (Double, Double)?
+        if let b = tilesBrightness {
+            let v = b.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard v.count == 2, let lo = v[0], let hi = v[1], (0 ... 1).contains(lo), (0 ... 1).contains(hi) else {
+                throw CLIError("mapwright \(command): --tiles-brightness '\(b)': expected MIN,MAX within 0…1")
+            }
+            brightness = (lo, hi)
+        }
+        for i in specs.indices {
+            if let tileSize { specs[i].tileSize = tileSize }
+            if let tilesOpacity { specs[i].opacity = tilesOpacity }
+            if let tilesSaturation { specs[i].saturation = tilesSaturation }
+            if let tilesContrast { specs[i].contrast = tilesContrast }
+            if let brightness { specs[i].brightnessMin = brightness.0; specs[i].brightnessMax = brightness.1 }
+            if let tilesAttribution { specs[i].attribution = tilesAttribution }
+            if tms { specs[i].tms = true }
+        }
+        if !specs.isEmpty { doc.tiles = specs }
+        if let tileCache { doc.tileCache = URL(fileURLWithPath: tileCache).path }
+        if offline { doc.offline = true }
+        if let tilesTimeout {
+            guard tilesTimeout.isFinite, tilesTimeout >= 0, tilesTimeout <= 3600 else {
+                throw CLIError("mapwright \(command): --tiles-timeout must be in 0…3600 s")
+            }
+            doc.tilesTimeout = tilesTimeout
+        }
+    }
+
+    /// Prints the tile layers' warnings on standard error; with `--strict` any warning is an error.
+    func reportTileWarnings(_ layers: [RasterTileLayer], command: String) throws {
+        var all: [String] = []
+        for layer in layers { all += layer.takeWarnings() }
+        for w in all { FileHandle.standardError.write(Data("mapwright \(command): warning: \(w)\n".utf8)) }
+        if strict, !all.isEmpty {
+            throw CLIError("mapwright \(command): --strict: \(all.count) tile\(all.count == 1 ? "" : "s") could not be loaded; nothing written")
+        }
+    }
 
     /// Parses `LAT,LON,RADIUS` with RADIUS ending in m, km or px.
     static func parseRadius(_ text: String, flag: String, command: String) throws -> (Double, Double, Double, String) {

@@ -84,6 +84,8 @@ struct ViewCommand: ParsableCommand {
         let extra = try motion.apply(to: &doc, options: options, command: "view")
         var animated = try options.loader(for: doc, base: base, extraNames: extra).animatedSnapshot(from: doc)
         animated.still.glLayers = try options.glLayers(command: "view")
+        // The window never waits for tiles: it draws stand-ins and refines as they arrive.
+        if !headless { animated.still.tileWait = nil }
         var viewerOptions = ViewerOptions()
         viewerOptions.compass = !noCompass
         viewerOptions.compassAutoHide = compassAutoHide

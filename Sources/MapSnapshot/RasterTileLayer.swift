@@ -1,0 +1,232 @@
+import Foundation
+import GeoKit
+import MapCamera
+import MapImage
+import MapScene
+import MapTiles
+
+/// A raster tile source drawn on the ground under the overlays.
+///
+/// Decoded tiles are kept in an LRU memory cache. For every view the layer draws the tiles of
+/// the camera's cover (farther tiles at lower zoom in pitched views; deeper zooms than the
+/// source's `maxZoom` over-zoom it); a tile that is missing or failed is stood in for by the
+/// nearest loaded ancestor (the matching part of it) and by whatever children are loaded, so a
+/// frame never shows a hole where anything better is known and refines as tiles arrive.
+///
+/// Headless renders `load(for:timeout:)` the view's tiles first (and, where one fails, its
+/// ancestors); a window calls `request(for:)`, which returns at once and calls `onChange` as
+/// each tile lands. Failures are kept as warnings naming the tile (`takeWarnings()`).
+public final class RasterTileLayer: @unchecked Sendable {
+    /// Where the tiles come from.
+    public let source: any TileSource
+    /// 0…1.
+    public var opacity: Double
+    /// Colour adjustments (MapLibre's raster paint properties).
+    public var adjustments: RasterAdjustments
+    /// Logical pixels one tile covers (256 for most raster sources; 512 for 512-px tiles).
+    public let tileSize: Int
+    /// Attribution shown on the map (the source's, unless replaced).
+    public var attribution: String?
+    /// Called (on any thread) when a requested tile has arrived or failed.
+    public var onChange: (@Sendable () -> Void)? {
+        get { lock.withLock { _onChange } }
+        set { lock.withLock { _onChange = newValue } }
+    }
+    /// How many ancestor levels are searched for a stand-in.
+    public static let maxStandInLevels = 10
+    /// Tiles fetched at once.
+    public static let concurrency = 12
+
+    enum Entry { case image(SpriteImage), empty, failed(String) }
+
+    private let cache = LRUCache<TileID, Entry>(capacity: 768)
+    private let lock = NSLock()
+    private var inflight: [TileID: Task<Void, Never>] = [:]
+    private var warnings: [String] = []
+    private var warned = Set<TileID>()
+    private var _onChange: (@Sendable () -> Void)?
+
+    public init(source: any TileSource, tileSize: Int? = nil, opacity: Double = 1, adjustments: RasterAdjustments = .none,
+                attribution: String? = nil) {
+        self.source = source
+        self.tileSize = tileSize ?? source.info.tileSize
+        self.opacity = opacity
+        self.adjustments = adjustments
+        self.attribution = attribution ?? source.info.attribution
+    }
+
+    /// The tiles the camera needs (nearest the centre first).
+    public func cover(for camera: Camera) -> [CoverTile] {
+        let info = source.info
+        return camera.coveringTiles(tileSize: Double(tileSize), minZoom: info.minZoom, maxZoom: info.maxZoom)
+            .filter { $0.tileID.map(info.mayContain) ?? false }
+    }
+
+    /// Fetches the view's tiles (and the ancestors of any that fail) and waits for them, at most
+    /// `timeout` seconds. Returns the warnings of this load (also kept for `takeWarnings()`).
+    /// Blocks the calling thread: call it outside Swift's cooperative thread pool.
+    @discardableResult
+    public func load(for camera: Camera, timeout: Double) -> [String] {
+        let ids = Array(Set(cover(for: camera).compactMap(\.tileID))).sorted()
+        let missing = ids.filter { cache.peek($0) == nil }
+        guard !missing.isEmpty else { return [] }
+        let before = lock.withLock { warnings.count }
+        let deadline = max(0.01, timeout)
+        let timedOut: [TileID] = (try? blockingAwait { [self] in
+            await withTaskGroup(of: TileID?.self) { group in
+                group.addTask {
+                    try? await Task.sleep(nanoseconds: UInt64(deadline * 1e9))
+                    return nil
+                }
+                var pending = Set(missing)
+                var next = 0
+                func startMore() {
+                    while next < missing.count, pending.count - (missing.count - next) < Self.concurrency {
+                        let id = missing[next]
+                        next += 1
+                        group.addTask { await self.fetchWithStandIn(id); return id }
+                    }
+                }
+                startMore()
+                while let done = await group.next() {
+                    guard let id = done else { group.cancelAll(); break }
+                    pending.remove(id)
+                    if pending.isEmpty { group.cancelAll(); break }
+                    startMore()
+                }
+                return pending.sorted()
+            }
+        }) ?? missing
+        for id in timedOut where cache.peek(id) == nil {
+            warn(id, "tile \(id): not loaded within \(Self.fmt(deadline)) s (\(source.info.name))")
+        }
+        return lock.withLock { Array(warnings[before...]) }
+    }
+
+    /// Starts fetching the view's missing tiles in the background; returns at once.
+    public func request(for camera: Camera) {
+        for tile in cover(for: camera) {
+            guard let id = tile.tileID, cache.peek(id) == nil else { continue }
+            lock.withLock {
+                guard inflight[id] == nil else { return }
+                inflight[id] = Task.detached { [self] in
+                    await fetchWithStandIn(id)
+                    let callback = lock.withLock { () -> (@Sendable () -> Void)? in
+                        inflight[id] = nil
+                        return _onChange
+                    }
+                    callback?()
+                }
+            }
+        }
+    }
+
+    /// Whether every tile of the view is loaded (or known empty or failed).
+    public func isComplete(for camera: Camera) -> Bool {
+        cover(for: camera).allSatisfy { $0.tileID.map { cache.peek($0) != nil } ?? true }
+    }
+
+    /// Warnings since the last call (each failed tile named once).
+    public func takeWarnings() -> [String] {
+        lock.withLock {
+            defer { warnings.removeAll() }
+            return warnings
+        }
+    }
+
+    /// Fetches one tile; when it fails, fetches ancestors until one is there to stand in.
+    private func fetchWithStandIn(_ id: TileID) async {
+        if await fetch(id) { return }
+        var p = id.parent
+        var levels = 0
+        while let parent = p, levels < Self.maxStandInLevels, parent.z >= source.info.minZoom {
+            if Task.isCancelled { return }
+            if case .image = cache.peek(parent) { return }
+            if cache.peek(parent) == nil, await fetch(parent) { return }
+            p = parent.parent
+            levels += 1
+        }
+    }
+
+    /// Fetches and decodes a tile into the cache; true when it is an image.
+    private func fetch(_ id: TileID) async -> Bool {
+        do {
+            guard let bytes = try await source.tileData(id) else {
+                cache[id] = .empty
+                return false
+            }
+            let bitmap = try Bitmap(imageData: bytes)
+            guard let image = SpriteImage(width: bitmap.width, height: bitmap.height, pixels: bitmap.premultipliedPixels(),
+                                          pixelRatio: Double(bitmap.width) / Double(tileSize)) else {
+                throw TileError(.decode, "a \(bitmap.width)x\(bitmap.height) image cannot be a tile")
+            }
+            cache[id] = .image(image)
+            return true
+        } catch is CancellationError {
+            return false
+        } catch {
+            if Task.isCancelled { return false }
+            let why = String(describing: error)
+            let message = why.hasPrefix("tile ") ? why : "tile \(id): \(why) (\(source.info.name))"
+            cache[id] = .failed(message)
+            warn(id, message)
+            return false
+        }
+    }
+
+    private func warn(_ id: TileID, _ message: String) {
+        lock.withLock {
+            if warned.insert(id).inserted { warnings.append(message) }
+        }
+    }
+
+    /// The ground images for the view: each cover tile's own image, or its stand-ins (the
+    /// nearest loaded ancestor's matching part, under whatever children are loaded), coarser
+    /// levels first so finer ones are drawn over them.
+    public func groundImages(for camera: Camera, zIndex: Int? = nil) -> [GroundImage] {
+        var out: [(z: Int, image: GroundImage)] = []
+        var seen = Set<CoverTile>()
+        func place(_ id: TileID, wrap: Int, image: SpriteImage, part: TileID) {
+            // `part` is the area drawn (the cover tile or a child), `id` the tile whose image is used.
+            let r = part.mapRect
+            let dx = Double(wrap)
+            let corners = [MapPoint(x: r.minX + dx, y: r.minY), MapPoint(x: r.maxX + dx, y: r.minY),
+                           MapPoint(x: r.maxX + dx, y: r.maxY), MapPoint(x: r.minX + dx, y: r.maxY)]
+            let k = Double(1 << (part.z - id.z))
+            let u0 = (Double(part.x) / k - Double(id.x)), v0 = (Double(part.y) / k - Double(id.y))
+            let g = GroundImage(corners: corners, image: image, textureRect: (u0, v0, u0 + 1 / k, v0 + 1 / k), opacity: opacity,
+                                adjustments: adjustments, zIndex: zIndex)
+            out.append((id.z, g))
+        }
+        for tile in cover(for: camera) {
+            guard let id = tile.tileID, seen.insert(tile).inserted else { continue }
+            if case .image(let img) = cache[id] {
+                place(id, wrap: tile.wrap, image: img, part: id)
+                continue
+            }
+            if case .empty = cache.peek(id) { continue }
+            // Children that are here, drawn over the ancestor.
+            var childrenFound = 0
+            for child in id.children {
+                if case .image(let img) = cache.peek(child) {
+                    place(child, wrap: tile.wrap, image: img, part: child)
+                    childrenFound += 1
+                }
+            }
+            if childrenFound == 4 { continue }
+            var p = id.parent
+            var levels = 0
+            while let parent = p, levels < Self.maxStandInLevels {
+                if case .image(let img) = cache[parent] {
+                    place(parent, wrap: tile.wrap, image: img, part: id)
+                    break
+                }
+                p = parent.parent
+                levels += 1
+            }
+        }
+        return out.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }.map(\.element.image)
+    }
+
+    static func fmt(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.2f", v) }
+}
