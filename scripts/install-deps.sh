@@ -13,7 +13,11 @@ PKGS=(
   ffmpeg                                                 # MP4/WebM output of `mapwright animate` (optional at run time)
   libsdl2-dev                                            # the `mapwright view` window
   xvfb xdotool imagemagick xauth                         # window tests: a virtual X server, input and screenshots
-  python3 python3-pip python3-pil                        # test oracles (Pillow decodes our APNGs)
+  python3 python3-pip python3-pil python3-venv           # test oracles (Pillow decodes our APNGs)
+  libturbojpeg0-dev libwebp-dev                          # JPEG and WebP tiles
+  libsqlite3-dev                                         # MBTiles
+  gdal-bin python3-gdal                                  # test oracles: archives made by gdal_translate and gdal2tiles.py
+  chromium libjs-leaflet                                 # test oracle: Leaflet in a real browser shows our tile pyramids
 )
 need=()
 for p in "${PKGS[@]}"; do
@@ -26,4 +30,10 @@ fi
 if ! command -v swift >/dev/null 2>&1; then
   if [ -x /opt/swift/usr/bin/swift ]; then export PATH=/opt/swift/usr/bin:$PATH; else
     echo "install-deps: Swift 6.1 or newer is required (https://swift.org/install)" >&2; exit 1; fi
+fi
+# PyPI test oracles (tile archives made and read by other tools), in a venv beside the checkout.
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+if [ ! -x "$ROOT/.venv-oracles/bin/pmtiles-convert" ] || [ ! -x "$ROOT/.venv-oracles/bin/mb-util" ]; then
+  /usr/bin/python3 -m venv "$ROOT/.venv-oracles"
+  "$ROOT/.venv-oracles/bin/pip" install -q --disable-pip-version-check pmtiles==3.8.1 mbutil==0.3.0
 fi
