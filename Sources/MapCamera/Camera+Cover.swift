@@ -47,7 +47,10 @@ extension Camera {
             let minX = (Double(node.wrap) * Double(1 << node.z) + Double(node.x)) * scale
             let minY = Double(node.y) * scale
             let box = (minX: minX, minY: minY, maxX: minX + scale, maxY: minY + scale)
-            guard Camera.quad(quadTiles, intersects: box) else { continue }
+            // A tile that only touches the view along an edge (a view whose sides fall on tile
+            // edges) is not needed: the box is shrunk by a millionth of a tile for the test.
+            let e = 1e-6
+            guard Camera.quad(quadTiles, intersects: (box.minX + e, box.minY + e, box.maxX - e, box.maxY - e)) else { continue }
             let dx = max(box.minX - centre.x, 0, centre.x - box.maxX)
             let dy = max(box.minY - centre.y, 0, centre.y - box.maxY)
             let longest = max(dx, dy)

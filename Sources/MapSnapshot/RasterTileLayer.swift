@@ -100,6 +100,28 @@ public final class RasterTileLayer: @unchecked Sendable {
         for id in timedOut where cache.peek(id) == nil {
             warn(id, "tile \(id): not loaded within \(Self.fmt(deadline)) s (\(source.info.name))")
         }
+        // Stand-ins for the tiles that ran out of time: their ancestors, for a short grace.
+        let orphans = Set(timedOut.compactMap { id -> TileID? in
+            guard cache.peek(id) == nil, let parent = id.parent, parent.z >= source.info.minZoom else { return nil }
+            if case .image = cache.peek(parent) { return nil }
+            return parent
+        })
+        if !orphans.isEmpty {
+            let grace = min(2, deadline / 2)
+            _ = try? blockingAwait { [self] in
+                await withTaskGroup(of: Bool.self) { group in
+                    group.addTask { try? await Task.sleep(nanoseconds: UInt64(grace * 1e9)); return false }
+                    for parent in orphans { group.addTask { await self.fetchWithStandIn(parent); return true } }
+                    var left = orphans.count
+                    while let done = await group.next() {
+                        if !done { break }
+                        left -= 1
+                        if left == 0 { break }
+                    }
+                    group.cancelAll()
+                }
+            }
+        }
         return lock.withLock { Array(warnings[before...]) }
     }
 

@@ -109,3 +109,111 @@ struct OracleError: Error, CustomStringConvertible {
         #expect(checked > 200 && checkerChecked > 50, "only \(checked) points fell on the raster (\(checkerChecked) inside checker cells)")
     }
 }
+
+/// A misbehaving XYZ server on 127.0.0.1 (`Oracles/fault_tile_server.py`).
+@Suite(.serialized) struct TileFaultCLITests {
+    let dir: ScratchDirectory
+    init() throws { dir = try ScratchDirectory("tile-faults") }
+
+    /// Starts the server over a copy of the gdal2tiles tree with `faults`; returns its URL template and the process.
+    func startServer(faults: [String: String]) throws -> (template: String, process: Process, root: String) {
+        let src = try TileArchives.directory.get().appendingPathComponent("gdal2tiles").path
+        let root = dir.path("tree")
+        try? FileManager.default.removeItem(atPath: root)
+        try FileManager.default.copyItem(atPath: src, toPath: root)
+        try JSONSerialization.data(withJSONObject: faults).write(to: URL(fileURLWithPath: root + "/faults.json"))
+        let portFile = dir.path("port")
+        try? FileManager.default.removeItem(atPath: portFile)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = [URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Oracles/fault_tile_server.py").path,
+                       root, portFile]
+        try p.run()
+        for _ in 0 ..< 100 where !FileManager.default.fileExists(atPath: portFile) { usleep(50_000) }
+        let port = try String(contentsOfFile: portFile, encoding: .utf8)
+        return ("http://127.0.0.1:\(port)/{z}/{x}/{y}.png", p, root)
+    }
+
+    func requests(_ root: String) -> [String] {
+        ((try? String(contentsOfFile: root + "/requests.log", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    @Test func faultsAreWarningsNamingTheTilesAndParentsStandIn() throws {
+        let view = try #require(try TileArchives.views()["gdal2tiles"])
+        // The four tiles around the view's centre corner misbehave; a fifth answers after 30 s.
+        let n = 1 << view.z
+        let tx = Int(((view.lon + 180) / 360 * Double(n)).rounded())
+        let ty = Int(((1 - log(tan(.pi / 4 + view.lat * .pi / 360)) / .pi) / 2 * Double(n)).rounded())
+        let faults = ["\(view.z)/\(tx - 1)/\(ty - 1)": "404", "\(view.z)/\(tx)/\(ty - 1)": "500",
+                      "\(view.z)/\(tx - 1)/\(ty)": "truncated", "\(view.z)/\(tx)/\(ty)": "html",
+                      "\(view.z)/\(tx + 1)/\(ty)": "slow"]
+        let server = try startServer(faults: faults)
+        defer { kill(server.process.processIdentifier, SIGKILL); server.process.waitUntilExit() }
+        let out = dir.path("faults.png")
+        let start = Date()
+        let r = try runMapwright(["render", "--tiles", server.template, "--center", "\(view.lat),\(view.lon)", "--zoom", "\(view.z - 1)",
+                                  "--size", "1024x512", "--no-attribution", "--tiles-timeout", "3", "-o", out])
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(elapsed < 12, "the render waited \(elapsed) s")
+        let warnings = r.stderr.split(separator: "\n").map(String.init)
+        for (tile, kind) in faults {
+            let line = warnings.first { $0.contains("tile \(tile):") }
+            #expect(line != nil, "no warning names \(tile) (\(kind)): \(r.stderr)")
+            let why = ["404": "HTTP 404", "500": "HTTP 500", "truncated": "PNG", "html": "text/html", "slow": "not loaded within 3 s"][kind]!
+            #expect(line?.contains(why) == true, "\(tile) (\(kind)): \(line ?? "")")
+        }
+        // A 500 is retried (3 attempts); a 404 is not.
+        let log = requests(server.root)
+        #expect(log.filter { $0.hasPrefix("/\(view.z)/\(tx)/\(ty - 1).png") }.count == 3)
+        #expect(log.filter { $0.hasPrefix("/\(view.z)/\(tx - 1)/\(ty - 1).png") }.count == 1)
+        #expect(log.allSatisfy { $0.contains("\tMapwright/") }, "User-Agent names Mapwright")
+        // Where the faulty tiles are, the parent tile's colours stand in (position-coded: red and
+        // green still match the place), not the background.
+        let image = try Bitmap(contentsOfPNGFile: out)
+        let region = try TileArchives.region()
+        let cam = Camera(center: LatLng(lat: view.lat, lon: view.lon), zoom: Double(view.z - 1), size: ScreenSize(width: 1024, height: 512))
+        let world = 2 * Double.pi * 6378137.0
+        for (sx, sy) in [(384, 128), (640, 128), (384, 384), (640, 384), (896, 384)] {
+            let ll = try #require(cam.unproject(ScreenPoint(x: Double(sx) + 0.5, y: Double(sy) + 0.5)))
+            let m = MapPoint(ll)
+            let fi = ((m.x - 0.5) * world - region.x0) / (region.x1 - region.x0) * Double(region.width)
+            let fj = (region.y1 - (0.5 - m.y) * world) / (region.y1 - region.y0) * Double(region.height)
+            let p = try #require(image.pixel(x: sx, y: sy))
+            let er = Int(fi * 256 / Double(region.width)), eg = Int(fj * 256 / Double(region.height))
+            #expect(abs(Int(p.r) - er) <= 8 && abs(Int(p.g) - eg) <= 8, "(\(sx), \(sy)) is \(p), expected about \(er), \(eg)")
+        }
+    }
+
+    @Test func theDiskCacheServesFreshTilesAndOfflineRendersFromIt() throws {
+        let view = try #require(try TileArchives.views()["gdal2tiles"])
+        let server = try startServer(faults: [:])
+        defer { kill(server.process.processIdentifier, SIGKILL); server.process.waitUntilExit() }
+        let cache = dir.path("cache")
+        let args = ["--center", "\(view.lat),\(view.lon)", "--zoom", "\(view.z - 1)", "--size", "512x512", "--no-attribution",
+                    "--tile-cache", cache]
+        let first = try runMapwright(["render", "--tiles", server.template, "-o", dir.path("a.png")] + args)
+        #expect(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
+        let fetched = requests(server.root).count
+        #expect(fetched == 4)
+        // Fresh for an hour (Cache-Control: max-age=3600): no request at all the second time.
+        let second = try runMapwright(["render", "--tiles", server.template, "-o", dir.path("b.png")] + args)
+        #expect(second.status == 0)
+        #expect(requests(server.root).count == fetched)
+        // Offline: the same image from the cache, with the server gone.
+        kill(server.process.processIdentifier, SIGKILL)
+        let offline = try runMapwright(["render", "--tiles", server.template, "--offline", "-o", dir.path("c.png")] + args)
+        #expect(offline.status == 0 && offline.stderr.isEmpty, "\(offline.stderr)")
+        let a = try Bitmap(contentsOfPNGFile: dir.path("a.png")), c = try Bitmap(contentsOfPNGFile: dir.path("c.png"))
+        #expect(a.pixels == c.pixels)
+        // Offline elsewhere: warnings naming the tiles; with --strict an error and no file.
+        let away = ["--center", "45.70,14.50", "--zoom", "\(view.z - 1)", "--size", "256x256", "--tile-cache", cache, "--offline"]
+        let miss = try runMapwright(["render", "--tiles", server.template, "-o", dir.path("d.png")] + away)
+        #expect(miss.status == 0)
+        #expect(miss.stderr.contains("offline, and not in the tile cache"), "\(miss.stderr)")
+        let strict = try runMapwright(["render", "--tiles", server.template, "--strict", "-o", dir.path("e.png")] + away)
+        #expect(strict.status != 0)
+        #expect(strict.stderr.contains("--strict"))
+        #expect(!FileManager.default.fileExists(atPath: dir.path("e.png")))
+    }
+}
