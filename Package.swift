@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "MapGesturesTests", dependencies: ["MapGestures", "MapTestSupport"]),
         .testTarget(name: "MapMotionTests", dependencies: ["MapMotion", "MapRender", "MapTestSupport"]),
         .testTarget(name: "MapRenderGLTests", dependencies: ["MapRenderGL", "MapImage", "Canvas2D", "MapTestSupport"], exclude: ["References", "Fixtures"]),
-        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "MapTestSupport"]),
+        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "MapImage", "MapTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MapImageTests", dependencies: ["MapImage", "MapTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "Canvas2DTests", dependencies: ["Canvas2D", "MapTestSupport"], exclude: ["References"]),
         .testTarget(name: "MapViewerTests", dependencies: ["MapViewer", "MapSnapshot", "MapGestures", "MapScene", "MapTestSupport"]),

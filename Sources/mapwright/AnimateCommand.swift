@@ -123,11 +123,12 @@ struct AnimateCommand: ParsableCommand {
 /// Progress on standard error: a bar redrawn in place on a terminal, else one summary line.
 final class ProgressLine {
     let total: Int
+    let unit: String
     let tty = isatty(STDERR_FILENO) != 0
     private let start = DispatchTime.now().uptimeNanoseconds
     private var lastDraw: UInt64 = 0
 
-    init(total: Int) { self.total = total }
+    init(total: Int, unit: String = "frames") { self.total = total; self.unit = unit }
 
     func update(done: Int) {
         guard tty else { return }
@@ -140,7 +141,7 @@ final class ProgressLine {
         let width = 30
         let filled = total > 0 ? done * width / total : width
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        let line = String(format: "\r[%@] %d/%d frames, %.1f fps, %.1f s left ", bar, done, total, fps, left)
+        let line = String(format: "\r[%@] %d/%d %@, %.1f/s, %.1f s left ", bar, done, total, unit, fps, left)
         FileHandle.standardError.write(Data(line.utf8))
     }
 

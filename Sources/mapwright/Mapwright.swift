@@ -16,6 +16,7 @@ struct Mapwright: ParsableCommand {
             AnimateCommand.self,
             DemoCommand.self,
             ViewCommand.self,
+            TilesCommand.self,
         ]
     )
 

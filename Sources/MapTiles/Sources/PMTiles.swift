@@ -10,8 +10,18 @@ public protocol ByteRangeReader: Sendable {
     func read(offset: UInt64, count: Int) async throws -> [UInt8]
 }
 
+/// A reader that can also read without suspending (a local file): opening an archive on it
+/// never blocks a thread waiting for a task.
+public protocol SyncByteRangeReader: ByteRangeReader {
+    func readNow(offset: UInt64, count: Int) throws -> [UInt8]
+}
+
+extension SyncByteRangeReader {
+    public func read(offset: UInt64, count: Int) async throws -> [UInt8] { try readNow(offset: offset, count: count) }
+}
+
 /// A file read with `pread` (thread-safe, no shared cursor).
-public final class FileRangeReader: ByteRangeReader, @unchecked Sendable {
+public final class FileRangeReader: SyncByteRangeReader, @unchecked Sendable {
     private let fd: Int32
     public let path: String
     public let length: UInt64?
@@ -27,7 +37,7 @@ public final class FileRangeReader: ByteRangeReader, @unchecked Sendable {
 
     deinit { close(fd) }
 
-    public func read(offset: UInt64, count: Int) async throws -> [UInt8] {
+    public func readNow(offset: UInt64, count: Int) throws -> [UInt8] {
         guard count >= 0, let length, offset <= length, UInt64(count) <= length - offset else {
             throw TileError(.invalidArchive, "\(path): range \(offset)+\(count) is outside the file (\(length ?? 0) bytes)")
         }
@@ -270,6 +280,7 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     private let root: [PMTiles.Entry]
     private let leaves = LRUCache<UInt64, [PMTiles.Entry]>(capacity: 64)
     private let name: String
+    private let readNow: (UInt64, Int) throws -> [UInt8]
     /// The largest directory read (decompressed), and the deepest chain of leaves followed.
     public static let maxDirectoryBytes = 16 << 20
     public static let maxDepth = 4
@@ -282,27 +293,30 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     public init(reader: any ByteRangeReader, name: String) throws {
         self.reader = reader
         self.name = name
-        let loaded: (PMTiles.Header, [PMTiles.Entry], [UInt8]) = try blockingAwait {
-            let head = try await reader.read(offset: 0, count: min(Int(reader.length ?? 16384), 16384))
-            let h = try PMTiles.Header(head, name: name)
-            try Self.checkSection(h.rootOffset, h.rootLength, "root directory", h, reader.length, name)
-            try Self.checkSection(h.metadataOffset, h.metadataLength, "metadata", h, reader.length, name)
-            try Self.checkSection(h.leafOffset, h.leafLength, "leaf directories", h, reader.length, name)
-            try Self.checkSection(h.dataOffset, h.dataLength, "tile data", h, reader.length, name)
-            let rootBytes: [UInt8]
-            if h.rootOffset + h.rootLength <= UInt64(head.count) {
-                rootBytes = Array(head[Int(h.rootOffset) ..< Int(h.rootOffset + h.rootLength)])
-            } else {
-                rootBytes = try await reader.read(offset: h.rootOffset, count: Int(h.rootLength))
-            }
-            let root = try PMTiles.decodeDirectory(try Self.inflate(rootBytes, h.internalCompression, name), name: name)
-            var meta: [UInt8] = []
-            if h.metadataLength > 0 {
-                meta = try Self.inflate(try await reader.read(offset: h.metadataOffset, count: Int(h.metadataLength)),
-                                        h.internalCompression, name)
-            }
-            return (h, root, meta)
+        // Opening reads a few ranges: directly from a local file, else waiting on the requests.
+        let read: (UInt64, Int) throws -> [UInt8] = { offset, count in
+            if let sync = reader as? any SyncByteRangeReader { return try sync.readNow(offset: offset, count: count) }
+            return try blockingAwait { try await reader.read(offset: offset, count: count) }
         }
+        self.readNow = read
+        let head = try read(0, min(Int(reader.length ?? 16384), 16384))
+        let h = try PMTiles.Header(head, name: name)
+        try Self.checkSection(h.rootOffset, h.rootLength, "root directory", h, reader.length, name)
+        try Self.checkSection(h.metadataOffset, h.metadataLength, "metadata", h, reader.length, name)
+        try Self.checkSection(h.leafOffset, h.leafLength, "leaf directories", h, reader.length, name)
+        try Self.checkSection(h.dataOffset, h.dataLength, "tile data", h, reader.length, name)
+        let rootBytes: [UInt8]
+        if h.rootOffset + h.rootLength <= UInt64(head.count) {
+            rootBytes = Array(head[Int(h.rootOffset) ..< Int(h.rootOffset + h.rootLength)])
+        } else {
+            rootBytes = try read(h.rootOffset, Int(h.rootLength))
+        }
+        let rootDir = try PMTiles.decodeDirectory(try Self.inflate(rootBytes, h.internalCompression, name), name: name)
+        var meta: [UInt8] = []
+        if h.metadataLength > 0 {
+            meta = try Self.inflate(try read(h.metadataOffset, Int(h.metadataLength)), h.internalCompression, name)
+        }
+        let loaded = (h, rootDir, meta)
         header = loaded.0; root = loaded.1; metadata = loaded.2
         let obj = (try? JSONSerialization.jsonObject(with: Data(metadata))) as? [String: Any]
         let format: String? = switch header.tileType {
@@ -318,6 +332,11 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
         info = TileSourceInfo(name: (obj?["name"] as? String).map { "\($0) (\(name))" } ?? name, format: format,
                               minZoom: header.minZoom, maxZoom: header.maxZoom, bounds: bounds,
                               attribution: obj?["attribution"] as? String)
+        // A local archive's leaf directories are checked when it is opened (a loop, or a leaf
+        // outside its section, is an error now rather than a warning per tile later).
+        if reader is FileRangeReader, header.leafLength > 0, header.leafLength <= UInt64(Self.maxDirectoryBytes) {
+            _ = try allEntries()
+        }
     }
 
     private static func checkSection(_ offset: UInt64, _ length: UInt64, _ what: String, _ h: PMTiles.Header,
@@ -380,9 +399,9 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     }
 
     /// Every tile entry (leaves expanded), for `mapwright tiles inspect`.
-    public func allEntries() async throws -> [PMTiles.Entry] {
+    public func allEntries() throws -> [PMTiles.Entry] {
         var out: [PMTiles.Entry] = []
-        func walk(_ dir: [PMTiles.Entry], depth: Int) async throws {
+        func walk(_ dir: [PMTiles.Entry], depth: Int) throws {
             for e in dir {
                 if e.runLength > 0 { out.append(e); continue }
                 guard depth < Self.maxDepth else {
@@ -391,27 +410,62 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
                 guard e.offset + UInt64(e.length) <= header.leafLength else {
                     throw TileError(.invalidArchive, "\(name): a leaf directory points outside the leaf section")
                 }
-                let raw = try await reader.read(offset: header.leafOffset + e.offset, count: Int(e.length))
-                try await walk(try PMTiles.decodeDirectory(try Self.inflate(raw, header.internalCompression, name), name: name),
-                               depth: depth + 1)
+                let raw = try readNow(header.leafOffset + e.offset, Int(e.length))
+                try walk(try PMTiles.decodeDirectory(try Self.inflate(raw, header.internalCompression, name), name: name),
+                         depth: depth + 1)
             }
         }
-        try await walk(root, depth: 0)
+        try walk(root, depth: 0)
         return out
     }
 }
 
-/// Runs async work to completion from synchronous code (opening archives, CLI set-up).
-/// Must not be called from a task on the cooperative pool that the work needs.
+/// Runs async work to completion from synchronous code (opening remote archives, headless
+/// renders waiting for tiles). The work runs on Mapwright's own loader threads (a task
+/// executor), not on Swift's cooperative pool, so this is safe to call from inside a task too
+/// (it blocks the calling thread, never the threads the work needs).
 public func blockingAwait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
     let box = ResultBox<T>()
     let done = DispatchSemaphore(value: 0)
-    Task.detached {
+    Task(executorPreference: LoaderExecutor.shared) {
         do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
         done.signal()
     }
     done.wait()
     return try box.result!.get()
+}
+
+/// A task executor of two dedicated threads for tile loading (see `blockingAwait`).
+final class LoaderExecutor: TaskExecutor, @unchecked Sendable {
+    static let shared = LoaderExecutor(threads: 2)
+    private let lock = NSCondition()
+    private var jobs: [UnownedJob] = []
+
+    init(threads: Int) {
+        for i in 0 ..< threads {
+            let t = Thread { [self] in loop() }
+            t.name = "mapwright-loader-\(i)"
+            t.start()
+        }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        lock.withLock {
+            jobs.append(unowned)
+            lock.signal()
+        }
+    }
+
+    private func loop() {
+        while true {
+            lock.lock()
+            while jobs.isEmpty { lock.wait() }
+            let job = jobs.removeFirst()
+            lock.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
 }
 
 private final class ResultBox<T>: @unchecked Sendable {
