@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "Canvas2DTests", dependencies: ["Canvas2D", "MapTestSupport"], exclude: ["References"]),
         .testTarget(name: "MapViewerTests", dependencies: ["MapViewer", "MapSnapshot", "MapGestures", "MapScene", "MapTestSupport"]),
         .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "MapFormats", "MapScene", "Canvas2D", "MapTestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["mapwright", "MapTestSupport", "MapImage", "MapCamera", "GeoKit"]),
+        .testTarget(name: "CLITests", dependencies: ["mapwright", "MapTestSupport", "MapImage", "MapCamera", "GeoKit"], exclude: ["Oracles"]),
     ],
     swiftLanguageModes: [.v6]
 )

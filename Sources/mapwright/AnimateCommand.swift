@@ -91,8 +91,10 @@ struct AnimateCommand: ParsableCommand {
         let progress = ProgressLine(total: clock.frameCount)
         let start = DispatchTime.now().uptimeNanoseconds
         do {
-            try Self.render(animated, clock: clock, with: snapshotter, to: sink) { progress.update(done: $0) }
-            try options.reportTileWarnings(animated.still.rasterLayers, command: "animate")
+            try Self.render(animated, clock: clock, with: snapshotter, to: sink,
+                            beforeFinish: { try options.reportTileWarnings(animated.still.rasterLayers, command: "animate") }) {
+                progress.update(done: $0)
+            }
         } catch {
             progress.clear()
             throw error
@@ -104,7 +106,7 @@ struct AnimateCommand: ParsableCommand {
     /// Renders every frame (frame N at t = N / fps) into `sink`, encoding each while the next is
     /// drawn; on any error the sink is aborted (nothing is left behind) and the error rethrown.
     static func render(_ animated: AnimatedSnapshot, clock: FrameClock, with snapshotter: MapSnapshotter, to sink: FrameSink,
-                       progress: (Int) -> Void = { _ in }) throws {
+                       beforeFinish: () throws -> Void = {}, progress: (Int) -> Void = { _ in }) throws {
         let pipeline = PipelinedSink(sink)
         do {
             for n in 0..<clock.frameCount {
@@ -112,6 +114,7 @@ struct AnimateCommand: ParsableCommand {
                 try pipeline.write(bitmap)
                 progress(n + 1)
             }
+            try beforeFinish()
             try pipeline.finish()
         } catch {
             pipeline.abort()

@@ -217,3 +217,38 @@ struct OracleError: Error, CustomStringConvertible {
         #expect(!FileManager.default.fileExists(atPath: dir.path("e.png")))
     }
 }
+
+/// Tiles under animations and scripted views.
+@Suite(.serialized) struct TileMotionCLITests {
+    let dir: ScratchDirectory
+    init() throws { dir = try ScratchDirectory("tile-motion") }
+
+    /// Every frame of an animation (numbered PNGs) and of a headless scripted view shows the tiles.
+    @Test func animationFramesAndScriptedViewFramesShowTheTiles() throws {
+        let view = try #require(try TileArchives.views()["pmtiles.pmtiles"])
+        let mosaic = try Bitmap(contentsOfPNGFile: try TileArchives.directory.get().appendingPathComponent("pmtiles.pmtiles.mosaic.png").path)
+        let common = ["--tiles", view.path, "--center", "\(view.lat),\(view.lon)", "--zoom", "\(view.z - 1)", "--size", "512x512",
+                      "--no-attribution"]
+        let frames = dir.path("frames") + "/"
+        let a = try runMapwright(["animate", "-o", frames, "--duration", "0.4", "--fps", "5",
+                                  "--pulse", "\(view.lat),\(view.lon),300m"] + common)
+        #expect(a.status == 0, "\(a.stderr)")
+        let script = try dir.write("script.jsonl", """
+            {"t": 0.0, "type": "down", "x": 256, "y": 256}
+            {"t": 0.1, "type": "move", "x": 300, "y": 256}
+            {"t": 0.2, "type": "up", "x": 300, "y": 256}
+            """)
+        let viewFrames = dir.path("view") + "/"
+        let v = try runMapwright(["view", "--headless", "--script", script, "--frames", viewFrames] + common)
+        #expect(v.status == 0, "\(v.stderr)")
+        for (folder, count) in [(frames, 2), (viewFrames, 1)] {
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") }.sorted()
+            #expect(files.count >= count, "\(folder): \(files)")
+            let first = try Bitmap(contentsOfPNGFile: folder + files[0])
+            // A corner away from the pulse: the mosaic's pixel, exactly.
+            for (x, y) in [(20, 20), (480, 470), (25, 480)] {  // (the window's compass is top right)
+                #expect(first.pixel(x: x, y: y) == mosaic.pixel(x: x, y: y), "\(folder)\(files[0]) (\(x), \(y))")
+            }
+        }
+    }
+}
