@@ -185,6 +185,22 @@ struct OracleError: Error, CustomStringConvertible {
         }
     }
 
+    /// A PMTiles archive read over HTTP with range requests draws as the file does.
+    @Test func aPMTilesURLIsReadWithRangeRequests() throws {
+        let view = try #require(try TileArchives.views()["pmtiles.pmtiles"])
+        let server = try startServer(faults: [:])
+        defer { kill(server.process.processIdentifier, SIGKILL); server.process.waitUntilExit() }
+        try FileManager.default.copyItem(atPath: view.path, toPath: server.root + "/archive.pmtiles")
+        let url = server.template.replacingOccurrences(of: "{z}/{x}/{y}.png", with: "archive.pmtiles")
+        let args = ["--center", "\(view.lat),\(view.lon)", "--zoom", "\(view.z - 1)", "--size", "512x512", "--no-attribution"]
+        let r = try runMapwright(["render", "--tiles", url, "-o", dir.path("http.png")] + args)
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        let f = try runMapwright(["render", "--tiles", view.path, "-o", dir.path("file.png")] + args)
+        #expect(f.status == 0)
+        #expect(try Bitmap(contentsOfPNGFile: dir.path("http.png")).pixels == Bitmap(contentsOfPNGFile: dir.path("file.png")).pixels)
+        #expect(requests(server.root).contains { $0.hasPrefix("/archive.pmtiles") })
+    }
+
     @Test func theDiskCacheServesFreshTilesAndOfflineRendersFromIt() throws {
         let view = try #require(try TileArchives.views()["gdal2tiles"])
         let server = try startServer(faults: [:])
@@ -250,5 +266,117 @@ struct OracleError: Error, CustomStringConvertible {
                 #expect(first.pixel(x: x, y: y) == mosaic.pixel(x: x, y: y), "\(folder)\(files[0]) (\(x), \(y))")
             }
         }
+    }
+}
+
+/// Raster paint adjustments, over-zoom, image overlays and waypoints.
+@Suite(.serialized) struct RasterStyleCLITests {
+    let dir: ScratchDirectory
+    init() throws { dir = try ScratchDirectory("raster-style") }
+
+    func render(_ args: [String], _ name: String) throws -> Bitmap {
+        let out = dir.path(name)
+        let r = try runMapwright(["render", "-o", out, "--no-attribution"] + args)
+        #expect(r.status == 0, "\(r.stderr)")
+        return try Bitmap(contentsOfPNGFile: out)
+    }
+
+    @Test func saturationOpacityAndBrightnessFollowMapLibresFormulas() throws {
+        let view = try #require(try TileArchives.views()["gdal2tiles"])
+        let common = ["--tiles", view.path, "--center", "\(view.lat),\(view.lon)", "--zoom", "\(view.z - 1)", "--size", "256x256"]
+        let plain = try render(common, "plain.png")
+        let grey = try render(common + ["--tiles-saturation=-1"], "grey.png")
+        let half = try render(common + ["--tiles-opacity", "0.5"], "half.png")
+        let washed = try render(common + ["--tiles-brightness", "0.5,1"], "washed.png")
+        for (x, y) in [(10, 10), (128, 60), (200, 230)] {
+            let p = try #require(plain.pixel(x: x, y: y))
+            // Saturation −1: every channel moves all the way to the average of the three.
+            let avg = (Double(p.r) + Double(p.g) + Double(p.b)) / 3
+            let g = try #require(grey.pixel(x: x, y: y))
+            for c in [g.r, g.g, g.b] { #expect(abs(Double(c) - avg) <= 1.5, "grey \(g) vs average \(avg) of \(p)") }
+            // Opacity 0.5 over the background #F2EFE9.
+            let h = try #require(half.pixel(x: x, y: y))
+            for (c, bg, v) in [(h.r, 0xF2, p.r), (h.g, 0xEF, p.g), (h.b, 0xE9, p.b)] {
+                #expect(abs(Double(c) - (Double(v) + Double(bg)) / 2) <= 1.5, "half \(h) from \(p)")
+            }
+            // Brightness 0.5…1: black maps to mid-grey, white stays white (mix(0.5, 1, c)).
+            let w = try #require(washed.pixel(x: x, y: y))
+            for (c, v) in [(w.r, p.r), (w.g, p.g), (w.b, p.b)] {
+                #expect(abs(Double(c) - (127.5 + Double(v) / 2)) <= 1.5, "washed \(w) from \(p)")
+            }
+        }
+    }
+
+    /// Past the source's deepest zoom the tiles are over-zoomed (drawn larger), not left out.
+    @Test func deeperZoomsOverzoomTheDeepestTiles() throws {
+        let view = try #require(try TileArchives.views()["gdal.mbtiles"])
+        let mosaic = try Bitmap(contentsOfPNGFile: try TileArchives.directory.get().appendingPathComponent("gdal.mbtiles.mosaic.png").path)
+        // Two zooms deeper: the 512 px view shows the middle 128 px of the mosaic, 4× larger.
+        let image = try render(["--tiles", view.path, "--center", "\(view.lat),\(view.lon)", "--zoom", "\(view.z + 1)",
+                                "--size", "512x512"], "overzoom.png")
+        var sum = 0
+        for y in stride(from: 2, to: 512, by: 4) {
+            for x in stride(from: 2, to: 512, by: 4) {
+                let a = try #require(image.pixel(x: x, y: y)), b = try #require(mosaic.pixel(x: 192 + x / 4, y: 192 + y / 4))
+                sum += abs(Int(a.r) - Int(b.r)) + abs(Int(a.g) - Int(b.g)) + abs(Int(a.b) - Int(b.b))
+            }
+        }
+        let mad = Double(sum) / Double(128 * 128 * 3)
+        #expect(mad <= 3, "mean difference \(mad)")
+    }
+
+    /// An image overlay between a tile's bounds lands exactly where that tile is drawn.
+    @Test func anImageOverlayLandsOnItsBounds() throws {
+        let view = try #require(try TileArchives.views()["gdal2tiles"])
+        let n = 1 << view.z
+        let tx = Int(((view.lon + 180) / 360 * Double(n)).rounded()), ty = Int(((1 - log(tan(.pi / 4 + view.lat * .pi / 360)) / .pi) / 2 * Double(n)).rounded())
+        let tile = try TileID(z: view.z, x: tx, y: ty)  // the tile south-east of the view's centre
+        let file = view.path + "/\(tile.z)/\(tile.x)/\(tile.y).png"
+        let b = tile.bounds
+        let image = try render(["--image", "\(file),\(b.south),\(b.west),\(b.north),\(b.east)", "--basemap", "none",
+                                "--center", "\(view.lat),\(view.lon)", "--zoom", "\(view.z - 1)", "--size", "512x512"], "image.png")
+        let source = try Bitmap(contentsOfPNGFile: file)
+        var sum = 0
+        for y in 0 ..< 256 {
+            for x in 0 ..< 256 {
+                let a = try #require(image.pixel(x: 256 + x, y: 256 + y)), s = try #require(source.pixel(x: x, y: y))
+                sum += abs(Int(a.r) - Int(s.r)) + abs(Int(a.g) - Int(s.g)) + abs(Int(a.b) - Int(s.b))
+            }
+        }
+        #expect(Double(sum) / Double(256 * 256 * 3) <= 1, "the overlay is not on its bounds")
+        // The other quarters are the white background.
+        #expect(colorDistance(image.pixel(x: 100, y: 100), 255, 255, 255) <= 1)
+        // A file that cannot be read is an error naming the flag.
+        let bad = try runMapwright(["render", "-o", dir.path("bad.png"), "--image", "/nonexistent.png,1,2,3,4", "--center", "0,0", "--zoom", "1"])
+        #expect(bad.status != 0 && bad.stderr.contains("--image #1"), "\(bad.stderr)")
+    }
+
+    /// A GPX's named waypoints are drawn as pins with labels; --no-waypoints drops them.
+    @Test func waypointsAreDrawnUnlessAskedNotTo() throws {
+        let gpx = try dir.write("w.gpx", """
+            <?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1">
+            <wpt lat="45.76" lon="14.39"><name>Otok</name></wpt>
+            <trk><trkseg><trkpt lat="45.75" lon="14.35"/><trkpt lat="45.75" lon="14.45"/></trkseg></trk></gpx>
+            """)
+        let cam = Camera(center: LatLng(lat: 45.75, lon: 14.40), zoom: 12, size: ScreenSize(width: 400, height: 300))
+        let args = ["--route", gpx, "--center", "45.75,14.40", "--zoom", "12", "--size", "400x300", "--basemap", "none"]
+        let with = try render(args, "with.png"), without = try render(args + ["--no-waypoints"], "without.png")
+        let p = try #require(cam.project(LatLng(lat: 45.76, lon: 14.39)))
+        // The pin's head (#8250DF) stands above its tip.
+        func purple(_ img: Bitmap) -> Int {
+            var n = 0
+            for y in Int(p.y) - 40 ..< Int(p.y) {
+                for x in Int(p.x) - 12 ... Int(p.x) + 12 where colorDistance(img.pixel(x: x, y: y), 0x82, 0x50, 0xDF) <= 30 { n += 1 }
+            }
+            return n
+        }
+        #expect(purple(with) > 60, "no pin at \(p)")
+        #expect(purple(without) == 0)
+        // Its label is dark text right of the pin.
+        var dark = 0
+        for y in Int(p.y) - 30 ..< Int(p.y) {
+            for x in Int(p.x) + 10 ..< Int(p.x) + 60 where (with.pixel(x: x, y: y)?.r ?? 255) < 90 { dark += 1 }
+        }
+        #expect(dark > 10, "no label beside the pin")
     }
 }

@@ -3,7 +3,7 @@
 
 Usage: fault_tile_server.py TILE_DIR PORT_FILE
 
-Serves TILE_DIR/{z}/{x}/{y}.png at /{z}/{x}/{y}.png with Cache-Control max-age=3600 and an
+Serves TILE_DIR/{z}/{x}/{y}.png at /{z}/{x}/{y}.png (and any file, with Range requests) with Cache-Control max-age=3600 and an
 ETag. Tiles listed in TILE_DIR/faults.json ({"z/x/y": "404"|"500"|"slow"|"truncated"|"html"})
 misbehave: 404 and 500 status codes, an answer after 30 s, the first 100 bytes of the PNG,
 or an HTML page with status 200. Every request is logged to TILE_DIR/requests.log (path and
@@ -39,6 +39,21 @@ class Handler(BaseHTTPRequestHandler):
             self.send_response(304); self.send_header("ETag", etag); self.send_header("Cache-Control", "max-age=3600")
             self.end_headers(); return
         ctype = "image/png"
+        rng = self.headers.get("Range")
+        if rng and rng.startswith("bytes="):
+            # Range requests (PMTiles over HTTP): 206 with the slice.
+            a, b = rng[6:].split("-")
+            a, b = int(a), min(int(b), len(data) - 1)
+            if a >= len(data):
+                self.send_response(416); self.send_header("Content-Length", "0"); self.end_headers(); return
+            part = data[a:b + 1]
+            self.send_response(206)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Range", f"bytes {a}-{b}/{len(data)}")
+            self.send_header("Content-Length", str(len(part)))
+            self.end_headers()
+            self.wfile.write(part)
+            return
         if fault == "truncated":
             data = data[:100]
         if fault == "html":
