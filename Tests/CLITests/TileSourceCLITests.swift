@@ -185,6 +185,25 @@ struct OracleError: Error, CustomStringConvertible {
         }
     }
 
+    /// `Cache-Control: no-cache` with an ETag: the second render revalidates each cached tile with
+    /// `If-None-Match`, is answered 304, and draws the same image from the cache.
+    @Test func staleTilesAreRevalidatedWithTheirETags() throws {
+        let view = try #require(try TileArchives.views()["gdal2tiles"])
+        let server = try startServer(faults: ["*": "no-cache"])
+        defer { kill(server.process.processIdentifier, SIGKILL); server.process.waitUntilExit() }
+        let args = ["--tiles", server.template, "--center", "\(view.lat),\(view.lon)", "--zoom", "\(view.z - 1)", "--size", "512x512",
+                    "--no-attribution", "--tile-cache", dir.path("cache")]
+        let a = try runMapwright(["render", "-o", dir.path("a.png")] + args)
+        #expect(a.status == 0 && a.stderr.isEmpty, "\(a.stderr)")
+        let first = requests(server.root)
+        #expect(first.count == 4 && first.allSatisfy { $0.hasSuffix("\tNone") })
+        let b = try runMapwright(["render", "-o", dir.path("b.png")] + args)
+        #expect(b.status == 0 && b.stderr.isEmpty, "\(b.stderr)")
+        let second = requests(server.root).dropFirst(4)
+        #expect(second.count == 4 && second.allSatisfy { $0.contains("\t\"") }, "conditional requests expected: \(second)")
+        #expect(try Bitmap(contentsOfPNGFile: dir.path("a.png")).pixels == Bitmap(contentsOfPNGFile: dir.path("b.png")).pixels)
+    }
+
     /// A PMTiles archive read over HTTP with range requests draws as the file does.
     @Test func aPMTilesURLIsReadWithRangeRequests() throws {
         let view = try #require(try TileArchives.views()["pmtiles.pmtiles"])

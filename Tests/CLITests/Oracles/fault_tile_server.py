@@ -35,8 +35,10 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(30)
         data = open(path, "rb").read()
         etag = '"' + hashlib.md5(data).hexdigest() + '"'
+        # faults.json {"*": "no-cache"}: every answer must be revalidated (conditional requests).
+        cache_control = "no-cache" if faults.get("*") == "no-cache" else "max-age=3600"
         if self.headers.get("If-None-Match") == etag:
-            self.send_response(304); self.send_header("ETag", etag); self.send_header("Cache-Control", "max-age=3600")
+            self.send_response(304); self.send_header("ETag", etag); self.send_header("Cache-Control", cache_control)
             self.end_headers(); return
         ctype = "image/png"
         rng = self.headers.get("Range")
@@ -62,7 +64,7 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(data)))
-        self.send_header("Cache-Control", "max-age=3600")
+        self.send_header("Cache-Control", cache_control)
         self.send_header("ETag", etag)
         self.end_headers()
         try:
