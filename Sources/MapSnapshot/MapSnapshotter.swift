@@ -142,12 +142,12 @@ public final class MapSnapshotter: @unchecked Sendable {
             }
             var credits: [String] = []
             for layer in snapshot.rasterLayers {
-                if let wait = snapshot.tileWait { layer.load(for: camera, timeout: wait) } else { layer.request(for: camera) }
-                scene.basemap += layer.groundImages(for: camera).map { Overlay.image($0) }
+                let cover = layer.cover(for: camera)
+                if let wait = snapshot.tileWait { layer.load(cover, timeout: wait) } else { layer.request(cover) }
+                scene.basemap += layer.groundImages(cover).map { Overlay.image($0) }
                 if let a = layer.attribution, !a.isEmpty, !credits.contains(a) { credits.append(a) }
             }
             if !credits.isEmpty {
-                if snapshot.basemapStyle == nil { scene.background = snapshot.background }
                 attributionText = (credits + [attributionText].compactMap { $0 }).joined(separator: " · ")
             }
             let basemapMs = ms(t0)

@@ -64,70 +64,65 @@ public final class RasterTileLayer: @unchecked Sendable {
 
     /// Fetches the view's tiles (and the ancestors of any that fail) and waits for them, at most
     /// `timeout` seconds. Returns the warnings of this load (also kept for `takeWarnings()`).
-    /// Blocks the calling thread: call it outside Swift's cooperative thread pool.
+    /// Blocks the calling thread (the work runs on MapTiles' loader threads, see `blockingAwait`).
     @discardableResult
-    public func load(for camera: Camera, timeout: Double) -> [String] {
-        let ids = Array(Set(cover(for: camera).compactMap(\.tileID))).sorted()
-        let missing = ids.filter { cache.peek($0) == nil }
+    public func load(for camera: Camera, timeout: Double) -> [String] { load(cover(for: camera), timeout: timeout) }
+
+    func load(_ cover: [CoverTile], timeout: Double) -> [String] {
+        let missing = Set(cover.compactMap(\.tileID)).filter { cache.peek($0) == nil }.sorted()
         guard !missing.isEmpty else { return [] }
         let before = lock.withLock { warnings.count }
         let deadline = max(0.01, timeout)
-        let timedOut: [TileID] = (try? blockingAwait { [self] in
+        let timedOut = fetchAll(missing, within: deadline)
+        for id in timedOut where cache.peek(id) == nil {
+            warn(id, "tile \(id): not loaded within \(SceneLoader.fmt(deadline)) s (\(source.info.name))")
+        }
+        // Stand-ins for the tiles that ran out of time: their parents, for a short grace.
+        let orphans = Set(timedOut.compactMap { id -> TileID? in
+            guard cache.peek(id) == nil, let parent = id.parent, parent.z >= source.info.minZoom else { return nil }
+            if case .image = cache.peek(parent) { return nil }
+            return parent
+        })
+        if !orphans.isEmpty { _ = fetchAll(orphans.sorted(), within: min(2, deadline / 2)) }
+        return lock.withLock { Array(warnings[before...]) }
+    }
+
+    /// Fetches the tiles (each with its stand-in search), `concurrency` at a time, for at most
+    /// `seconds`; returns the ones still pending when time ran out (their fetches are cancelled).
+    private func fetchAll(_ ids: [TileID], within seconds: Double) -> [TileID] {
+        (try? blockingAwait { [self] in
             await withTaskGroup(of: TileID?.self) { group in
                 group.addTask {
-                    try? await Task.sleep(nanoseconds: UInt64(deadline * 1e9))
+                    try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
                     return nil
                 }
-                var pending = Set(missing)
+                var pending = Set(ids)
                 var next = 0
                 func startMore() {
-                    while next < missing.count, pending.count - (missing.count - next) < Self.concurrency {
-                        let id = missing[next]
+                    while next < ids.count, pending.count - (ids.count - next) < Self.concurrency {
+                        let id = ids[next]
                         next += 1
                         group.addTask { await self.fetchWithStandIn(id); return id }
                     }
                 }
                 startMore()
                 while let done = await group.next() {
-                    guard let id = done else { group.cancelAll(); break }
+                    guard let id = done else { break }
                     pending.remove(id)
-                    if pending.isEmpty { group.cancelAll(); break }
+                    if pending.isEmpty { break }
                     startMore()
                 }
+                group.cancelAll()
                 return pending.sorted()
             }
-        }) ?? missing
-        for id in timedOut where cache.peek(id) == nil {
-            warn(id, "tile \(id): not loaded within \(Self.fmt(deadline)) s (\(source.info.name))")
-        }
-        // Stand-ins for the tiles that ran out of time: their ancestors, for a short grace.
-        let orphans = Set(timedOut.compactMap { id -> TileID? in
-            guard cache.peek(id) == nil, let parent = id.parent, parent.z >= source.info.minZoom else { return nil }
-            if case .image = cache.peek(parent) { return nil }
-            return parent
-        })
-        if !orphans.isEmpty {
-            let grace = min(2, deadline / 2)
-            _ = try? blockingAwait { [self] in
-                await withTaskGroup(of: Bool.self) { group in
-                    group.addTask { try? await Task.sleep(nanoseconds: UInt64(grace * 1e9)); return false }
-                    for parent in orphans { group.addTask { await self.fetchWithStandIn(parent); return true } }
-                    var left = orphans.count
-                    while let done = await group.next() {
-                        if !done { break }
-                        left -= 1
-                        if left == 0 { break }
-                    }
-                    group.cancelAll()
-                }
-            }
-        }
-        return lock.withLock { Array(warnings[before...]) }
+        }) ?? ids
     }
 
     /// Starts fetching the view's missing tiles in the background; returns at once.
-    public func request(for camera: Camera) {
-        for tile in cover(for: camera) {
+    public func request(for camera: Camera) { request(cover(for: camera)) }
+
+    func request(_ cover: [CoverTile]) {
+        for tile in cover {
             guard let id = tile.tileID, cache.peek(id) == nil else { continue }
             lock.withLock {
                 guard inflight[id] == nil else { return }
@@ -141,11 +136,6 @@ public final class RasterTileLayer: @unchecked Sendable {
                 }
             }
         }
-    }
-
-    /// Whether every tile of the view is loaded (or known empty or failed).
-    public func isComplete(for camera: Camera) -> Bool {
-        cover(for: camera).allSatisfy { $0.tileID.map { cache.peek($0) != nil } ?? true }
     }
 
     /// Warnings since the last call (each failed tile named once).
@@ -206,6 +196,10 @@ public final class RasterTileLayer: @unchecked Sendable {
     /// nearest loaded ancestor's matching part, under whatever children are loaded), coarser
     /// levels first so finer ones are drawn over them.
     public func groundImages(for camera: Camera, zIndex: Int? = nil) -> [GroundImage] {
+        groundImages(cover(for: camera), zIndex: zIndex)
+    }
+
+    func groundImages(_ cover: [CoverTile], zIndex: Int? = nil) -> [GroundImage] {
         var out: [(z: Int, image: GroundImage)] = []
         var seen = Set<CoverTile>()
         func place(_ id: TileID, wrap: Int, image: SpriteImage, part: TileID) {
@@ -220,7 +214,7 @@ public final class RasterTileLayer: @unchecked Sendable {
                                 adjustments: adjustments, zIndex: zIndex)
             out.append((id.z, g))
         }
-        for tile in cover(for: camera) {
+        for tile in cover {
             guard let id = tile.tileID, seen.insert(tile).inserted else { continue }
             if case .image(let img) = cache[id] {
                 place(id, wrap: tile.wrap, image: img, part: id)
@@ -249,6 +243,4 @@ public final class RasterTileLayer: @unchecked Sendable {
         }
         return out.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }.map(\.element.image)
     }
-
-    static func fmt(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.2f", v) }
 }

@@ -168,8 +168,7 @@ public struct SceneLoader {
                 throw SceneLoadError(at("maxZoom"), "the zoom range \(options.minZoom)…\(options.maxZoom) is not within 0…30")
             }
             options.attribution = t.attribution
-            let lower = t.source.lowercased()
-            let spec = lower.hasPrefix("http://") || lower.hasPrefix("https://") ? t.source : resolve(t.source).path
+            let spec = TileSources.isURL(t.source) ? t.source : resolve(t.source).path
             let source: any TileSource
             do { source = try openTileSource(spec, options) } catch { throw SceneLoadError(at("source"), "\(error)") }
             func unit(_ v: Double?, _ key: String, _ range: ClosedRange<Double>, _ d: Double) throws -> Double {
@@ -495,22 +494,19 @@ public struct SceneLoader {
     /// The image of an image overlay (PNG, JPEG or WebP), at most 4096 px a side.
     private func overlayImage(_ s: SceneDocument.OverlaySpec, at: (String) -> String) throws -> SpriteImage {
         guard let file = s.file else { throw SceneLoadError(at("file"), "an image overlay needs a file (PNG, JPEG or WebP)") }
-        let url = resolve(file)
-        let bitmap: Bitmap
-        do { bitmap = try Bitmap(contentsOfImageFile: url.path) } catch { throw SceneLoadError(at("file"), "\(error)") }
-        guard let image = SpriteImage(width: bitmap.width, height: bitmap.height, pixels: bitmap.premultipliedPixels()) else {
-            throw SceneLoadError(at("file"), "'\(file)' is \(bitmap.width)x\(bitmap.height) px; images may be at most 4096 px a side")
-        }
-        return image
+        return try sprite(file, at("file"), what: "images") { try Bitmap(contentsOfImageFile: $0) }
     }
 
     private func iconImage(_ file: String, _ where_: String) throws -> SpriteImage {
-        let url = resolve(file)
+        try sprite(file, where_, what: "icons") { try Bitmap(contentsOfPNGFile: $0) }
+    }
+
+    /// Reads `file` (relative to the scene) with `decode` into a sprite of at most 4096 px a side.
+    private func sprite(_ file: String, _ where_: String, what: String, decode: (String) throws -> Bitmap) throws -> SpriteImage {
         let bitmap: Bitmap
-        do { bitmap = try Bitmap(contentsOfPNGFile: url.path) } catch { throw SceneLoadError(where_, "\(error)") }
-        guard let image = SpriteImage(width: bitmap.width, height: bitmap.height,
-                                      pixels: bitmap.premultipliedPixels()) else {
-            throw SceneLoadError(where_, "'\(file)' is \(bitmap.width)x\(bitmap.height) px; icons may be at most 4096 px a side")
+        do { bitmap = try decode(resolve(file).path) } catch { throw SceneLoadError(where_, "\(error)") }
+        guard let image = SpriteImage(width: bitmap.width, height: bitmap.height, pixels: bitmap.premultipliedPixels()) else {
+            throw SceneLoadError(where_, "'\(file)' is \(bitmap.width)x\(bitmap.height) px; \(what) may be at most 4096 px a side")
         }
         return image
     }

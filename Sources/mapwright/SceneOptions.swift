@@ -7,6 +7,7 @@ import MapImage
 import MapExamples
 import MapRenderGL
 import MapSnapshot
+import MapTiles
 
 /// The scene flags `render`, `animate` (and later `view`) share: scene file, camera, overlays,
 /// basemap, extras and GL settings.
@@ -269,8 +270,7 @@ struct SceneOptions: ParsableArguments {
         var specs = doc.tiles ?? []
         for t in tiles {
             var spec = SceneDocument.TilesSpec(source: t)
-            let lower = t.lowercased()
-            if !(lower.hasPrefix("http://") || lower.hasPrefix("https://")) { spec.source = URL(fileURLWithPath: t).path }
+            if !TileSources.isURL(t) { spec.source = URL(fileURLWithPath: t).path }
             specs.append(spec)
         }
         if let tileSize, tileSize != 256 && tileSize != 512 { throw CLIError("mapwright \(command): --tile-size must be 256 or 512") }

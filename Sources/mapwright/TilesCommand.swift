@@ -135,7 +135,6 @@ struct TilesRenderCommand: ParsableCommand {
             let lock = NSLock()
             var next = 0, done = 0, written = 0
             var failure: Error?
-            var warnings: [String] = []
             let sink: TileSink
             let progress: ProgressLine
             init(sink: TileSink, progress: ProgressLine) { self.sink = sink; self.progress = progress }
@@ -182,13 +181,10 @@ struct TilesRenderCommand: ParsableCommand {
                                 encoded.append((id, try tile.pngData(options: Self.tilePNG)))
                             }
                         }
-                        var layerWarnings: [String] = []
-                        for layer in snap.rasterLayers { layerWarnings += layer.takeWarnings() }
                         try lock.withLock {
                             for (id, data) in encoded { try state.sink.add(id, data) }
                             state.written += encoded.count
                             state.done += job.wanted.count
-                            state.warnings += layerWarnings
                             state.progress.update(done: state.done)
                         }
                     } catch {
@@ -202,13 +198,10 @@ struct TilesRenderCommand: ParsableCommand {
         }
         group.wait()
         state.progress.clear()
-        let warnings = state.warnings, written = state.written
-        for w in warnings { FileHandle.standardError.write(Data("mapwright tiles: warning: \(w)\n".utf8)) }
+        let written = state.written
         if let failure = state.failure { sink.abort(); throw failure }
-        if options.strict, !warnings.isEmpty {
-            sink.abort()
-            throw CLIError("mapwright tiles: --strict: \(warnings.count) source tiles could not be loaded; nothing written")
-        }
+        // The layers are shared by the workers and keep their warnings until taken: all at once here.
+        do { try options.reportTileWarnings(template.rasterLayers, command: "tiles") } catch { sink.abort(); throw error }
         let centre = LatLng(lat: (s + n) / 2, lon: (w + e) / 2)
         let attribution = template.rasterLayers.compactMap(\.attribution).joined(separator: " · ")
         try sink.finish(PyramidInfo(bounds: area, minZoom: z0, maxZoom: z1, center: centre, overlay: overlayOnly,

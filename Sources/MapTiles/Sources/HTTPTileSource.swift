@@ -147,22 +147,25 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
         if let lm = cached?.meta.lastModified { request.headers.add(name: "If-Modified-Since", value: lm) }
         let response: HTTPClientResponse
         let body: ByteBuffer
+        // At most `connectionsPerHost` requests at once pass the gate; it is left whatever happens.
         await gate.enter()
+        let outcome: Result<(HTTPClientResponse, ByteBuffer), Error>
         do {
-            response = try await SharedHTTP.client.execute(request, timeout: .milliseconds(Int64(options.timeout * 1000)))
-            body = try await response.body.collect(upTo: options.maxTileBytes)
-            await gate.leave()
+            let r = try await SharedHTTP.client.execute(request, timeout: .milliseconds(Int64(options.timeout * 1000)))
+            outcome = .success((r, try await r.body.collect(upTo: options.maxTileBytes)))
+        } catch {
+            outcome = .failure(error)
+        }
+        await gate.leave()
+        do {
+            (response, body) = try outcome.get()
         } catch let e as HTTPClientError where e == .deadlineExceeded || e == .readTimeout || e == .connectTimeout {
-            await gate.leave()
             throw RetryableError(message: "timed out after \(options.timeout) s")
         } catch is CancellationError {
-            await gate.leave()
             throw CancellationError()
         } catch let e as NIOTooManyBytesError {
-            await gate.leave()
             throw TileError(.fetch, "tile \(id): body over \(options.maxTileBytes) bytes (\(url)) \(e)")
         } catch {
-            await gate.leave()
             throw RetryableError(message: "\(error)")
         }
         let status = response.status.code

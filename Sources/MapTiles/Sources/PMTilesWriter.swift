@@ -122,10 +122,6 @@ public final class PMTilesWriter: @unchecked Sendable {
         out.append(contentsOf: meta)
         out.append(contentsOf: leafBytes)
         out.append(clustered)
-        let temp = path + ".partial-\(getpid())"
-        guard FileManager.default.createFile(atPath: temp, contents: out) else {
-            throw TileError(.open, "cannot write \(path): \(String(cString: strerror(errno)))")
-        }
-        try FileManager.default.moveItemReplacing(at: temp, to: path)
+        do { try AtomicFile.write([UInt8](out), to: path) } catch { throw TileError(.open, error.description) }
     }
 }

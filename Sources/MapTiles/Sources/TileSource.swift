@@ -73,9 +73,15 @@ public struct TileError: Error, Sendable, CustomStringConvertible, Equatable {
 /// an `http(s)` URL ending in `.pmtiles`, read by range requests) or a directory of
 /// `{z}/{x}/{y}.{png,jpg,webp}`.
 public enum TileSources {
+    /// Whether a source spec is an `http(s)` URL (a template or a remote archive) rather than a path.
+    public static func isURL(_ spec: String) -> Bool {
+        let lower = spec.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
     public static func open(_ spec: String, options: HTTPTileOptions = HTTPTileOptions()) throws -> any TileSource {
         let lower = spec.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+        if isURL(spec) {
             if lower.hasSuffix(".pmtiles") {
                 return try PMTilesSource(reader: HTTPRangeReader(url: spec, options: options), name: spec)
             }
