@@ -21,12 +21,18 @@ let package = Package(
         .library(name: "MapTiles", targets: ["MapTiles"]),
         .library(name: "MapSnapshot", targets: ["MapSnapshot"]),
         .library(name: "MapViewer", targets: ["MapViewer"]),
+        .library(name: "MapServer", targets: ["MapServer"]),
         .executable(name: "mapwright", targets: ["mapwright"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // System libraries (module maps only).
@@ -69,6 +75,16 @@ let package = Package(
             "GeoKit", "MapCamera", "MapFormats", "MapGestures", "MapScene", "MapMotion", "MapSnapshot", "MapImage", "Canvas2D", "CSDL2",
         ]),
 
+        // The map server: static maps (Google and Mapbox URL grammars, scene JSON), tiles, archives, metrics.
+        .target(name: "MapServer", dependencies: [
+            "GeoKit", "MapFormats", "MapCamera", "MapScene", "MapSnapshot", "MapImage", "MapTiles",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
         // Examples of the public extension points (the spinning box of `--spinning-box`).
         .target(name: "MapExamples", dependencies: ["GeoKit", "MapRenderGL", "CEGL"]),
 
@@ -76,7 +92,7 @@ let package = Package(
             name: "mapwright",
             dependencies: [
                 "GeoKit", "MapFormats", "MapCamera", "MapScene", "MapMotion", "MapRender", "MapRenderGL",
-                "Canvas2D", "MapImage", "MapTiles", "MapSnapshot", "MapViewer", "MapGestures", "MapExamples",
+                "Canvas2D", "MapImage", "MapTiles", "MapSnapshot", "MapViewer", "MapGestures", "MapExamples", "MapServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -100,6 +116,10 @@ let package = Package(
         .testTarget(name: "Canvas2DTests", dependencies: ["Canvas2D", "MapTestSupport"], exclude: ["References"]),
         .testTarget(name: "MapViewerTests", dependencies: ["MapViewer", "MapSnapshot", "MapGestures", "MapScene", "MapTestSupport"]),
         .testTarget(name: "MapSnapshotTests", dependencies: ["MapSnapshot", "MapFormats", "MapScene", "Canvas2D", "MapTestSupport"]),
+        .testTarget(name: "MapServerTests", dependencies: [
+            "MapServer", "MapImage", "MapCamera", "GeoKit", "MapTestSupport",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
         .testTarget(name: "CLITests", dependencies: ["mapwright", "MapTestSupport", "MapImage", "MapCamera", "GeoKit"], exclude: ["Oracles"]),
     ],
     swiftLanguageModes: [.v6]

@@ -88,6 +88,8 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         public var pitch: Double?
         /// Padding in logical pixels used when fitting (default 24).
         public var padding: Double?
+        /// Extra points `[[lat, lon], …]` a fitted view keeps in sight (nothing is drawn there).
+        public var visible: [[Double]]?
         /// Largest zoom a fit may choose.
         public var maxZoom: Double?
         /// Follow the head of the first replay (centre on it, bearing along the travel direction).

@@ -121,7 +121,14 @@ public struct SceneLoader {
             cameraSpec?.center = [first.route.points[0].lat, first.route.points[0].lon]
             if cameraSpec?.zoom == nil { cameraSpec?.zoom = 16 }
         }
-        var camera = try makeCamera(cameraSpec, size: ScreenSize(width: w, height: h), scale: scale, fit: fitPoints)
+        if let visible = cameraSpec?.visible {
+            guard visible.count <= SceneLimits.maxOverlays else {
+                throw SceneLoadError("camera.visible", "\(visible.count) points is over the limit of \(SceneLimits.maxOverlays)")
+            }
+            for (k, v) in visible.enumerated() { fitPoints.append(try position(v, "camera.visible[\(k)]")) }
+        }
+        var camera = try makeCamera(cameraSpec, size: ScreenSize(width: w, height: h), scale: scale, fit: fitPoints,
+                                    drawn: Self.drawnExtent(of: overlays))
         if cameraSpec?.center == nil { camera = Self.keepingTopsInView(camera, overlays, padding: doc.camera?.padding ?? 24) }
         var still = Snapshot(camera: camera, overlays: overlays, basemapStyle: basemapStyle,
                              background: basemapStyle == nil ? (hasTiles ? Color(rgb: 0xF2EFE9) : .white) : .transparent,
@@ -188,7 +195,7 @@ public struct SceneLoader {
     }
 
     private func makeCamera(_ spec: SceneDocument.CameraSpec?, size: ScreenSize, scale: Double,
-                            fit: [LatLng]) throws -> Camera {
+                            fit: [LatLng], drawn: EdgeInsets = EdgeInsets()) throws -> Camera {
         let bearing = spec?.bearing ?? 0
         let pitch = spec?.pitch ?? 0
         guard bearing.isFinite else { throw SceneLoadError("camera.bearing", "\(bearing) is not a finite angle") }
@@ -216,13 +223,54 @@ public struct SceneLoader {
         guard !fit.isEmpty else {
             throw SceneLoadError("camera", "no center/zoom given and no overlays to fit (give --center and --zoom)")
         }
-        guard var cam = Camera.fitting(fit, size: size, padding: EdgeInsets(all: padding), bearing: bearing,
+        // The padding is kept clear of everything drawn: a pin reaches 33 px above its point, a
+        // line half its width beyond its vertices (as far as the image leaves room for it).
+        let room = (size.width - 2 * padding - 8, size.height - 2 * padding - 8)
+        let insets = EdgeInsets(top: padding + min(drawn.top, room.1 / 2), left: padding + min(drawn.left, room.0 / 2),
+                                bottom: padding + min(drawn.bottom, room.1 / 2), right: padding + min(drawn.right, room.0 / 2))
+        guard var cam = Camera.fitting(fit, size: size, padding: insets, bearing: bearing,
                                        pitch: pitch, maxZoom: maxZoom) else {
             throw SceneLoadError("camera", "cannot fit the overlays in the padded viewport")
         }
         cam.zoom = max(0, cam.zoom)
         cam.pixelRatio = scale
         return cam
+    }
+
+    /// How far, in logical pixels, what the overlays draw reaches beyond the points a fit uses:
+    /// pins above their tips, dots and arrows around their centres, lines and outlines by half
+    /// their width, circles in pixels by their radius, labels by about half their text.
+    static func drawnExtent(of overlays: [Overlay]) -> EdgeInsets {
+        var e = EdgeInsets()
+        func grow(top: Double, left: Double, bottom: Double, right: Double) {
+            guard top.isFinite, left.isFinite, bottom.isFinite, right.isFinite else { return }
+            e.top = max(e.top, top); e.left = max(e.left, left); e.bottom = max(e.bottom, bottom); e.right = max(e.right, right)
+        }
+        func all(_ v: Double) { grow(top: v, left: v, bottom: v, right: v) }
+        for o in overlays {
+            switch o {
+            case .marker(let m):
+                switch m.style {
+                case .pin: grow(top: Marker.pinHeight + 3, left: 14, bottom: 3, right: 14)
+                case .dot: all(Marker.dotDiameter / 2 + Marker.dotRingWidth + 1)
+                case .arrow: all(Marker.arrowSize / 2 + 2)
+                case .image(let img, let anchor):
+                    grow(top: img.logicalHeight * anchor.y, left: img.logicalWidth * anchor.x,
+                         bottom: img.logicalHeight * (1 - anchor.y), right: img.logicalWidth * (1 - anchor.x))
+                }
+            case .polyline(let p):
+                if case .pixels(let w) = p.style.width { all(w / 2 + (p.style.casingColor != nil ? p.style.casingWidth : 0) + 1) }
+            case .polygon(let p): if p.stroke != nil { all(p.strokeWidth / 2 + 1) }
+            case .circle(let c):
+                if case .pixels(let r) = c.radius { all(r + (c.stroke != nil ? c.strokeWidth / 2 : 0) + 1) }
+                else if c.stroke != nil { all(c.strokeWidth / 2 + 1) }
+            case .label(let l):
+                let half = Double(l.text.count) * l.size * 0.3 + l.haloWidth
+                grow(top: l.size * 0.6, left: half, bottom: l.size * 0.6, right: half)
+            default: break
+            }
+        }
+        return e
     }
 
     struct Built {

@@ -17,6 +17,7 @@ struct Mapwright: ParsableCommand {
             DemoCommand.self,
             ViewCommand.self,
             TilesCommand.self,
+            ServeCommand.self,
         ]
     )
 

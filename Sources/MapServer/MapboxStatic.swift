@@ -1,0 +1,310 @@
+import Foundation
+import GeoKit
+import MapFormats
+
+/// `GET /styles/v1/{user}/{style}/static/{overlays}/{camera}/{w}x{h}[@2x]` in the Mapbox Static
+/// Images grammar. The camera is `lon,lat,zoom[,bearing[,pitch]]`, `auto` (fit the overlays with
+/// `padding`, default 24 px) or `[west,south,east,north]`. Mapbox's zoom counts 512-px tiles, as ours.
+public enum MapboxStatic {
+    static let ignored: Set<String> = ["access_token", "logo", "before_layer", "addlayer", "setfilter", "layer_id"]
+
+    /// `rest` is the raw (still percent-encoded) path after `/styles/v1/`.
+    public static func parse(path rest: Substring, query: [(key: String, value: String)], limits: RequestLimits) throws(APIError) -> StaticRequest {
+        let raw = rest.split(separator: "/", omittingEmptySubsequences: false)
+        guard raw.count == 5 || raw.count == 6, raw[2] == "static" else {
+            throw APIError(.notFound, "expected /styles/v1/{user}/{style}/static/[{overlays}/]{camera}/{width}x{height}[@2x]", parameter: "path")
+        }
+        var parts: [String] = []
+        for (i, r) in raw.enumerated() { parts.append(try QueryString.decode(r, what: i == 3 && raw.count == 6 ? "overlays" : "path", plus: false)) }
+        var doc = SceneDocument()
+        if parts[1].lowercased().contains("dark") { doc.style = "dark" }
+        let overlayText = raw.count == 6 ? parts[3] : nil
+        let cameraText = parts[parts.count - 2]
+        var sizeText = Substring(parts[parts.count - 1])
+        var scale = 1.0
+        if sizeText.hasSuffix("@2x") { scale = 2; sizeText = sizeText.dropLast(3) }
+        let wh = sizeText.split(separator: "x", omittingEmptySubsequences: false)
+        guard wh.count == 2, let w = Int(wh[0]), let h = Int(wh[1]) else {
+            throw APIError.bad("size", "'\(sizeText.prefix(30))' is not {width}x{height}")
+        }
+        guard (1 ... limits.maxSide).contains(w), (1 ... limits.maxSide).contains(h) else {
+            throw APIError.bad("size", "\(w)x\(h) is not within 1…\(limits.maxSide) px a side")
+        }
+        doc.size = [Double(w), Double(h)]
+        doc.scale = scale
+        var overlays: [SceneDocument.OverlaySpec] = []
+        var pathPoints = 0
+        if let overlayText, overlayText != "none" {
+            for item in try splitTopLevel(overlayText) where !item.isEmpty {
+                overlays += try overlay(item, points: &pathPoints, limits: limits)
+                guard overlays.count <= limits.maxOverlays else {
+                    throw APIError.bad("overlays", "more than \(limits.maxOverlays) overlays")
+                }
+            }
+        }
+        var camera = SceneDocument.CameraSpec()
+        var padding = 24.0
+        for (key, value) in query {
+            switch key {
+            case "padding":
+                let vals = value.split(separator: ",")
+                guard (1 ... 4).contains(vals.count) else { throw APIError.bad("padding", "expected 1 to 4 numbers") }
+                var m = 0.0
+                for v in vals {
+                    let p = try URLNumber.double(v, "padding", what: "pixels")
+                    guard p >= 0, p <= 500 else { throw APIError.bad("padding", "\(v) is not in 0…500") }
+                    m = max(m, p)
+                }
+                padding = m
+            case "attribution": doc.attribution = !(value == "false" || value == "0")
+            case "format":
+                // Not Mapbox's; ours, for JPEG or WebP output.
+                break
+            default:
+                if ignored.contains(key) { continue }
+                throw APIError.bad(key, "unknown parameter (known: padding, attribution, format)")
+            }
+        }
+        if cameraText == "auto" {
+            guard !overlays.isEmpty else { throw APIError.bad("camera", "auto needs overlays to fit") }
+            camera.padding = padding
+        } else if cameraText.hasPrefix("["), cameraText.hasSuffix("]") {
+            let v = cameraText.dropFirst().dropLast().split(separator: ",", omittingEmptySubsequences: false)
+            guard v.count == 4 else { throw APIError.bad("camera", "a bounding box is [west,south,east,north]") }
+            var n: [Double] = []
+            for x in v { n.append(try URLNumber.double(x, "camera", what: "bounding box")) }
+            guard abs(n[1]) <= 90, abs(n[3]) <= 90, n[1] < n[3], n[0] < n[2], abs(n[0]) <= 540, abs(n[2]) <= 540 else {
+                throw APIError.bad("camera", "[\(cameraText.dropFirst().dropLast())] is not a west,south,east,north box")
+            }
+            camera.visible = [[max(n[1], -85.05), n[0]], [min(n[3], 85.05), n[2]]]
+            camera.padding = query.contains { $0.key == "padding" } ? padding : 0
+        } else {
+            let v = cameraText.split(separator: ",", omittingEmptySubsequences: false)
+            guard (3 ... 5).contains(v.count) else {
+                throw APIError.bad("camera", "'\(cameraText.prefix(60))' is not lon,lat,zoom[,bearing[,pitch]], auto or [w,s,e,n]")
+            }
+            camera.center = try URLNumber.latLng(v[0] + "," + v[1], "camera", lonFirst: true)
+            let z = try URLNumber.double(v[2], "camera", what: "zoom")
+            guard z >= 0, z <= Double(limits.maxZoom) else { throw APIError.bad("camera", "zoom \(z) is not in 0…\(limits.maxZoom)") }
+            camera.zoom = z
+            if v.count > 3 { camera.bearing = try URLNumber.double(v[3], "camera", what: "bearing") }
+            if v.count > 4 {
+                let p = try URLNumber.double(v[4], "camera", what: "pitch")
+                guard p >= 0, p <= 85 else { throw APIError.bad("camera", "pitch \(p) is not in 0…85") }
+                camera.pitch = p
+            }
+        }
+        doc.camera = camera
+        doc.overlays = overlays
+        var format = ImageFormat.png
+        if let f = query.last(where: { $0.key == "format" })?.value {
+            switch f {
+            case "png": format = .png
+            case "jpg", "jpeg": format = .jpeg
+            case "webp": format = .webp
+            default: throw APIError.bad("format", "'\(f.prefix(20))' is not png, jpg or webp")
+            }
+        }
+        return StaticRequest(scene: doc, format: format)
+    }
+
+    /// Splits `a(…),b(…)` at the commas outside parentheses (and outside JSON strings in `geojson(…)`).
+    static func splitTopLevel(_ s: String) throws(APIError) -> [Substring] {
+        var out: [Substring] = []
+        var depth = 0
+        var inString = false, escaped = false
+        var start = s.startIndex
+        var i = s.startIndex
+        while i < s.endIndex {
+            let c = s[i]
+            if inString {
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false }
+            } else if c == "\"" && depth > 0 {
+                inString = true
+            } else if c == "(" {
+                depth += 1
+            } else if c == ")" {
+                depth -= 1
+                guard depth >= 0 else { throw APIError.bad("overlays", "an unmatched ')'") }
+            } else if c == "," && depth == 0 {
+                out.append(s[start ..< i])
+                start = s.index(after: i)
+            }
+            i = s.index(after: i)
+        }
+        guard depth == 0, !inString else { throw APIError.bad("overlays", "an unclosed '(' or string") }
+        out.append(s[start...])
+        return out
+    }
+
+    static func overlay(_ item: Substring, points: inout Int, limits: RequestLimits) throws(APIError) -> [SceneDocument.OverlaySpec] {
+        guard let open = item.firstIndex(of: "("), item.last == ")" else {
+            throw APIError.bad("overlays", "'\(item.prefix(40))' is not name(arguments)")
+        }
+        let head = item[..<open]
+        let arg = item[item.index(after: open) ..< item.index(before: item.endIndex)]
+        if head.hasPrefix("pin-") {
+            // pin-s|pin-l[-label][+color](lon,lat)
+            var name = head.dropFirst(4)
+            var color = "#7e7e7e"
+            if let plus = name.firstIndex(of: "+") {
+                color = try URLColor.mapbox(name[name.index(after: plus)...], opacity: nil, "overlays")
+                name = name[..<plus]
+            }
+            let bits = name.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let size = bits.first, size == "s" || size == "l" else {
+                throw APIError.bad("overlays", "'\(head.prefix(30))': a pin is pin-s or pin-l")
+            }
+            var m = SceneDocument.OverlaySpec(type: "marker")
+            m.style = "pin"
+            m.color = color
+            if bits.count == 2 {
+                let label = bits[1]
+                guard !label.isEmpty, label.count <= 30, label.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+                    throw APIError.bad("overlays", "pin label '\(label.prefix(30))' is not a letter, number or icon name")
+                }
+                // One letter or a number up to 99 is drawn; icon names have no icons here.
+                if label.count <= 2 { m.label = label.uppercased() }
+            }
+            m.position = try URLNumber.latLng(arg, "overlays", lonFirst: true)
+            return [m]
+        }
+        if head.hasPrefix("path-") {
+            // path-{width}[+{stroke}[-{opacity}]][+{fill}[-{opacity}]](polyline)
+            let fields = head.dropFirst(5).split(separator: "+", omittingEmptySubsequences: false)
+            let width = try URLNumber.double(fields[0], "overlays", what: "path width")
+            guard width >= 0, width <= 100 else { throw APIError.bad("overlays", "path width \(width) is not in 0…100") }
+            func colour(_ f: Substring) throws(APIError) -> String {
+                let p = f.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+                let o = p.count == 2 ? try URLNumber.double(p[1], "overlays", what: "opacity") : nil
+                return try URLColor.mapbox(p[0], opacity: o, "overlays")
+            }
+            guard fields.count <= 3 else { throw APIError.bad("overlays", "'\(head.prefix(40))': too many + fields") }
+            let stroke = fields.count > 1 ? try colour(fields[1]) : "#555555"
+            let fill = fields.count > 2 ? try colour(fields[2]) : nil
+            let decoded: [LatLng]
+            do { decoded = try PolylineCodec.decode(arg, precision: 5) } catch {
+                throw APIError.bad("overlays", "the path's encoded polyline is broken: \(error)")
+            }
+            points += decoded.count
+            guard points <= limits.maxPathPoints else { throw APIError.bad("overlays", "more than \(limits.maxPathPoints) path points in all") }
+            guard decoded.count >= 2 else { throw APIError.bad("overlays", "a path needs at least two points") }
+            let coords = decoded.map { [min(max($0.lat, -85.05), 85.05), $0.lon] }
+            if let fill {
+                var s = SceneDocument.OverlaySpec(type: "polygon")
+                s.rings = [coords]
+                s.fill = fill
+                if width > 0 { s.stroke = stroke; s.strokeWidth = width }
+                return [s]
+            }
+            var s = SceneDocument.OverlaySpec(type: "route")
+            s.coordinates = coords
+            s.color = stroke
+            s.width = max(width, 0.01)
+            return [s]
+        }
+        if head == "geojson" {
+            return try geojson(arg, points: &points, limits: limits)
+        }
+        if head.hasPrefix("url-") {
+            throw APIError.bad("overlays", "custom marker URLs are not fetched by this server")
+        }
+        throw APIError.bad("overlays", "unknown overlay '\(head.prefix(30))' (expected pin-s, pin-l, path- or geojson)")
+    }
+
+    /// `geojson(…)`: Points become pins, LineStrings routes, Polygons polygons, styled by the
+    /// simplestyle properties (`marker-color`, `stroke`, `stroke-width`, `stroke-opacity`, `fill`, `fill-opacity`).
+    static func geojson(_ text: Substring, points: inout Int, limits: RequestLimits) throws(APIError) -> [SceneDocument.OverlaySpec] {
+        guard text.utf8.count <= limits.maxURLLength else { throw APIError.bad("overlays", "the GeoJSON is too long") }
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: Data(text.utf8)) } catch {
+            throw APIError.bad("overlays", "geojson(…) is not valid JSON")
+        }
+        var out: [SceneDocument.OverlaySpec] = []
+        func coord(_ v: Any) throws(APIError) -> [Double] {
+            guard let a = v as? [Any], a.count >= 2, let lon = (a[0] as? NSNumber)?.doubleValue, let lat = (a[1] as? NSNumber)?.doubleValue,
+                  lon.isFinite, lat.isFinite, abs(lat) <= 90, abs(lon) <= 540
+            else { throw APIError.bad("overlays", "geojson: a position is not [lon, lat]") }
+            points += 1
+            guard points <= limits.maxPathPoints else { throw APIError.bad("overlays", "more than \(limits.maxPathPoints) points in all") }
+            return [min(max(lat, -85.05), 85.05), lon]
+        }
+        func line(_ v: Any) throws(APIError) -> [[Double]] {
+            guard let a = v as? [Any] else { throw APIError.bad("overlays", "geojson: a line is not a list of positions") }
+            var r: [[Double]] = []
+            for p in a { r.append(try coord(p)) }
+            return r
+        }
+        func colour(_ props: [String: Any], _ key: String, _ opacityKey: String?, _ d: String) throws(APIError) -> String {
+            let c = (props[key] as? String).map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 } ?? d
+            let o = opacityKey.flatMap { (props[$0] as? NSNumber)?.doubleValue }
+            return try URLColor.mapbox(Substring(c), opacity: o, "overlays")
+        }
+        func geometry(_ g: [String: Any], _ props: [String: Any], depth: Int) throws(APIError) {
+            guard depth < 4 else { throw APIError.bad("overlays", "geojson: collections nested too deep") }
+            guard out.count < limits.maxOverlays else { throw APIError.bad("overlays", "more than \(limits.maxOverlays) overlays") }
+            let type = g["type"] as? String ?? ""
+            let coords = g["coordinates"] as Any
+            switch type {
+            case "Point":
+                var m = SceneDocument.OverlaySpec(type: "marker")
+                m.style = "pin"
+                m.position = try coord(coords)
+                m.color = try colour(props, "marker-color", nil, "7e7e7e")
+                out.append(m)
+            case "MultiPoint":
+                for p in coords as? [Any] ?? [] { try geometry(["type": "Point", "coordinates": p], props, depth: depth + 1) }
+            case "LineString":
+                var s = SceneDocument.OverlaySpec(type: "route")
+                s.coordinates = try line(coords)
+                guard s.coordinates!.count >= 2 else { throw APIError.bad("overlays", "geojson: a LineString needs two positions") }
+                s.color = try colour(props, "stroke", "stroke-opacity", "555555")
+                let w = (props["stroke-width"] as? NSNumber)?.doubleValue ?? 2
+                guard w.isFinite, w > 0, w <= 100 else { throw APIError.bad("overlays", "geojson: stroke-width is not in (0, 100]") }
+                s.width = w
+                out.append(s)
+            case "MultiLineString":
+                for l in coords as? [Any] ?? [] { try geometry(["type": "LineString", "coordinates": l], props, depth: depth + 1) }
+            case "Polygon":
+                guard let rings = coords as? [Any], !rings.isEmpty else { throw APIError.bad("overlays", "geojson: a Polygon needs rings") }
+                var s = SceneDocument.OverlaySpec(type: "polygon")
+                var rs: [[[Double]]] = []
+                for r in rings { rs.append(try line(r)) }
+                s.rings = rs
+                s.fill = try colour(props, "fill", "fill-opacity", "555555")
+                s.stroke = try colour(props, "stroke", "stroke-opacity", "555555")
+                let w = (props["stroke-width"] as? NSNumber)?.doubleValue ?? 2
+                guard w.isFinite, w >= 0, w <= 100 else { throw APIError.bad("overlays", "geojson: stroke-width is not in 0…100") }
+                s.strokeWidth = w
+                out.append(s)
+            case "MultiPolygon":
+                for p in coords as? [Any] ?? [] { try geometry(["type": "Polygon", "coordinates": p], props, depth: depth + 1) }
+            case "GeometryCollection":
+                for sub in g["geometries"] as? [Any] ?? [] {
+                    guard let sg = sub as? [String: Any] else { throw APIError.bad("overlays", "geojson: a geometry is not an object") }
+                    try geometry(sg, props, depth: depth + 1)
+                }
+            default:
+                throw APIError.bad("overlays", "geojson: unknown geometry type '\(type.prefix(30))'")
+            }
+        }
+        func feature(_ f: [String: Any], depth: Int) throws(APIError) {
+            switch f["type"] as? String {
+            case "FeatureCollection":
+                guard depth == 0 else { throw APIError.bad("overlays", "geojson: nested FeatureCollection") }
+                for x in f["features"] as? [Any] ?? [] {
+                    guard let fx = x as? [String: Any] else { throw APIError.bad("overlays", "geojson: a feature is not an object") }
+                    try feature(fx, depth: depth + 1)
+                }
+            case "Feature":
+                guard let g = f["geometry"] as? [String: Any] else { return }
+                try geometry(g, f["properties"] as? [String: Any] ?? [:], depth: 0)
+            default:
+                try geometry(f, [:], depth: 0)
+            }
+        }
+        guard let root = object as? [String: Any] else { throw APIError.bad("overlays", "geojson(…) is not a GeoJSON object") }
+        try feature(root, depth: 0)
+        return out
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import MapSnapshot
+
+/// Warm renderers: one thread per worker, each with its own `MapSnapshotter` (GL context,
+/// compiled programs, basemap and label caches), fed from one bounded queue. A full queue is
+/// refused at once (the server answers 503 with `Retry-After`); a job that waited past its
+/// deadline is dropped unrendered.
+public final class RenderPool: @unchecked Sendable {
+    private struct Job {
+        let deadline: UInt64
+        let run: (MapSnapshotter?) -> Void
+    }
+
+    private let cond = NSCondition()
+    private var queue: [Job] = []
+    private var head = 0
+    private var stopping = false
+    private var running = 0
+    private let exited = DispatchGroup()
+    /// The most jobs waiting (not counting those being rendered).
+    public let queueLimit: Int
+    /// The renderer threads.
+    public let workers: Int
+    /// The GL device, as the first worker reported it.
+    public private(set) var deviceDescription = ""
+    /// Called with the queue depth whenever it changes.
+    public var onDepthChange: (@Sendable (Int) -> Void)?
+
+    /// Starts `workers` threads and waits until each has its renderer; throws the first start-up error.
+    public init(workers: Int, queueLimit: Int, makeSnapshotter: @escaping @Sendable () throws -> MapSnapshotter) throws {
+        self.workers = max(1, workers)
+        self.queueLimit = max(1, queueLimit)
+        let ready = DispatchGroup()
+        final class StartError: @unchecked Sendable { var error: Error?; var device = ""; let lock = NSLock() }
+        let start = StartError()
+        for i in 0 ..< self.workers {
+            ready.enter()
+            exited.enter()
+            let t = Thread { [self] in
+                var snapshotter: MapSnapshotter?
+                do {
+                    let s = try makeSnapshotter()
+                    s.renderer.partialRedraw = false
+                    snapshotter = s
+                    start.lock.withLock { if start.device.isEmpty { start.device = s.deviceDescription } }
+                } catch {
+                    start.lock.withLock { start.error = start.error ?? error }
+                }
+                ready.leave()
+                self.loop(snapshotter)
+                // Tear the GL context down on its own thread before the thread ends.
+                snapshotter = nil
+                self.exited.leave()
+            }
+            t.name = "mapwright-render-\(i)"
+            t.stackSize = 8 << 20
+            t.start()
+        }
+        ready.wait()
+        if let e = start.error {
+            shutdown()
+            throw e
+        }
+        deviceDescription = start.device
+    }
+
+    private func loop(_ snapshotter: MapSnapshotter?) {
+        while true {
+            cond.lock()
+            while head == queue.count && !stopping { cond.wait() }
+            if head == queue.count && stopping {
+                cond.unlock()
+                return
+            }
+            let job = queue[head]
+            head += 1
+            if head > 64, head * 2 > queue.count {
+                queue.removeFirst(head)
+                head = 0
+            }
+            running += 1
+            let depth = queue.count - head
+            cond.unlock()
+            onDepthChange?(depth)
+            job.run(snapshotter)
+            cond.lock()
+            running -= 1
+            cond.unlock()
+        }
+    }
+
+    /// Jobs waiting now.
+    public var depth: Int { cond.withLock { queue.count - head } }
+
+    /// Runs `body` on a renderer thread. Throws `APIError` 503 when the queue is full or the
+    /// deadline passed before a renderer was free.
+    public func run<T: Sendable>(deadline: UInt64, _ body: @escaping @Sendable (MapSnapshotter) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (cont: CheckedContinuation<T, Error>) in
+            let job = Job(deadline: deadline) { snapshotter in
+                guard let snapshotter else {
+                    cont.resume(throwing: APIError(.serviceUnavailable, "the renderer is shutting down", retryAfter: 1))
+                    return
+                }
+                guard DispatchTime.now().uptimeNanoseconds < deadline else {
+                    cont.resume(throwing: APIError(.serviceUnavailable, "the request waited past its deadline for a renderer", retryAfter: 1))
+                    return
+                }
+                do { cont.resume(returning: try body(snapshotter)) } catch { cont.resume(throwing: error) }
+            }
+            cond.lock()
+            guard !stopping else {
+                cond.unlock()
+                cont.resume(throwing: APIError(.serviceUnavailable, "the server is shutting down", retryAfter: 1))
+                return
+            }
+            guard queue.count - head < queueLimit else {
+                cond.unlock()
+                cont.resume(throwing: APIError(.serviceUnavailable, "all \(workers) renderers are busy and \(queueLimit) requests are waiting", retryAfter: 1))
+                return
+            }
+            queue.append(job)
+            let depth = queue.count - head
+            cond.signal()
+            cond.unlock()
+            onDepthChange?(depth)
+        }
+    }
+
+    /// Finishes the queued jobs, then stops the threads and tears their GL contexts down.
+    public func shutdown() {
+        cond.lock()
+        stopping = true
+        cond.broadcast()
+        cond.unlock()
+        exited.wait()
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Hummingbird
+import Logging
+import MapFormats
+import NIOCore
+import ServiceLifecycle
+
+extension MapServer {
+    /// Every endpoint, with the metrics middleware in front.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: RequestMetricsMiddleware(logger: logger, maxURLLength: config.limits.maxURLLength))
+        let limits = config.limits
+
+        router.get("/static") { request, _ in
+            let query = try QueryString.parse(Self.rawQuery(request))
+            return try await self.renderStatic(try GoogleStatic.parse(query: query, limits: limits), request: request)
+        }
+        router.post("/static") { request, context in
+            let body: ByteBuffer
+            do { body = try await request.body.collect(upTo: limits.maxBodyBytes) } catch {
+                throw APIError(.contentTooLarge, "the body is over \(limits.maxBodyBytes) bytes", parameter: "body")
+            }
+            let query = try QueryString.parse(Self.rawQuery(request))
+            let doc: SceneDocument
+            do { doc = try SceneDocument.decode(Data(buffer: body), file: "body") } catch {
+                throw APIError.bad("body", "\(error)")
+            }
+            var req = StaticRequest(scene: doc)
+            for (k, v) in query where k == "format" {
+                switch v {
+                case "png": req.format = .png
+                case "jpg", "jpeg": req.format = .jpeg
+                case "webp": req.format = .webp
+                default: throw APIError.bad("format", "'\(v.prefix(20))' is not png, jpg or webp")
+                }
+            }
+            return try await self.renderStatic(req, request: request)
+        }
+        router.get("/styles/v1/**") { request, _ in
+            let path = Substring(request.uri.path)
+            guard let r = path.range(of: "/styles/v1/") else { throw APIError(.notFound, "no such endpoint", parameter: "path") }
+            let query = try QueryString.parse(Self.rawQuery(request))
+            return try await self.renderStatic(try MapboxStatic.parse(path: path[r.upperBound...], query: query, limits: limits), request: request)
+        }
+        router.get("/tiles/:z/:x/:y") { request, context in
+            try await self.tile(z: context.parameters.get("z") ?? "", x: context.parameters.get("x") ?? "", y: context.parameters.get("y") ?? "", request: request)
+        }
+        router.get("/tiles.json") { request, _ in self.tileJSON(request) }
+        router.get("/data/:name/:z/:x/:y") { _, context in
+            try await self.dataTile(name: context.parameters.get("name") ?? "", z: context.parameters.get("z") ?? "",
+                                    x: context.parameters.get("x") ?? "", y: context.parameters.get("y") ?? "")
+        }
+        router.get("/healthz") { _, _ in
+            let o = "{\"status\":\"ok\",\"workers\":\(self.pool.workers),\"queue\":\(self.pool.depth)}\n"
+            return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: o)))
+        }
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: Observability.registry.emitToBuffer())))
+        }
+        router.get("/") { request, _ in
+            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: SlippyPage.html(leaflet: self.leaflet != nil))))
+        }
+        router.get("/leaflet/:file") { _, context in
+            guard let leaflet = self.leaflet else { throw APIError(.notFound, "Leaflet is not installed (Debian libjs-leaflet)", parameter: "file") }
+            switch context.parameters.get("file") {
+            case "leaflet.js": return Response(status: .ok, headers: [.contentType: "application/javascript", .cacheControl: "public, max-age=86400"],
+                                               body: ResponseBody(byteBuffer: ByteBuffer(bytes: leaflet.js)))
+            case "leaflet.css": return Response(status: .ok, headers: [.contentType: "text/css", .cacheControl: "public, max-age=86400"],
+                                                body: ResponseBody(byteBuffer: ByteBuffer(bytes: leaflet.css)))
+            default: throw APIError(.notFound, "only leaflet.js and leaflet.css", parameter: "file")
+            }
+        }
+        return router
+    }
+
+    /// The query as sent, still percent-encoded.
+    static func rawQuery(_ request: Request) -> Substring {
+        let s = request.uri.string
+        guard let q = s.firstIndex(of: "?") else { return "" }
+        return s[s.index(after: q)...]
+    }
+
+    /// Serves until SIGTERM or SIGINT, then lets requests in flight finish and stops the renderers.
+    /// `onListening` gets the bound port (useful with port 0).
+    public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        let app = Application(
+            router: router(),
+            server: .http1(configuration: .init(idleTimeout: .seconds(30))),
+            configuration: .init(address: .hostname(config.host, port: config.port), serverName: "Mapwright", backlog: 512),
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        shutdown()
+    }
+}
+
+/// `GET /`: a page with a slippy map of `/tiles`.
+enum SlippyPage {
+    static func html(leaflet: Bool) -> String {
+        let head = """
+        <!doctype html>
+        <html><head><meta charset="utf-8"><title>Mapwright</title>
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <style>html,body,#map{margin:0;height:100%;background:#dde6ee}</style>
+        """
+        if leaflet {
+            return head + """
+            <link rel="stylesheet" href="/leaflet/leaflet.css">
+            <script src="/leaflet/leaflet.js"></script>
+            </head><body><div id="map"></div>
+            <script>
+            var map = L.map('map', {worldCopyJump: true}).setView([20, 0], 2);
+            L.tileLayer('/tiles/{z}/{x}/{y}{r}.png', {maxZoom: 18, tileSize: 256,
+              attribution: 'Mapwright · Natural Earth'}).addTo(map);
+            </script></body></html>
+            """
+        }
+        // Without Leaflet: a small tile viewer of our own (drag to pan, wheel to zoom).
+        return head + """
+        </head><body><div id="map" style="position:relative;overflow:hidden"></div>
+        <script>
+        var el = document.getElementById('map'), z = 2, cx = 512, cy = 400;
+        function draw() {
+          el.innerHTML = '';
+          var w = el.clientWidth, h = el.clientHeight, n = 1 << z;
+          var x0 = Math.floor((cx - w / 2) / 256), y0 = Math.floor((cy - h / 2) / 256);
+          for (var x = x0; x * 256 < cx + w / 2; x++) for (var y = y0; y * 256 < cy + h / 2; y++) {
+            if (y < 0 || y >= n) continue;
+            var img = document.createElement('img');
+            img.src = '/tiles/' + z + '/' + (((x % n) + n) % n) + '/' + y + '.png';
+            img.style.cssText = 'position:absolute;width:256px;height:256px;left:' + (x * 256 - cx + w / 2) + 'px;top:' + (y * 256 - cy + h / 2) + 'px';
+            el.appendChild(img);
+          }
+        }
+        var drag = null;
+        el.onmousedown = function (e) { drag = [e.clientX, e.clientY]; };
+        window.onmouseup = function () { drag = null; };
+        window.onmousemove = function (e) { if (!drag) return; cx -= e.clientX - drag[0]; cy -= e.clientY - drag[1]; drag = [e.clientX, e.clientY]; draw(); };
+        el.onwheel = function (e) { e.preventDefault(); var d = e.deltaY < 0 ? 1 : -1; if (z + d < 0 || z + d > 18) return;
+          z += d; cx = d > 0 ? cx * 2 : cx / 2; cy = d > 0 ? cy * 2 : cy / 2; draw(); };
+        window.onresize = draw; draw();
+        </script></body></html>
+        """
+    }
+}
