@@ -18,6 +18,7 @@ PKGS=(
   libsqlite3-dev                                         # MBTiles
   gdal-bin python3-gdal                                  # test oracles: archives made by gdal_translate and gdal2tiles.py
   chromium libjs-leaflet                                 # test oracle: Leaflet in a real browser shows our tile pyramids
+  nginx-light curl                                       # `scripts/scale-out.sh`: replicas behind nginx with a shared cache
 )
 need=()
 for p in "${PKGS[@]}"; do
@@ -33,7 +34,9 @@ if ! command -v swift >/dev/null 2>&1; then
 fi
 # PyPI test oracles (tile archives made and read by other tools), in a venv beside the checkout.
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-if [ ! -x "$ROOT/.venv-oracles/bin/pmtiles-convert" ] || [ ! -x "$ROOT/.venv-oracles/bin/mb-util" ]; then
+if [ ! -x "$ROOT/.venv-oracles/bin/pmtiles-convert" ] || [ ! -x "$ROOT/.venv-oracles/bin/mb-util" ] \
+   || ! "$ROOT/.venv-oracles/bin/python" -c "import motionless" 2>/dev/null; then
   /usr/bin/python3 -m venv "$ROOT/.venv-oracles"
-  "$ROOT/.venv-oracles/bin/pip" install -q --disable-pip-version-check pmtiles==3.8.1 mbutil==0.3.0
+  # motionless: a Google Static Maps URL builder, the client the server's tests speak to.
+  "$ROOT/.venv-oracles/bin/pip" install -q --disable-pip-version-check pmtiles==3.8.1 mbutil==0.3.0 motionless==1.3.3
 fi

@@ -1,0 +1,256 @@
+import Foundation
+import GeoKit
+import Hummingbird
+import HummingbirdTesting
+import MapImage
+import MapServer
+import MapTiles
+import Testing
+
+/// Every endpoint through the router, without sockets.
+@Suite struct RouterTests {
+    func get(_ uri: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+        try await TestServer.app().test(.router) { client in
+            try await client.execute(uri: uri, method: .get, headers: headers)
+        }
+    }
+
+    func post(_ uri: String, _ body: String) async throws -> TestResponse {
+        try await TestServer.app().test(.router) { client in
+            try await client.execute(uri: uri, method: .post, body: ByteBuffer(string: body))
+        }
+    }
+
+    func image(_ r: TestResponse) throws -> Bitmap { try Bitmap(imageData: r.body.bytes) }
+
+    /// `{"error": …, "parameter": …}` of a refused request.
+    func error(_ r: TestResponse) throws -> (error: String, parameter: String?) {
+        let o = try #require(try JSONSerialization.jsonObject(with: Data(r.body.bytes)) as? [String: String], "not JSON: \(r.body.text)")
+        return (try #require(o["error"]), o["parameter"])
+    }
+
+    @Test func googleMarkersAndPathLandWhereWebMercatorPutsThem() async throws {
+        // Paris, with Brussels and London on a red path; Google zoom 5, 600×400.
+        let c = (48.8566, 2.3522)
+        let uri = "/static?center=48.8566,2.3522&zoom=5&size=600x400&key=IGNORED&maptype=roadmap&sensor=false"
+            + "&markers=color:0x00ffff%7C48.8566,2.3522&markers=%7Ccolor:0xff00ff%7C%7C51.5074,-0.1278"
+            + "&path=color:0xff0000ff%7Cweight:6%7C48.8566,2.3522%7C50.85,4.35%7C51.5074,-0.1278"
+        let r = try await get(uri)
+        #expect(r.status == .ok)
+        #expect(r.headers[.contentType] == "image/png")
+        let img = try image(r)
+        #expect(img.width == 600 && img.height == 400)
+        // Pin heads 26 px above their tips (the white dot at 20 px is skipped).
+        for (p, rgb) in [((48.8566, 2.3522), UInt32(0x00FFFF)), ((51.5074, -0.1278), 0xFF00FF)] {
+            let q = imagePixel(p, center: c, googleZoom: 5, w: 600, h: 400)
+            #expect(distance(img.pixel(x: Int(q.x), y: Int(q.y) - 26), rgb) < 40, "pin at \(p) not at \(q)")
+        }
+        // The path's middle between Paris and Brussels (a straight Mercator segment).
+        let a = imagePixel((48.8566, 2.3522), center: c, googleZoom: 5, w: 600, h: 400)
+        let b = imagePixel((50.85, 4.35), center: c, googleZoom: 5, w: 600, h: 400)
+        #expect(distance(img.pixel(x: Int((a.x + b.x) / 2), y: Int((a.y + b.y) / 2)), 0xFF0000) < 30)
+        // A point well off the path is not red.
+        #expect(distance(img.pixel(x: Int((a.x + b.x) / 2) + 30, y: Int((a.y + b.y) / 2) + 30), 0xFF0000) > 60)
+    }
+
+    @Test func encodedPathsTakeTheRestOfTheValueBarsIncluded() async throws {
+        // Two points whose encoding contains '|' (ASCII 124): latitude step 0 → '?', longitude steps that encode to '|'.
+        let pts = [LatLng(lat: 10, lon: 10), LatLng(lat: 10.00059, lon: 10.3)]
+        let enc = try PolylineCodec.encode(pts)
+        // The first small latitude step whose encoding holds a '|'.
+        var step = 0.0, withBar = ""
+        for k in 1 ... 5000 {
+            step = Double(k) / 1e5
+            withBar = try PolylineCodec.encode([LatLng(lat: 0, lon: 0), LatLng(lat: step, lon: 0)])
+            if withBar.contains("|") { break }
+        }
+        #expect(withBar.contains("|"), "\(withBar)")
+        let q = try GoogleStatic.parse(query: QueryString.parse("size=100x100&path=color:red%7Cenc:\(withBar.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"),
+                                       limits: RequestLimits())
+        let route = try #require(q.scene.overlays?.first)
+        #expect(route.coordinates?.count == 2)
+        #expect(abs((route.coordinates?[1][0] ?? 0) - step) < 1e-9)
+        let r = try await get("/static?size=300x200&path=weight:4%7Ccolor:0x0000ffff%7Cenc:\(enc.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+        #expect(r.status == .ok)
+        #expect(extent(of: 0x0000FF, in: try image(r), tolerance: 40) != nil)
+    }
+
+    @Test func fittedViewsKeepPinsAndLineWidthsInsideThePadding() async throws {
+        // No center/zoom: the view fits two pins and a path; pin heads (33 px above the tips) stay inside.
+        let r = try await get("/static?size=400x300&markers=color:0xff00ff%7C40,-100%7C45,-80&path=color:0x00ffffff%7Cweight:10%7C40,-100%7C45,-80")
+        #expect(r.status == .ok)
+        let img = try image(r)
+        let pins = try #require(extent(of: 0xFF00FF, in: img))
+        let line = try #require(extent(of: 0x00FFFF, in: img))
+        for box in [pins, line] {
+            #expect(box.minX >= 10 && box.minY >= 10 && box.maxX <= 389 && box.maxY <= 289, "\(box) is not inside the 12-px padding")
+        }
+        // Fitted tightly: the drawing spans the padded width or height.
+        let spanX = max(pins.maxX, line.maxX) - min(pins.minX, line.minX), spanY = max(pins.maxY, line.maxY) - min(pins.minY, line.minY)
+        #expect(spanX >= 330 || spanY >= 230, "loose fit: \(spanX)×\(spanY)")
+    }
+
+    @Test func mapboxPathPinsAndAutoFitDrawEverythingInside() async throws {
+        let poly = try PolylineCodec.encode([LatLng(lat: 37.77, lon: -122.47), LatLng(lat: 37.80, lon: -122.40), LatLng(lat: 37.75, lon: -122.38)])
+        let o = "pin-s-a+ff00ff(-122.47,37.77),pin-l+00ffff(-122.38,37.75),path-8+0000ff-1(\(poly.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!))"
+        let r = try await get("/styles/v1/mapbox/streets-v12/static/\(o)/auto/500x300?access_token=pk.x&padding=30")
+        #expect(r.status == .ok, "\(r.body.text)")
+        let img = try image(r)
+        #expect(img.width == 500)
+        for rgb: UInt32 in [0xFF00FF, 0x00FFFF, 0x0000FF] {
+            let box = try #require(extent(of: rgb, in: img, tolerance: 40), "colour \(String(rgb, radix: 16)) missing")
+            #expect(box.minX >= 27 && box.minY >= 27 && box.maxX <= 472 && box.maxY <= 272, "\(box) outside the 30-px padding")
+        }
+        // @2x doubles the pixels; an explicit camera is lon,lat,zoom,bearing,pitch.
+        let hi = try await get("/styles/v1/u/dark-v11/static/pin-s(-122.4,37.8)/-122.4,37.8,12,30,20/200x100@2x")
+        #expect(hi.status == .ok)
+        let hb = try image(hi)
+        #expect(hb.width == 400 && hb.height == 200)
+    }
+
+    @Test func mapboxCameraAtAZoomPutsThePinWhereMercatorDoes() async throws {
+        // Mapbox's zoom counts 512-px tiles: zoom z = Google zoom z + 1.
+        let r = try await get("/styles/v1/u/s/static/pin-l+ff00ff(2.5,48.5)/2.3522,48.8566,6/600x400")
+        #expect(r.status == .ok)
+        let q = imagePixel((48.5, 2.5), center: (48.8566, 2.3522), googleZoom: 7, w: 600, h: 400)
+        #expect(distance(try image(r).pixel(x: Int(q.x), y: Int(q.y) - 26), 0xFF00FF) < 40)
+    }
+
+    @Test func postedScenesRenderAndMayNameNoFileOrURL() async throws {
+        let ok = try await post("/static?format=jpg", ##"{"size":[200,100],"camera":{"center":[0,0],"zoom":2},"overlays":[{"type":"circle","position":[0,0],"radius":30,"radiusUnit":"px","fill":"#00ff00"}]}"##)
+        #expect(ok.status == .ok)
+        #expect(ok.headers[.contentType] == "image/jpeg")
+        let img = try image(ok)
+        #expect(distance(img.pixel(x: 100, y: 50), 0x00FF00) < 40)
+        for (body, parameter) in [
+            (#"{"overlays":[{"type":"route","file":"/etc/passwd"}]}"#, "overlays[0].file"),
+            (#"{"overlays":[{"type":"marker","position":[0,0],"icon":"/etc/hosts"}]}"#, "overlays[0].icon"),
+            (#"{"tiles":[{"source":"http://example.com/{z}/{x}/{y}.png"}],"camera":{"center":[0,0],"zoom":1}}"#, "tiles"),
+        ] {
+            let r = try await post("/static", body)
+            #expect(r.status == .badRequest)
+            #expect(try error(r).parameter == parameter, "\(r.body.text)")
+        }
+        let broken = try await post("/static", "{\"size\": [10,")
+        #expect(broken.status == .badRequest)
+        #expect(try error(broken).parameter == "body")
+        let huge = try await post("/static", "{\"x\":\"" + String(repeating: "a", count: 1_100_000) + "\"}")
+        #expect(huge.status == .contentTooLarge)
+    }
+
+    @Test func badParametersAreRefusedNamingTheParameter() async throws {
+        let cases: [(String, HTTPResponse.Status, String?)] = [
+            ("/static?center=nan,1&zoom=3&size=10x10", .badRequest, "center"),
+            ("/static?center=1,2&zoom=3&size=99999x10", .badRequest, "size"),
+            ("/static?center=1,2&zoom=3&size=100x100&scale=3", .badRequest, "scale"),
+            ("/static?center=1,2&zoom=3&size=2048x2048&scale=4", .badRequest, "scale"),
+            ("/static?center=1,2&zoom=300&size=100x100", .badRequest, "zoom"),
+            ("/static?center=1,2&zoom=3", .badRequest, "size"),
+            ("/static?size=100x100", .badRequest, "center"),
+            ("/static?center=Berlin&zoom=3&size=100x100", .badRequest, "center"),
+            ("/static?center=1,2&zoom=3&size=100x100&markers=icon:http://x/y.png%7C1,2", .badRequest, "markers"),
+            ("/static?center=1,2&zoom=3&size=100x100&path=enc:%7F%7F%7F", .badRequest, "path"),
+            ("/static?center=1,2&zoom=3&size=100x100&path=1,2", .badRequest, "path"),
+            ("/static?center=1,2&zoom=3&size=100x100&format=gif", .badRequest, "format"),
+            ("/static?center=%FF%FE,1&zoom=3&size=10x10", .badRequest, "'center'"),
+            ("/static?center=%4&zoom=3&size=10x10", .badRequest, "'center'"),
+            ("/static?center=1,2&zoom=3&size=100x100&bogus=1", .badRequest, "bogus"),
+            ("/static?center=1,2&zoom=3&size=100x100&circle=1,2,-5m", .badRequest, "circle"),
+            ("/styles/v1/u/s/static/url-http%3A%2F%2Fx(1,2)/auto/100x100", .badRequest, "overlays"),
+            ("/styles/v1/u/s/static/pin-s(1,2/auto/100x100", .badRequest, "overlays"),
+            ("/styles/v1/u/s/static/1,2,3/99999x1", .badRequest, "size"),
+            ("/styles/v1/u/s/static/1,2/100x100", .badRequest, "camera"),
+            ("/tiles/3/8/0.png", .notFound, "x/y"),
+            ("/tiles/a/b/c.png", .badRequest, "z/x/y"),
+            ("/tiles/30/0/0.png", .notFound, "z"),
+            ("/data/nope/0/0/0.png", .notFound, "name"),
+            ("/data/mb/0/0/0.jpg", .notFound, "ext"),
+            ("/data/mb/5/0/0.png", .notFound, "z/x/y"),
+            ("/nowhere", .notFound, "path"),
+        ]
+        for (uri, status, parameter) in cases {
+            let r = try await get(uri)
+            #expect(r.status == status, "\(uri): \(r.status) \(r.body.text)")
+            let e = try error(r)
+            #expect(e.parameter == parameter, "\(uri): \(e)")
+            #expect(!e.error.isEmpty)
+        }
+        // 100,000 markers: refused by count, quickly.
+        let many = (0 ..< 100_000).map { _ in "1,2" }.joined(separator: "%7C")
+        let r = try await get("/static?size=100x100&markers=" + many)
+        #expect(r.status == .badRequest || r.status == .uriTooLong)
+    }
+
+    @Test func tilesAreTheBasemapWithTheConfiguredScenes() async throws {
+        let t = try await get("/tiles/1/0/0.png")
+        #expect(t.status == .ok)
+        let img = try image(t)
+        #expect(img.width == 256 && img.height == 256)
+        // The scene's magenta circle of 40 px sits on 0,0: the bottom-right corner of tile 1/0/0.
+        #expect(distance(img.pixel(x: 250, y: 250), 0xFF00FF) < 30)
+        #expect(distance(img.pixel(x: 128, y: 128), 0xFF00FF) > 60)
+        let hi = try await get("/tiles/1/1/1@2x.png")
+        let hb = try image(hi)
+        #expect(hb.width == 512)
+        #expect(distance(hb.pixel(x: 4, y: 4), 0xFF00FF) < 30)
+        let j = try await get("/tiles.json")
+        let o = try #require(try JSONSerialization.jsonObject(with: Data(j.body.bytes)) as? [String: Any])
+        #expect(o["tilejson"] as? String == "3.0.0")
+        #expect((o["tiles"] as? [String])?.first?.hasSuffix("/tiles/{z}/{x}/{y}.png") == true)
+    }
+
+    @Test func archivesAreServedAsStoredAndNothingElse() async throws {
+        for name in ["mb", "pm"] {
+            for (id, data) in TestServer.stored {
+                let r = try await get("/data/\(name)/\(id.z)/\(id.x)/\(id.y).png")
+                #expect(r.status == .ok)
+                #expect(r.body.bytes == data, "\(name) \(id)")
+                #expect(r.headers[.contentType] == "image/png")
+            }
+            let missing = try await get("/data/\(name)/2/0/0.png")
+            #expect(missing.status == .notFound)
+        }
+        for uri in ["/data/../../etc/passwd", "/data/mb/../../../etc/passwd", "/data/%2e%2e/0/0/0.png", "/data/mb/0/0/..%2f..%2fetc%2fpasswd",
+                    "/leaflet/..%2f..%2fetc%2fpasswd", "/tiles/../../etc/passwd"] {
+            let r = try await get(uri)
+            #expect(r.status.code >= 400 && r.status.code < 500, "\(uri): \(r.status)")
+            #expect(!r.body.text.contains("root:"), "\(uri)")
+        }
+    }
+
+    @Test func etagsAnswerNotModifiedAndHeadersSayHowToCache() async throws {
+        let uri = "/static?center=10,10&zoom=4&size=120x90"
+        let a = try await get(uri)
+        let etag = try #require(a.headers[.eTag])
+        #expect(a.headers[.cacheControl]?.contains("max-age=") == true)
+        let b = try await get(uri, headers: [.ifNoneMatch: etag])
+        #expect(b.status == .notModified)
+        #expect(b.body.readableBytes == 0)
+        // The same request spelt differently (order, ignored keys) is the same image.
+        let c = try await get("/static?size=120x90&key=abc&zoom=4&center=10,10", headers: [.ifNoneMatch: etag])
+        #expect(c.status == .notModified)
+    }
+
+    @Test func healthAndPrometheusMetrics() async throws {
+        _ = try await get("/static?center=0,0&zoom=1&size=64x64")
+        _ = try await get("/tiles/9/0/99999.png")
+        let h = try await get("/healthz")
+        #expect(h.status == .ok && h.body.text.contains("\"ok\""))
+        let m = try await get("/metrics").body.text
+        for needle in ["mapwright_requests_total{", "route=\"static\"", "status=\"200\"", "status=\"404\"",
+                       "mapwright_request_duration_seconds_bucket{", "mapwright_queue_depth", "mapwright_renders_total",
+                       "mapwright_cache_hits_total"] {
+            #expect(m.contains(needle), "metrics lack \(needle)")
+        }
+    }
+
+    @Test func theSlippyPageUsesLeafletOrItsOwnViewer() async throws {
+        let r = try await get("/")
+        #expect(r.status == .ok)
+        #expect(r.body.text.contains("/tiles/{z}/{x}/{y}") || r.body.text.contains("'/tiles/'"))
+        if FileManager.default.fileExists(atPath: "/usr/share/javascript/leaflet/leaflet.js") {
+            let js = try await get("/leaflet/leaflet.js")
+            #expect(js.status == .ok && js.body.readableBytes > 10_000)
+        }
+    }
+}
