@@ -83,6 +83,7 @@ let package = Package(
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
 
         // Examples of the public extension points (the spinning box of `--spinning-box`).

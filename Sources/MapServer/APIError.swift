@@ -58,4 +58,18 @@ public struct RequestLimits: Sendable, Codable, Equatable {
     public var maxZoom = 22
 
     public init() {}
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = RequestLimits()
+        maxURLLength = try c.decodeIfPresent(Int.self, forKey: .maxURLLength) ?? d.maxURLLength
+        maxBodyBytes = try c.decodeIfPresent(Int.self, forKey: .maxBodyBytes) ?? d.maxBodyBytes
+        maxSide = try c.decodeIfPresent(Int.self, forKey: .maxSide) ?? d.maxSide
+        maxPixelSide = try c.decodeIfPresent(Int.self, forKey: .maxPixelSide) ?? d.maxPixelSide
+        maxOverlays = try c.decodeIfPresent(Int.self, forKey: .maxOverlays) ?? d.maxOverlays
+        maxPathPoints = try c.decodeIfPresent(Int.self, forKey: .maxPathPoints) ?? d.maxPathPoints
+        maxZoom = try c.decodeIfPresent(Int.self, forKey: .maxZoom) ?? d.maxZoom
+    }
+
+    enum CodingKeys: String, CodingKey { case maxURLLength, maxBodyBytes, maxSide, maxPixelSide, maxOverlays, maxPathPoints, maxZoom }
 }

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import MapFormats
 import NIOCore
+import NIOHTTP1
 import ServiceLifecycle
 
 extension MapServer {
@@ -17,6 +18,9 @@ extension MapServer {
             return try await self.renderStatic(try GoogleStatic.parse(query: query, limits: limits), request: request)
         }
         router.post("/static") { request, context in
+            if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limits.maxBodyBytes {
+                throw APIError(.contentTooLarge, "the body is over \(limits.maxBodyBytes) bytes", parameter: "body")
+            }
             let body: ByteBuffer
             do { body = try await request.body.collect(upTo: limits.maxBodyBytes) } catch {
                 throw APIError(.contentTooLarge, "the body is over \(limits.maxBodyBytes) bytes", parameter: "body")
@@ -89,7 +93,7 @@ extension MapServer {
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let app = Application(
             router: router(),
-            server: .http1(configuration: .init(idleTimeout: .seconds(30))),
+            server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionCloser()], idleTimeout: .seconds(30))),
             configuration: .init(address: .hostname(config.host, port: config.port), serverName: "Mapwright", backlog: 512),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: logger
@@ -146,5 +150,39 @@ enum SlippyPage {
         window.onresize = draw; draw();
         </script></body></html>
         """
+    }
+}
+
+/// Closes a connection fully shortly after the server has finished with it: after a request that
+/// could not be parsed (over-long request line or headers, broken HTTP) was answered 400, and after
+/// the last response of a connection was written and its output half-closed. Without this the server
+/// half-closes such a connection and waits for the client's end of it, which a client that is still
+/// sending (a body that was refused, a request line that never ends) never gives: each one kept a
+/// socket and its buffers alive for good.
+final class ConnectionCloser: ChannelDuplexHandler, RemovableChannelHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer  // not unwrapped: every part is passed on as it is
+    typealias OutboundIn = ByteBuffer
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        context.write(data, promise: promise)
+    }
+
+    private func closeSoon(_ context: ChannelHandlerContext) {
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: .milliseconds(500)) { channel.close(promise: nil) }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if error is HTTPParserError { closeSoon(context) }
+        context.fireErrorCaught(error)
+    }
+
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        if mode == .output { closeSoon(context) }
+        context.close(mode: mode, promise: promise)
     }
 }

@@ -77,6 +77,14 @@ public struct ServerConfig: Codable, Sendable, Equatable {
         guard (0 ... 31_536_000).contains(maxAge) else { throw bad("maxAge", "\(maxAge) is not in 0…31536000 s") }
         guard style == "light" || style == "dark" else { throw bad("style", "'\(style)' is not light or dark") }
         guard logFormat == "text" || logFormat == "json" else { throw bad("logFormat", "'\(logFormat)' is not text or json") }
+        let l = limits
+        guard (256 ... 1 << 20).contains(l.maxURLLength) else { throw bad("limits.maxURLLength", "\(l.maxURLLength) is not in 256…1048576") }
+        guard (1024 ... 64 << 20).contains(l.maxBodyBytes) else { throw bad("limits.maxBodyBytes", "\(l.maxBodyBytes) is not in 1024…67108864") }
+        guard (1 ... 8192).contains(l.maxSide) else { throw bad("limits.maxSide", "\(l.maxSide) is not in 1…8192") }
+        guard (1 ... 8192).contains(l.maxPixelSide) else { throw bad("limits.maxPixelSide", "\(l.maxPixelSide) is not in 1…8192") }
+        guard (1 ... 100_000).contains(l.maxOverlays) else { throw bad("limits.maxOverlays", "\(l.maxOverlays) is not in 1…100000") }
+        guard (2 ... 1_000_000).contains(l.maxPathPoints) else { throw bad("limits.maxPathPoints", "\(l.maxPathPoints) is not in 2…1000000") }
+        guard (0 ... 24).contains(l.maxZoom) else { throw bad("limits.maxZoom", "\(l.maxZoom) is not in 0…24") }
         for name in data.keys {
             guard !name.isEmpty, name.count <= 64, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
                 throw bad("data", "the name '\(name)' must be 1–64 letters, digits, - or _")

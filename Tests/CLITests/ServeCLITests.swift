@@ -1,0 +1,244 @@
+import Foundation
+import MapImage
+import MapTestSupport
+import Testing
+
+/// A running `mapwright serve` on 127.0.0.1 (port chosen by the system), its output in files.
+final class ServeProcess: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+    let stdoutPath: String, stderrPath: String
+
+    init(_ args: [String], dir: ScratchDirectory, name: String = "serve") throws {
+        stdoutPath = dir.path("\(name).out")
+        stderrPath = dir.path("\(name).err")
+        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.executableURL = mapwrightExecutable()
+        process.arguments = ["serve", "--port", "0"] + args
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        try process.run()
+        var found: Int?
+        for _ in 0 ..< 600 where found == nil {
+            let text = (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? ""
+            if let r = text.range(of: "listening on http://127.0.0.1:") {
+                found = Int(text[r.upperBound...].prefix { $0.isNumber })
+            } else if !process.isRunning {
+                break
+            } else {
+                usleep(50_000)
+            }
+        }
+        guard let found else {
+            process.terminate()
+            throw CLIFailure("mapwright serve did not start: \((try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")")
+        }
+        port = found
+    }
+
+    var base: String { "http://127.0.0.1:\(port)" }
+    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// GET with curl: status and body.
+    func get(_ path: String, to file: String) throws -> Int {
+        let r = try runProgram("/usr/bin/curl", ["-s", "-g", "-o", file, "-w", "%{http_code}", base + path])
+        return Int(r.stdout) ?? -1
+    }
+
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}
+
+struct CLIFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
+
+/// Web Mercator by hand: pixel position in a world of 256·2^gz px (Google's zoom).
+private func worldPixel(_ lat: Double, _ lon: Double, _ gz: Double) -> (x: Double, y: Double) {
+    let size = 256 * pow(2, gz), phi = lat * .pi / 180
+    return ((lon + 180) / 360 * size, (1 - log(tan(phi) + 1 / cos(phi)) / .pi) / 2 * size)
+}
+
+@Suite(.serialized) struct ServeCLITests {
+    let dir: ScratchDirectory
+    init() throws { dir = try ScratchDirectory("serve") }
+
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let oracles = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Oracles").path
+
+    @Test func urlsBuiltByMotionlessDrawTheirMarkersAndPathsWhereTheCameraPutsThem() throws {
+        let venv = Self.root.appendingPathComponent(".venv-oracles/bin/python").path
+        let gen = try runProgram(venv, [Self.oracles + "/motionless_urls.py"])
+        #expect(gen.status == 0, "\(gen.stderr)")
+        let cases = try #require(try JSONSerialization.jsonObject(with: gen.data) as? [[String: Any]])
+        #expect(cases.count == 3)
+        let server = try ServeProcess(["--workers", "1"], dir: dir)
+        defer { server.stop() }
+        for c in cases {
+            let name = c["name"] as! String
+            let file = dir.path("\(name).png")
+            let status = try server.get("/static?" + (c["query"] as! String), to: file)
+            #expect(status == 200, "\(name): \(status)")
+            let img = try Bitmap(contentsOfPNGFile: file)
+            let size = c["size"] as! [Int]
+            #expect(img.width == size[0] && img.height == size[1])
+            let markers = c["markers"] as! [[Any]]
+            let path = (c["path"] as! [[Double]])
+            // Where the camera puts a point: by hand from centre and zoom, or (fitted views) from the
+            // camera the server reports in X-Map-Camera is not needed: the markers' colours are found.
+            if let center = c["center"] as? [Double], let zoom = c["zoom"] as? Double {
+                let o = worldPixel(center[0], center[1], zoom)
+                func px(_ lat: Double, _ lon: Double) -> (Int, Int) {
+                    let p = worldPixel(lat, lon, zoom)
+                    return (Int(p.x - o.x + Double(size[0]) / 2), Int(p.y - o.y + Double(size[1]) / 2))
+                }
+                for m in markers {
+                    let (x, y) = px(m[0] as! Double, m[1] as! Double)
+                    let p = try #require(img.pixel(x: x, y: y - 26), "\(name): marker off the image")
+                    let blue = (m[2] as! String) == "0000ff"
+                    if blue { #expect(Int(p.b) > Int(p.r) + 100 && Int(p.b) > Int(p.g) + 100, "\(name): \(p) at \(x),\(y - 26) is not the blue pin") }
+                    else { #expect(Int(p.g) > Int(p.r) + 80 && Int(p.g) > Int(p.b) + 80, "\(name): \(p) at \(x),\(y - 26) is not the green pin") }
+                }
+                for k in 1 ..< max(1, path.count) {
+                    let a = px(path[k - 1][0], path[k - 1][1]), b = px(path[k][0], path[k][1])
+                    let p = try #require(img.pixel(x: (a.0 + b.0) / 2, y: (a.1 + b.1) / 2))
+                    #expect(p.r > 200 && p.g < 60 && p.b < 60, "\(name): the path's segment \(k) is not red at its middle: \(p)")
+                }
+            } else {
+                // Fitted: every marker's pin and the red path are on the image, inside the 12-px padding.
+                var red = (Int.max, Int.max, Int.min, Int.min), blue = 0, green = 0
+                for y in 0 ..< img.height {
+                    for x in 0 ..< img.width {
+                        let p = img.pixel(x: x, y: y)!
+                        if p.r > 220 && p.g < 40 && p.b < 40 { red = (min(red.0, x), min(red.1, y), max(red.2, x), max(red.3, y)) }
+                        if Int(p.b) > Int(p.r) + 150 && Int(p.b) > Int(p.g) + 150 {
+                            blue += 1
+                            #expect(y >= 8 && y < img.height - 8 && x >= 8 && x < img.width - 8, "\(name): blue pin pixel at the edge \(x),\(y)")
+                        }
+                        if Int(p.g) > Int(p.r) + 120 && Int(p.g) > Int(p.b) + 120 {
+                            green += 1
+                            #expect(y >= 8 && y < img.height - 8 && x >= 8 && x < img.width - 8, "\(name): green pin pixel at the edge \(x),\(y)")
+                        }
+                    }
+                }
+                #expect(blue > 100 && green > 100, "\(name): pins missing (\(blue), \(green))")
+                #expect(red.0 >= 8 && red.1 >= 8 && red.2 < img.width - 8 && red.3 < img.height - 8, "\(name): path \(red) touches the edge")
+                #expect(red.2 - red.0 > img.width / 2, "\(name): the fit is loose (path \(red))")
+            }
+        }
+    }
+
+    @Test func theSlippyPageShowsOurTilesInChromium() throws {
+        let server = try ServeProcess(["--workers", "2"], dir: dir)
+        defer { server.stop() }
+        let shot = dir.path("page.png")
+        let c = try runProgram("/usr/bin/chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                                                      "--window-size=512,512", "--virtual-time-budget=8000",
+                                                      "--screenshot=\(shot)", server.base + "/"])
+        #expect(c.status == 0, "\(c.stderr)")
+        let page = try Bitmap(contentsOfPNGFile: shot)
+        // Leaflet shows zoom 2 around 20°N 0°: compare with the very tiles it asked for, from our server.
+        let tile = dir.path("t.png")
+        #expect(try server.get("/tiles/2/1/1.png", to: tile) == 200)
+        let t = try Bitmap(contentsOfPNGFile: tile)
+        // Landmass colours of our basemap occupy a good share of the page, and the page is not blank.
+        var distinct = Set<UInt32>()
+        var sea = 0
+        for y in stride(from: 0, to: page.height, by: 4) {
+            for x in stride(from: 0, to: page.width, by: 4) {
+                let p = page.pixel(x: x, y: y)!
+                distinct.insert(UInt32(p.r) << 16 | UInt32(p.g) << 8 | UInt32(p.b))
+                if t.pixel(x: 2, y: 2).map({ abs(Int($0.b) - Int(p.b)) < 6 && abs(Int($0.g) - Int(p.g)) < 6 }) == true { sea += 1 }
+            }
+        }
+        #expect(distinct.count > 50, "the page looks blank")
+        // Leaflet places tile 2/1/1 where Web Mercator says: the centre (20°N, 0°) at zoom 2 is world
+        // pixel (512, wy) at the middle of the 512-px page; tile 2/1/1 spans world 256…512 on both axes,
+        // so page x 0…256 and y from 256 − wy + 256.
+        let wy = worldPixel(20, 0, 2).y
+        let top = (512 - wy).rounded()
+        var same = 0, total = 0
+        for y in stride(from: 80, to: 300, by: 7) {
+            for x in stride(from: 10, to: 246, by: 7) {
+                let a = page.pixel(x: x, y: y)!, b = t.pixel(x: x, y: min(255, max(0, y - Int(top))))!
+                total += 1
+                if max(abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b))) <= 12 { same += 1 }
+            }
+        }
+        #expect(Double(same) / Double(total) > 0.9, "Leaflet's page differs from tile 2/1/1 where it should show it: \(same)/\(total)")
+        _ = sea
+    }
+
+    @Test func tenThousandHostileRequestsAreAllRefusedAndTheServerStaysUp() throws {
+        let server = try ServeProcess(["--workers", "2"], dir: dir)
+        defer { server.stop() }
+        let r = try runProgram("/usr/bin/python3", [Self.oracles + "/abuse_server.py", "\(server.port)", "\(server.process.processIdentifier)", "10000"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let o = try #require(try JSONSerialization.jsonObject(with: r.data) as? [String: Any], "\(r.stdout)")
+        #expect(o["requests"] as? Int == 10000)
+        #expect(o["failureCount"] as? Int == 0, "failures: \(o["failures"] ?? "")")
+        #expect(o["health"] as? Int == 200)
+        let before = o["rssBeforeKB"] as? Int ?? 0, after = o["rssAfterKB"] as? Int ?? Int.max
+        #expect(after - before < 50 * 1024, "memory grew from \(before) to \(after) kB")
+        #expect(server.process.isRunning)
+    }
+
+    @Test func sigtermLetsRequestsInFlightFinishAndLogsAreJSONLines() throws {
+        let server = try ServeProcess(["--workers", "1", "--log-format", "json"], dir: dir)
+        // Three slow renders (2048×2048 at scale 2) queued on one renderer, then SIGTERM.
+        let group = DispatchGroup()
+        final class Box: @unchecked Sendable { var statuses: [Int] = []; let lock = NSLock() }
+        let box = Box()
+        for i in 0 ..< 3 {
+            group.enter()
+            let file = dir.path("slow\(i).png")
+            DispatchQueue.global().async {
+                let s = (try? server.get("/static?center=\(i),0&zoom=4&size=2048x2048&scale=2&theme=dark", to: file)) ?? -1
+                box.lock.withLock { box.statuses.append(s) }
+                group.leave()
+            }
+        }
+        // SIGTERM once the server holds all three (one rendering, two queued).
+        for _ in 0 ..< 200 {
+            let h = try runProgram("/usr/bin/curl", ["-s", server.base + "/healthz"]).stdout
+            if h.contains("\"queue\":2") { break }
+            usleep(20_000)
+        }
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(group.wait(timeout: .now() + 120) == .success)
+        server.process.waitUntilExit()
+        #expect(box.statuses == [200, 200, 200], "\(box.statuses)")
+        #expect(server.process.terminationStatus == 0, "\(server.stderr)")
+        for i in 0 ..< 3 { #expect((try? Bitmap(contentsOfPNGFile: dir.path("slow\(i).png")))?.width == 4096) }
+        // Every log line is one JSON object with a level and a message.
+        let lines = server.stderr.split(separator: "\n")
+        #expect(lines.count >= 2)
+        for line in lines {
+            let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(o?["level"] != nil && o?["message"] != nil, "not a JSON log line: \(line)")
+        }
+    }
+
+    @Test func aConfigFileSetsWhatFlagsDoAndBadConfigurationIsAClearError() throws {
+        let cfg = try dir.write("server.json", #"{"workers": 1, "cache": false, "maxAge": 60, "style": "dark", "limits": {"maxSide": 300}}"#)
+        let server = try ServeProcess(["--config", cfg], dir: dir, name: "cfg")
+        defer { server.stop() }
+        let file = dir.path("c.png")
+        #expect(try server.get("/static?center=0,0&zoom=2&size=400x100", to: file) == 400)
+        let r = try runProgram("/usr/bin/curl", ["-s", "-D", "-", "-o", "/dev/null", server.base + "/static?center=0,0&zoom=2&size=300x100"])
+        #expect(r.stdout.lowercased().contains("cache-control: no-store"), "\(r.stdout)")
+        for (args, needle) in [(["serve", "--workers", "0"], "workers"), (["serve", "--data", "x"], "NAME=ARCHIVE"),
+                               (["serve", "--data", "a=/nonexistent.mbtiles"], "data"), (["serve", "--style", "pink"], "style"),
+                               (["serve", "--config", "/nonexistent.json"], "config")] {
+            let bad = try runMapwright(args)
+            #expect(bad.status != 0)
+            #expect(bad.stderr.contains(needle), "\(args): \(bad.stderr)")
+        }
+    }
+}
