@@ -24,16 +24,12 @@ public final class MapServer: Sendable {
     let layers: [RasterTileLayer]
     let tileOverlays: [Overlay]
     let archives: [String: any TileSource]
-    let cache: LRUCache<String, CachedImage>?
+    let cache: ImageCache?
     let basemapStyle: BasemapStyle?
     let leaflet: (js: [UInt8], css: [UInt8])?
     let metrics: ServerMetrics
 
-    struct CachedImage: Sendable {
-        let body: [UInt8]
-        let etag: String
-        let contentType: String
-    }
+    typealias CachedImage = ImageCache.Item
 
     /// Opens the sources and archives, loads the scenes and starts the renderers.
     public init(config: ServerConfig, logger: Logger = Logger(label: "mapwright.serve")) throws {
@@ -74,7 +70,7 @@ public final class MapServer: Sendable {
             }
         }
         tileOverlays = overlays
-        cache = config.cache && config.cacheEntries > 0 ? LRUCache(capacity: config.cacheEntries) : nil
+        cache = config.cache && config.cacheMegabytes > 0 ? ImageCache(capacityBytes: config.cacheMegabytes << 20) : nil
         basemapStyle = layers.isEmpty ? BasemapStyle.named(config.style) : nil
         let dir = "/usr/share/javascript/leaflet/"
         if let js = FileManager.default.contents(atPath: dir + "leaflet.js"), let css = FileManager.default.contents(atPath: dir + "leaflet.css") {
@@ -111,7 +107,7 @@ public final class MapServer: Sendable {
             return out
         }
         let item = CachedImage(body: rendered.bytes, etag: Self.etag(rendered.bytes), contentType: rendered.type)
-        if let cache, item.body.count <= 4 << 20 { cache[key] = item }
+        cache?.insert(item, for: key)
         return respond(item, request: request)
     }
 

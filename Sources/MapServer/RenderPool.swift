@@ -135,3 +135,51 @@ public final class RenderPool: @unchecked Sendable {
         exited.wait()
     }
 }
+
+/// Rendered images by normalised request, least recently used dropped first, bounded by their
+/// total size in bytes (not by count: a tile is 20 KB, a static image can be megabytes).
+final class ImageCache: @unchecked Sendable {
+    struct Item: Sendable {
+        let body: [UInt8]
+        let etag: String
+        let contentType: String
+    }
+
+    private let lock = NSLock()
+    private var entries: [String: (item: Item, tick: UInt64)] = [:]
+    private var tick: UInt64 = 0
+    private(set) var bytes = 0
+    let capacityBytes: Int
+
+    init(capacityBytes: Int) { self.capacityBytes = max(1 << 20, capacityBytes) }
+
+    subscript(key: String) -> Item? {
+        lock.withLock {
+            guard let e = entries[key] else { return nil }
+            tick += 1
+            entries[key] = (e.item, tick)
+            return e.item
+        }
+    }
+
+    func insert(_ item: Item, for key: String) {
+        let cost = item.body.count + key.utf8.count + 64
+        guard cost <= capacityBytes / 8 else { return }
+        lock.withLock {
+            tick += 1
+            if let old = entries[key] { bytes -= old.item.body.count + key.utf8.count + 64 }
+            entries[key] = (item, tick)
+            bytes += cost
+            if bytes > capacityBytes {
+                // Drop the oldest entries down to 7/8 of the capacity at once (amortised O(log n) per insert).
+                for (k, e) in entries.sorted(by: { $0.value.tick < $1.value.tick }) {
+                    guard bytes > capacityBytes - capacityBytes / 8 else { break }
+                    entries[k] = nil
+                    bytes -= e.item.body.count + k.utf8.count + 64
+                }
+            }
+        }
+    }
+
+    var count: Int { lock.withLock { entries.count } }
+}

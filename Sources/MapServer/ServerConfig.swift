@@ -17,8 +17,8 @@ public struct ServerConfig: Codable, Sendable, Equatable {
     public var queue: Int?
     /// Seconds a request may take, waiting and rendering (tiles of `--tiles` included).
     public var deadline = 10.0
-    /// The rendered-image cache, entries (0 turns it off).
-    public var cacheEntries = 2048
+    /// The rendered-image cache, megabytes (0 turns it off).
+    public var cacheMegabytes = 256
     /// `false` turns every cache off: rendered images, and HTTP caching headers say `no-store`.
     public var cache = true
     /// `Cache-Control: max-age` of rendered images, seconds.
@@ -39,7 +39,7 @@ public struct ServerConfig: Codable, Sendable, Equatable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case host, port, tiles, data, scenes, workers, queue, deadline, cacheEntries, cache, maxAge, style, tileCache, offline
+        case host, port, tiles, data, scenes, workers, queue, deadline, cacheMegabytes, cache, maxAge, style, tileCache, offline
         case logFormat, logLevel, limits
     }
 
@@ -54,7 +54,7 @@ public struct ServerConfig: Codable, Sendable, Equatable {
         workers = try c.decodeIfPresent(Int.self, forKey: .workers)
         queue = try c.decodeIfPresent(Int.self, forKey: .queue)
         deadline = try c.decodeIfPresent(Double.self, forKey: .deadline) ?? d.deadline
-        cacheEntries = try c.decodeIfPresent(Int.self, forKey: .cacheEntries) ?? d.cacheEntries
+        cacheMegabytes = try c.decodeIfPresent(Int.self, forKey: .cacheMegabytes) ?? d.cacheMegabytes
         cache = try c.decodeIfPresent(Bool.self, forKey: .cache) ?? d.cache
         maxAge = try c.decodeIfPresent(Int.self, forKey: .maxAge) ?? d.maxAge
         style = try c.decodeIfPresent(String.self, forKey: .style) ?? d.style
@@ -73,7 +73,7 @@ public struct ServerConfig: Codable, Sendable, Equatable {
         if let w = workers, !(1 ... 64).contains(w) { throw bad("workers", "\(w) is not in 1…64") }
         if let q = queue, !(1 ... 100_000).contains(q) { throw bad("queue", "\(q) is not in 1…100000") }
         guard deadline.isFinite, deadline > 0, deadline <= 600 else { throw bad("deadline", "\(deadline) is not in (0, 600] s") }
-        guard (0 ... 1_000_000).contains(cacheEntries) else { throw bad("cacheEntries", "\(cacheEntries) is not in 0…1000000") }
+        guard (0 ... 65536).contains(cacheMegabytes) else { throw bad("cacheMegabytes", "\(cacheMegabytes) is not in 0…65536") }
         guard (0 ... 31_536_000).contains(maxAge) else { throw bad("maxAge", "\(maxAge) is not in 0…31536000 s") }
         guard style == "light" || style == "dark" else { throw bad("style", "'\(style)' is not light or dark") }
         guard logFormat == "text" || logFormat == "json" else { throw bad("logFormat", "'\(logFormat)' is not text or json") }

@@ -34,6 +34,8 @@ struct ServeCommand: ParsableCommand {
     var deadline: Double?
     @Flag(name: .customLong("no-cache"), help: "Turn every cache off: no rendered-image cache, Cache-Control: no-store (for benchmarks).")
     var noCache = false
+    @Option(name: .customLong("cache-mb"), help: "The rendered-image cache in megabytes (default 256; 0 turns it off).")
+    var cacheMB: Int?
     @Option(help: "The embedded basemap's style: light (default) or dark.")
     var style: String?
     @Option(name: .customLong("tile-cache"), help: ArgumentHelp("A disk cache for HTTP tile sources.", valueName: "DIR"))
@@ -69,6 +71,7 @@ struct ServeCommand: ParsableCommand {
         if let queue { c.queue = queue }
         if let deadline { c.deadline = deadline }
         if noCache { c.cache = false }
+        if let cacheMB { c.cacheMegabytes = cacheMB }
         if let style { c.style = style }
         if let tileCache { c.tileCache = tileCache }
         if offline { c.offline = true }

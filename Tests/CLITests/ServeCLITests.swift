@@ -242,3 +242,60 @@ private func worldPixel(_ lat: Double, _ lon: Double, _ gz: Double) -> (x: Doubl
         }
     }
 }
+
+/// `scripts/scale-out.sh`: two replicas behind nginx; one stopped in the middle of a load run.
+@Suite(.serialized) struct ScaleOutCLITests {
+    @Test func aReplicaStoppedUnderLoadFailsNoRequest() throws {
+        let dir = try ScratchDirectory("scale-out")
+        let script = ServeCLITests.root.appendingPathComponent("scripts/scale-out.sh").path
+        let port = 20_000 + Int.random(in: 0 ..< 20_000)
+        let out = dir.path("out"), err = dir.path("err")
+        FileManager.default.createFile(atPath: out, contents: nil)
+        FileManager.default.createFile(atPath: err, contents: nil)
+        let p = Process()
+        // As from a shell: the test runner's threads block SIGTERM, and a child inherits that mask
+        // (bash cannot trap a blocked signal), so the script starts with an empty mask.
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = ["-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv('/bin/bash', ['bash'] + sys.argv[1:])",
+                       script, "--port", "\(port)", "--replicas", "2", "--", "--workers", "1"]
+        var env = ProcessInfo.processInfo.environment
+        env["MAPWRIGHT"] = mapwrightExecutable().path
+        p.environment = env
+        p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+        try p.run()
+        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
+        var lines: [[Substring]] = []
+        for _ in 0 ..< 600 {
+            lines = ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n").map { $0.split(separator: " ") }
+            if lines.contains(where: { $0.first == "nginx" }) || !p.isRunning { break }
+            usleep(50_000)
+        }
+        let replicas = lines.filter { $0.first == "replica" }
+        let nginx = try #require(lines.first { $0.first == "nginx" }, "no nginx line: \((try? String(contentsOfFile: err, encoding: .utf8)) ?? "")")
+        #expect(replicas.count == 2)
+        #expect(nginx.count == 3 && Int(nginx[2]) == port)
+        #expect(replicas.map { Int($0[2]) } == [port + 1, port + 2])
+        // Load through nginx for 8 s; the first replica gets SIGTERM after 3 s.
+        let load = Process()
+        load.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        load.arguments = [ServeCLITests.oracles + "/load_run.py", "http://127.0.0.1:\(port)", "8"]
+        let pipe = Pipe()
+        load.standardOutput = pipe
+        try load.run()
+        sleep(3)
+        let victim = try #require(Int32(replicas[0][1]))
+        kill(victim, SIGTERM)
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        load.waitUntilExit()
+        let o = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))")
+        #expect((o["requests"] as? Int ?? 0) > 50)
+        #expect(o["failureCount"] as? Int == 0, "failures: \(o["failures"] ?? "")")
+        #expect(kill(victim, 0) != 0, "the stopped replica is still running")
+        // SIGTERM to the script stops nginx and the other replica.
+        kill(p.processIdentifier, SIGTERM)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        for pid in [Int32(replicas[1][1])!, Int32(nginx[1])!] { #expect(kill(pid, 0) != 0, "process \(pid) is still running") }
+    }
+}
