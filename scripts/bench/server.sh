@@ -34,7 +34,7 @@ for port in 8091 8092 8093 8094; do
   for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.2; done
 done
 (cd "$PEER" && rm -rf cache/land && mapproxy-seed -q -f mapproxy.yaml -s seed.yaml -c "$(nproc)" --seed=ALL >/dev/null 2>&1) || true
-echo "servers: mapwright serve ($(sed -n 's/.*(\(.*\)).*/\1/p' "$OUT/mw.out")); Mapnik $(/usr/bin/python3 -c 'import mapnik; print(mapnik.mapnik_version())' 2>/dev/null) under gunicorn -w 2; wrk -t2 -c10 -d$DUR"
+echo "servers: mapwright serve ($(sed -n 's/.*(\([0-9]* renderers.*\))$/\1/p' "$OUT/mw.out")); Mapnik $(/usr/bin/python3 -c 'import mapnik; print(mapnik.mapnik_version())' 2>/dev/null) under gunicorn -w 2; wrk -t2 -c10 -d$DUR"
 
 # wrk: "NAME  req/s  p50  p99"
 run() {

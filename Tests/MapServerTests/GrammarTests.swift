@@ -1,0 +1,103 @@
+import Foundation
+import GeoKit
+import Hummingbird
+import HummingbirdTesting
+import MapImage
+import MapServer
+import MapSnapshot
+import Testing
+
+/// The URL grammars parsed into scenes, parameter by parameter, and the renderer pool's refusals.
+@Suite struct GrammarTests {
+    func google(_ q: String) throws -> StaticRequest {
+        try GoogleStatic.parse(query: QueryString.parse(Substring(q)), limits: RequestLimits())
+    }
+
+    @Test func googleParametersBecomeTheScene() throws {
+        let r = try google("center=10,20&zoom=4&size=300x200&scale=2&format=jpg-baseline&bearing=30&pitch=40&theme=dark"
+            + "&circle=1,2,5km%7Ccolor:0x00ff00%7Cweight:3&circle=3,4,20px&visible=5,6%7C7,8&path=geodesic:true%7C1,2%7C3,4"
+            + "&markers=size:tiny%7Ccolor:purple%7C1,1&language=de&region=fr&signature=x&&")
+        let d = r.scene
+        #expect(r.format == .jpeg)
+        #expect(d.size == [300, 200] && d.scale == 2 && d.style == "dark")
+        #expect(d.camera?.center == [10, 20] && d.camera?.zoom == 3)  // Google's zoom 4 = ours 3
+        #expect(d.camera?.bearing == 30 && d.camera?.pitch == 40)
+        #expect(d.camera?.visible == [[5, 6], [7, 8]])
+        let o = try #require(d.overlays)
+        #expect(o.count == 4)
+        #expect(o[0].type == "circle" && o[0].radius == 5 && o[0].radiusUnit == "km" && o[0].stroke == "#00ff00" && o[0].strokeWidth == 3)
+        #expect(o[1].radius == 20 && o[1].radiusUnit == "px")
+        #expect(o[2].type == "route" && o[2].geodesic == true && o[2].width == 5)
+        #expect(o[3].type == "marker" && o[3].style == "dot" && o[3].color == "#800080")
+    }
+
+    @Test func aFilledPathIsAPolygonAndColoursKeepTheirAlpha() throws {
+        let r = try google("size=100x100&path=color:0x11223344%7Cfillcolor:0xAABBCC80%7Cweight:2%7C1,1%7C1,2%7C2,2")
+        let p = try #require(r.scene.overlays?.first)
+        #expect(p.type == "polygon" && p.rings?.first?.count == 3)
+        #expect(p.stroke == "#11223344" && p.fill == "#aabbcc80" && p.strokeWidth == 2)
+        // No centre/zoom: fitted, with Google-like padding.
+        #expect(r.scene.camera?.center == nil && r.scene.camera?.padding == 12)
+    }
+
+    @Test func aCentreWithoutZoomFitsAroundIt() throws {
+        let r = try google("size=100x100&center=1,2&markers=3,4")
+        #expect(r.scene.camera?.center == nil && r.scene.camera?.visible == [[1, 2]])
+        let alone = try google("size=100x100&center=1,2")
+        #expect(alone.scene.camera?.center == [1, 2] && alone.scene.camera?.zoom == 0)
+    }
+
+    @Test func mapboxOverlaysCameraAndPadding() throws {
+        let path = try PolylineCodec.encode([LatLng(lat: 1, lon: 2), LatLng(lat: 3, lon: 4)])
+        let raw = "u/dark-v11/static/pin-l-12+abc(2,1),path-3+f00-0.5+00f-0.25(\(path.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)),"
+            + "geojson(%7B%22type%22:%22FeatureCollection%22,%22features%22:[%7B%22type%22:%22Feature%22,%22properties%22:%7B%22stroke%22:%22%23ff0000%22,%22stroke-width%22:4%7D,"
+            + "%22geometry%22:%7B%22type%22:%22LineString%22,%22coordinates%22:[[0,0],[1,1]]%7D%7D]%7D)/[-10,-5,10,5]/320x240@2x"
+        let r = try MapboxStatic.parse(path: Substring(raw), query: [("padding", "5,10"), ("access_token", "pk")], limits: RequestLimits())
+        let d = r.scene
+        #expect(d.style == "dark" && d.size == [320, 240] && d.scale == 2)
+        #expect(d.camera?.visible == [[-5, -10], [5, 10]] && d.camera?.padding == 10)
+        let o = try #require(d.overlays)
+        #expect(o.count == 3)
+        #expect(o[0].type == "marker" && o[0].label == "12" && o[0].color == "#aabbcc" && o[0].position == [1, 2])
+        #expect(o[1].type == "polygon" && o[1].stroke == "#ff000080" && o[1].fill == "#0000ff40" && o[1].strokeWidth == 3)
+        #expect(o[2].type == "route" && o[2].color == "#ff0000" && o[2].width == 4 && o[2].coordinates == [[0, 0], [1, 1]])
+        let cam = try MapboxStatic.parse(path: "u/s/static/-122.4,37.8,12.5,45,60/10x10", query: [], limits: RequestLimits())
+        #expect(cam.scene.camera?.center == [37.8, -122.4] && cam.scene.camera?.zoom == 12.5)
+        #expect(cam.scene.camera?.bearing == 45 && cam.scene.camera?.pitch == 60 && cam.scene.overlays == [])
+    }
+
+    @Test func equalRequestsSpeltDifferentlyShareACacheKey() throws {
+        let a = try google("center=1,2&zoom=3&size=10x10&markers=color:red%7C1,2&key=A")
+        let b = try google("key=B&markers=color:0xff0000%7C1,2&size=10x10&zoom=3&center=1,2")
+        #expect(a.cacheKey == b.cacheKey)
+        let c = try google("center=1,2&zoom=3&size=10x10&markers=color:red%7C1,2&format=jpg")
+        #expect(a.cacheKey != c.cacheKey)
+    }
+
+    @Test func aFullQueueAndAPassedDeadlineAre503WithRetryAfter() async throws {
+        let pool = try RenderPool(workers: 1, queueLimit: 1) { try MapSnapshotter() }
+        defer { pool.shutdown() }
+        let far = DispatchTime.now().uptimeNanoseconds + 60_000_000_000
+        // One job holds the renderer, one waits; a third is refused at once.
+        let gate = DispatchSemaphore(value: 0), started = DispatchSemaphore(value: 0)
+        async let first: Int = pool.run(deadline: far) { _ in started.signal(); gate.wait(); return 1 }
+        while started.wait(timeout: .now()) == .timedOut { try await Task.sleep(nanoseconds: 5_000_000) }
+        async let second: Int = pool.run(deadline: DispatchTime.now().uptimeNanoseconds + 50_000_000) { _ in 2 }
+        while pool.depth < 1 { try await Task.sleep(nanoseconds: 5_000_000) }
+        do {
+            _ = try await pool.run(deadline: far) { _ in 3 }
+            Issue.record("a full queue accepted a job")
+        } catch let e as APIError {
+            #expect(e.status == .serviceUnavailable && e.retryAfter == 1)
+        }
+        try await Task.sleep(nanoseconds: 100_000_000)  // past the second job's deadline
+        gate.signal()
+        #expect(try await first == 1)
+        do {
+            _ = try await second
+            Issue.record("a job past its deadline was rendered")
+        } catch let e as APIError {
+            #expect(e.status == .serviceUnavailable && e.message.contains("deadline"))
+        }
+    }
+}
