@@ -234,7 +234,19 @@ public final class MapSnapshotter: @unchecked Sendable {
             bitmap.composite(sprite, at: (margin, h - margin), scale: scale)
         }
         if snapshot.attribution, let text = attribution {
-            let sprite = try MapSprites.attribution(text, scale: scale)
+            // Too wide for the image: Natural Earth's sentence shortened to its credit, then the
+            // text cut with an ellipsis until it fits.
+            var t = text
+            var sprite = try MapSprites.attribution(t, scale: scale)
+            func fits() -> Bool { Double(sprite.bitmap.width) / scale <= w }
+            if !fits() {
+                t = t.replacingOccurrences(of: EmbeddedBasemapCredit.long, with: EmbeddedBasemapCredit.short)
+                sprite = try MapSprites.attribution(t, scale: scale)
+            }
+            while !fits(), t.count > 2 {
+                t = String(t.dropLast(max(1, t.count / 8)))
+                sprite = try MapSprites.attribution(t.trimmingCharacters(in: .whitespaces) + "…", scale: scale)
+            }
             bitmap.composite(sprite, at: (w, h), scale: scale)
         }
     }
@@ -273,4 +285,10 @@ extension Bitmap {
             }
         }
     }
+}
+
+/// Natural Earth's credit line, in full and short (for images too narrow for the full one).
+enum EmbeddedBasemapCredit {
+    static let long = "Made with Natural Earth. Free vector and raster map data @ naturalearthdata.com."
+    static let short = "Made with Natural Earth"
 }

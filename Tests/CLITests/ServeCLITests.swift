@@ -90,8 +90,8 @@ private func worldPixel(_ lat: Double, _ lon: Double, _ gz: Double) -> (x: Doubl
             #expect(img.width == size[0] && img.height == size[1])
             let markers = c["markers"] as! [[Any]]
             let path = (c["path"] as! [[Double]])
-            // Where the camera puts a point: by hand from centre and zoom, or (fitted views) from the
-            // camera the server reports in X-Map-Camera is not needed: the markers' colours are found.
+            // With a centre and zoom, where Web Mercator puts each point (by hand); fitted views are
+            // checked by where the pins' and the path's colours are found.
             if let center = c["center"] as? [Double], let zoom = c["zoom"] as? Double {
                 let o = worldPixel(center[0], center[1], zoom)
                 func px(_ lat: Double, _ lon: Double) -> (Int, Int) {

@@ -244,6 +244,21 @@ import Testing
         }
     }
 
+    @Test func aNarrowImageGetsAShortAttributionThatFits() async throws {
+        // 300 px is too narrow for Natural Earth's whole sentence: the short credit is drawn in the
+        // bottom-right corner and the left of the bottom rows is the map, as without attribution.
+        let with = try image(try await get("/static?size=300x150&center=48,2&zoom=5"))
+        let without = try image(try await get("/static?size=300x150&center=48,2&zoom=5&attribution=false"))
+        var leftDiffers = 0, rightDiffers = 0
+        for y in 138 ..< 150 {
+            for x in 0 ..< 300 where with.pixel(x: x, y: y) != without.pixel(x: x, y: y) {
+                if x < 120 { leftDiffers += 1 } else { rightDiffers += 1 }
+            }
+        }
+        #expect(leftDiffers == 0, "the attribution reaches the left edge")
+        #expect(rightDiffers > 100, "no attribution drawn")
+    }
+
     @Test func theSlippyPageUsesLeafletOrItsOwnViewer() async throws {
         let r = try await get("/")
         #expect(r.status == .ok)
