@@ -269,3 +269,50 @@ import Testing
         }
     }
 }
+
+/// `--tiles`: a raster basemap under the tiles and static images.
+@Suite struct RasterBasemapTests {
+    @Test func tilesAndStaticImagesDrawTheRasterBasemap() async throws {
+        // An MBTiles archive of solid 256-px tiles at zoom 1, each its own colour.
+        let path = TestServer.scratch.appendingPathComponent("raster-\(UUID().uuidString).mbtiles").path
+        let w = try MBTilesWriter(path: path)
+        var colours: [TileID: RGBA8] = [:]
+        for x in 0 ..< 2 {
+            for y in 0 ..< 2 {
+                let id = try TileID(z: 1, x: x, y: y)
+                let c = RGBA8(r: UInt8(60 + 120 * x), g: UInt8(60 + 120 * y), b: 90, a: 255)
+                colours[id] = c
+                try w.add(id, data: try Bitmap(width: 256, height: 256, fill: c).pngData())
+            }
+        }
+        try w.setMetadata("format", "png")
+        try w.setMetadata("minzoom", "1")
+        try w.setMetadata("maxzoom", "1")
+        try w.setMetadata("attribution", "Test raster")
+        try w.finish()
+        var c = ServerConfig()
+        c.workers = 1
+        c.tiles = [path]
+        let server = try MapServer(config: c)
+        defer { server.shutdown() }
+        let app = Application(router: server.router())
+        let want = colours
+        try await app.test(.router) { client in
+            // Tile 1/1/0 of our pyramid is the archive's tile 1/1/0, pixel for pixel.
+            let t = try await client.execute(uri: "/tiles/1/1/0.png", method: .get)
+            #expect(t.status == .ok)
+            let img = try Bitmap(imageData: t.body.bytes)
+            let tileColour = want[try TileID(z: 1, x: 1, y: 0)]!
+            for (x, y) in [(5, 5), (128, 128), (250, 250)] { #expect(img.pixel(x: x, y: y) == tileColour, "\(x),\(y)") }
+            // A static image across the four tiles: each quarter in its tile's colour.
+            let s = try await client.execute(uri: "/static?center=0,0&zoom=1&size=200x200&attribution=false", method: .get)
+            let si = try Bitmap(imageData: s.body.bytes)
+            for (x, y, id) in [(50, 50, try TileID(z: 1, x: 0, y: 0)), (150, 50, try TileID(z: 1, x: 1, y: 0)),
+                               (50, 150, try TileID(z: 1, x: 0, y: 1)), (150, 150, try TileID(z: 1, x: 1, y: 1))] {
+                #expect(distance(si.pixel(x: x, y: y), UInt32(want[id]!.r) << 16 | UInt32(want[id]!.g) << 8 | 90) <= 2, "\(id)")
+            }
+            let j = try await client.execute(uri: "/tiles.json", method: .get)
+            #expect(j.body.text.contains("Test raster"))
+        }
+    }
+}
