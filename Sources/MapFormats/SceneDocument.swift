@@ -371,6 +371,12 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         return row[b.count]
     }
 
+    /// A decoding error of any JSON document as `where: why` (e.g. `limits.maxSide: expected a number`).
+    public static func describe(_ error: DecodingError) -> String {
+        let at = path(of: error)
+        return at.isEmpty ? reason(of: error) : "\(at): \(reason(of: error))"
+    }
+
     private static func path(of error: DecodingError) -> String {
         let keys: [CodingKey]
         switch error {

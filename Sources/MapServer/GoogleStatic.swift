@@ -22,7 +22,6 @@ public enum GoogleStatic {
         var camera = SceneDocument.CameraSpec()
         var visible: [[Double]] = []
         var pathPoints = 0
-        var markerCount = 0
         func room(_ p: String) throws(APIError) {
             guard overlays.count + visible.count <= limits.maxOverlays else {
                 throw APIError.bad(p, "more than \(limits.maxOverlays) markers, paths, circles and visible points")
@@ -53,16 +52,15 @@ public enum GoogleStatic {
                 guard let s = Int(v), [1, 2, 4].contains(s) else { throw APIError.bad("scale", "'\(v.prefix(20))' is not 1, 2 or 4") }
                 scale = Double(s)
             case "format":
-                switch v.lowercased() {
-                case "png", "png8", "png32": format = .png
-                case "jpg", "jpeg", "jpg-baseline": format = .jpeg
-                case "webp": format = .webp
-                default: throw APIError.bad("format", "'\(v.prefix(20))' is not png, png8, png32, jpg, jpg-baseline or webp")
+                // Google's PNG and JPEG variants are all drawn alike here.
+                let aliases = ["png8": "png", "png32": "png", "jpg-baseline": "jpg"]
+                let name = v.lowercased()
+                guard let f = ImageFormat.named(aliases[name] ?? name) else {
+                    throw APIError.bad("format", "'\(v.prefix(20))' is not png, png8, png32, jpg, jpg-baseline or webp")
                 }
+                format = f
             case "markers":
-                let m = try markers(v, limits: limits)
-                markerCount += m.count
-                overlays += m
+                overlays += try markers(v, limits: limits)
                 try room("markers")
             case "path":
                 if v.isEmpty { continue }
@@ -125,10 +123,20 @@ public enum GoogleStatic {
         doc.scale = scale
         doc.camera = camera
         doc.overlays = overlays
-        var r = StaticRequest(scene: doc, format: format)
-        r.quality = 85
-        _ = markerCount
-        return r
+        return StaticRequest(scene: doc, format: format)
+    }
+
+    /// A style item `key:value` (a location `lat,lon` has no colon before its comma), lower-cased key.
+    static func styleItem(_ t: String) -> (key: String, value: String)? {
+        guard let colon = t.firstIndex(of: ":"), !t[t.startIndex ..< colon].contains(",") else { return nil }
+        return (t[..<colon].lowercased(), String(t[t.index(after: colon)...]))
+    }
+
+    /// A path or circle outline weight, 0…100 px.
+    static func weight(_ val: String, _ parameter: String) throws(APIError) -> Double {
+        let w = try URLNumber.double(Substring(val), parameter, what: "weight")
+        guard w >= 0, w <= 100 else { throw APIError.bad(parameter, "weight \(val) is not in 0…100") }
+        return w
     }
 
     /// `markers=size:mid|color:0xFF0000|label:A|lat,lon|lat,lon`: style items, then locations.
@@ -140,8 +148,7 @@ public enum GoogleStatic {
         for item in v.split(separator: "|", omittingEmptySubsequences: true) {
             let t = item.trimmingCharacters(in: .whitespaces)
             if t.isEmpty { continue }
-            if let colon = t.firstIndex(of: ":"), !t[t.startIndex ..< colon].contains(",") {
-                let k = t[..<colon].lowercased(), val = String(t[t.index(after: colon)...])
+            if let (k, val) = styleItem(t) {
                 switch k {
                 case "color": color = try URLColor.google(val, "markers")
                 case "size":
@@ -203,13 +210,9 @@ public enum GoogleStatic {
                 points += decoded.map { [$0.lat, $0.lon] }
                 continue
             }
-            if let colon = t.firstIndex(of: ":"), !t[t.startIndex ..< colon].contains(",") {
-                let k = t[..<colon].lowercased(), val = String(t[t.index(after: colon)...])
+            if let (k, val) = styleItem(t) {
                 switch k {
-                case "weight":
-                    let w = try URLNumber.double(Substring(val), "path", what: "weight")
-                    guard w >= 0, w <= 100 else { throw APIError.bad("path", "weight \(val) is not in 0…100") }
-                    weight = w
+                case "weight": weight = try Self.weight(val, "path")
                 case "color": color = try URLColor.google(val, "path")
                 case "fillcolor": fill = try URLColor.google(val, "path")
                 case "geodesic": geodesic = val == "true"
@@ -259,15 +262,11 @@ public enum GoogleStatic {
         s.strokeWidth = 2
         for item in items.dropFirst() {
             let t = item.trimmingCharacters(in: .whitespaces)
-            guard let colon = t.firstIndex(of: ":") else { throw APIError.bad("circle", "'\(t.prefix(30))' is not key:value") }
-            let k = t[..<colon].lowercased(), val = String(t[t.index(after: colon)...])
+            guard let (k, val) = styleItem(t) else { throw APIError.bad("circle", "'\(t.prefix(30))' is not key:value") }
             switch k {
             case "color": s.stroke = try URLColor.google(val, "circle")
             case "fillcolor": s.fill = try URLColor.google(val, "circle")
-            case "weight":
-                let w = try URLNumber.double(Substring(val), "circle", what: "weight")
-                guard w >= 0, w <= 100 else { throw APIError.bad("circle", "weight \(val) is not in 0…100") }
-                s.strokeWidth = w
+            case "weight": s.strokeWidth = try weight(val, "circle")
             default: throw APIError.bad("circle", "unknown circle style '\(k.prefix(20))'")
             }
         }

@@ -89,16 +89,13 @@ public final class MapServer: Sendable {
 
     // MARK: - Rendering
 
-    var deadlineSeconds: Double { config.deadline }
-
     /// The response for an image: from the cache, or rendered and cached.
     func image(key: String, request: Request, render: @escaping @Sendable (MapSnapshotter, Double) throws -> (bytes: [UInt8], type: String)) async throws -> Response {
         if let hit = cache?[key] {
             metrics.cacheHits.increment()
             return respond(hit, request: request)
         }
-        let start = DispatchTime.now().uptimeNanoseconds
-        let deadline = start + UInt64(deadlineSeconds * 1e9)
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(config.deadline * 1e9)
         let renders = metrics.renders
         let rendered = try await pool.run(deadline: deadline) { s in
             let left = max(0.05, Double(deadline &- DispatchTime.now().uptimeNanoseconds) / 1e9)
@@ -112,13 +109,15 @@ public final class MapServer: Sendable {
     }
 
     func respond(_ item: CachedImage, request: Request) -> Response {
-        var headers: HTTPFields = [.contentType: item.contentType, .eTag: item.etag]
-        headers[.cacheControl] = config.cache ? "public, max-age=\(config.maxAge)" : "no-store"
+        let headers: HTTPFields = [.contentType: item.contentType, .eTag: item.etag, .cacheControl: cacheControl]
         if let inm = request.headers[.ifNoneMatch], inm.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == item.etag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
             return Response(status: .notModified, headers: headers)
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: item.body)))
     }
+
+    /// `Cache-Control` of images and archive tiles.
+    var cacheControl: String { config.cache ? "public, max-age=\(config.maxAge)" : "no-store" }
 
     /// A strong validator: FNV-1a 64 of the body.
     static func etag(_ bytes: [UInt8]) -> String {
@@ -198,9 +197,8 @@ public final class MapServer: Sendable {
         var name = Substring(y)
         guard name.hasSuffix(".png") else { throw APIError(.notFound, "tiles are {z}/{x}/{y}.png or {y}@2x.png", parameter: "y") }
         name = name.dropLast(4)
-        var s = 1
-        if name.hasSuffix("@2x") { s = 2; name = name.dropLast(3) } else if name.hasSuffix("@4x") { s = 4; name = name.dropLast(3) }
-        let scale = s
+        let scale = name.hasSuffix("@2x") ? 2 : name.hasSuffix("@4x") ? 4 : 1
+        if scale > 1 { name = name.dropLast(3) }
         guard let zi = Int(z), let xi = Int(x), let yi = Int(name) else { throw APIError.bad("z/x/y", "'\(z)/\(x)/\(y)' is not three integers") }
         guard (0 ... config.limits.maxZoom).contains(zi) else { throw APIError(.notFound, "zoom \(zi) is not in 0…\(config.limits.maxZoom)", parameter: "z") }
         let n = 1 << zi
@@ -233,8 +231,7 @@ public final class MapServer: Sendable {
         let data: [UInt8]?
         do { data = try await source.tileData(id) } catch { throw APIError(.internalServerError, "the archive could not be read") }
         guard let data else { throw APIError(.notFound, "no tile \(zi)/\(xi)/\(yi) in '\(name)'", parameter: "z/x/y") }
-        var headers: HTTPFields = [.contentType: Self.contentType(format), .eTag: Self.etag(data)]
-        headers[.cacheControl] = config.cache ? "public, max-age=\(config.maxAge)" : "no-store"
+        var headers: HTTPFields = [.contentType: Self.contentType(format), .eTag: Self.etag(data), .cacheControl: cacheControl]
         if data.count > 2, data[0] == 0x1F, data[1] == 0x8B { headers[.contentEncoding] = "gzip" }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }

@@ -57,9 +57,7 @@ public enum MapboxStatic {
                 }
                 padding = m
             case "attribution": doc.attribution = !(value == "false" || value == "0")
-            case "format":
-                // Not Mapbox's; ours, for JPEG or WebP output.
-                break
+            case "format": break  // not Mapbox's; ours, for JPEG or WebP output (read below)
             default:
                 if ignored.contains(key) { continue }
                 throw APIError.bad(key, "unknown parameter (known: padding, attribution, format)")
@@ -96,16 +94,7 @@ public enum MapboxStatic {
         }
         doc.camera = camera
         doc.overlays = overlays
-        var format = ImageFormat.png
-        if let f = query.last(where: { $0.key == "format" })?.value {
-            switch f {
-            case "png": format = .png
-            case "jpg", "jpeg": format = .jpeg
-            case "webp": format = .webp
-            default: throw APIError.bad("format", "'\(f.prefix(20))' is not png, jpg or webp")
-            }
-        }
-        return StaticRequest(scene: doc, format: format)
+        return StaticRequest(scene: doc, format: try ImageFormat.requested(in: query))
     }
 
     /// Splits `a(…),b(…)` at the commas outside parentheses (and outside JSON strings in `geojson(…)`).

@@ -48,7 +48,7 @@ public struct JSONLogHandler: LogHandler {
     public func log(event: LogEvent) {
         let level = event.level, message = event.message, metadata = event.metadata
         var o: [String: Any] = [
-            "time": ISO8601DateFormatter().string(from: Date()), "level": "\(level)", "label": label, "message": "\(message)",
+            "time": Date().ISO8601Format(), "level": "\(level)", "label": label, "message": "\(message)",
         ]
         for (k, v) in self.metadata.merging(metadata ?? [:], uniquingKeysWith: { $1 }) { o[k] = "\(v)" }
         guard var data = try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys]) else { return }

@@ -6,16 +6,13 @@ import MapSnapshot
 /// refused at once (the server answers 503 with `Retry-After`); a job that waited past its
 /// deadline is dropped unrendered.
 public final class RenderPool: @unchecked Sendable {
-    private struct Job {
-        let deadline: UInt64
-        let run: (MapSnapshotter?) -> Void
-    }
+    /// A queued request: called on a renderer thread with its snapshotter (nil when the thread has none).
+    private typealias Job = (MapSnapshotter?) -> Void
 
     private let cond = NSCondition()
     private var queue: [Job] = []
     private var head = 0
     private var stopping = false
-    private var running = 0
     private let exited = DispatchGroup()
     /// The most jobs waiting (not counting those being rendered).
     public let queueLimit: Int
@@ -78,14 +75,10 @@ public final class RenderPool: @unchecked Sendable {
                 queue.removeFirst(head)
                 head = 0
             }
-            running += 1
             let depth = queue.count - head
             cond.unlock()
             onDepthChange?(depth)
-            job.run(snapshotter)
-            cond.lock()
-            running -= 1
-            cond.unlock()
+            job(snapshotter)
         }
     }
 
@@ -96,7 +89,7 @@ public final class RenderPool: @unchecked Sendable {
     /// deadline passed before a renderer was free.
     public func run<T: Sendable>(deadline: UInt64, _ body: @escaping @Sendable (MapSnapshotter) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (cont: CheckedContinuation<T, Error>) in
-            let job = Job(deadline: deadline) { snapshotter in
+            let job: Job = { snapshotter in
                 guard let snapshotter else {
                     cont.resume(throwing: APIError(.serviceUnavailable, "the renderer is shutting down", retryAfter: 1))
                     return

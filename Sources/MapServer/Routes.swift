@@ -30,16 +30,7 @@ extension MapServer {
             do { doc = try SceneDocument.decode(Data(buffer: body), file: "body") } catch {
                 throw APIError.bad("body", "\(error)")
             }
-            var req = StaticRequest(scene: doc)
-            for (k, v) in query where k == "format" {
-                switch v {
-                case "png": req.format = .png
-                case "jpg", "jpeg": req.format = .jpeg
-                case "webp": req.format = .webp
-                default: throw APIError.bad("format", "'\(v.prefix(20))' is not png, jpg or webp")
-                }
-            }
-            return try await self.renderStatic(req, request: request)
+            return try await self.renderStatic(StaticRequest(scene: doc, format: try ImageFormat.requested(in: query)), request: request)
         }
         router.get("/styles/v1/**") { request, _ in
             let path = Substring(request.uri.path)

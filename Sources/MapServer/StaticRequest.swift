@@ -6,6 +6,27 @@ import MapFormats
 public enum ImageFormat: String, Sendable, Codable {
     case png, jpeg, webp
 
+    /// `png`, `jpg` (or `jpeg`) or `webp`; nil for anything else.
+    public static func named(_ name: String) -> ImageFormat? {
+        switch name {
+        case "png": .png
+        case "jpg", "jpeg": .jpeg
+        case "webp": .webp
+        default: nil
+        }
+    }
+
+    /// The `format` query parameter of Mapbox URLs and posted scenes: each must name a format,
+    /// the last one wins, PNG without one.
+    static func requested(in query: [(key: String, value: String)]) throws(APIError) -> ImageFormat {
+        var format = ImageFormat.png
+        for (k, v) in query where k == "format" {
+            guard let f = named(v) else { throw APIError.bad("format", "'\(v.prefix(20))' is not png, jpg or webp") }
+            format = f
+        }
+        return format
+    }
+
     public var contentType: String {
         switch self {
         case .png: "image/png"

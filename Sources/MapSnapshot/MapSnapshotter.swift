@@ -239,8 +239,8 @@ public final class MapSnapshotter: @unchecked Sendable {
             var t = text
             var sprite = try MapSprites.attribution(t, scale: scale)
             func fits() -> Bool { Double(sprite.bitmap.width) / scale <= w }
-            if !fits() {
-                t = t.replacingOccurrences(of: EmbeddedBasemapCredit.long, with: EmbeddedBasemapCredit.short)
+            if !fits(), let full = basemap?.basemap.attribution, t.contains(full) {
+                t = t.replacingOccurrences(of: full, with: "Made with Natural Earth")
                 sprite = try MapSprites.attribution(t, scale: scale)
             }
             while !fits(), t.count > 2 {
@@ -287,8 +287,3 @@ extension Bitmap {
     }
 }
 
-/// Natural Earth's credit line, in full and short (for images too narrow for the full one).
-enum EmbeddedBasemapCredit {
-    static let long = "Made with Natural Earth. Free vector and raster map data @ naturalearthdata.com."
-    static let short = "Made with Natural Earth"
-}

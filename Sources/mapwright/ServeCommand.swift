@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import MapFormats
 import MapServer
 
 /// `mapwright serve`: the map server (static maps, tiles, archives) on Hummingbird.
@@ -54,7 +55,7 @@ struct ServeCommand: ParsableCommand {
         if let config {
             guard let d = FileManager.default.contents(atPath: config) else { throw CLIError("mapwright serve: cannot read --config '\(config)'") }
             do { c = try JSONDecoder().decode(ServerConfig.self, from: d) } catch {
-                throw CLIError("mapwright serve: --config '\(config)': \(SceneDocumentErrorText.describe(error))")
+                throw CLIError("mapwright serve: --config '\(config)': \((error as? DecodingError).map(SceneDocument.describe) ?? "\(error)")")
             }
         }
         if let host { c.host = host }
@@ -106,18 +107,5 @@ struct ServeCommand: ParsableCommand {
         done.wait()
         if let e = outcome.error { throw CLIError("mapwright serve: \(e)") }
         logger.info("stopped")
-    }
-}
-
-/// Decoding errors of configuration files in a sentence.
-enum SceneDocumentErrorText {
-    static func describe(_ error: Error) -> String {
-        switch error {
-        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c):
-            return "\(c.codingPath.map(\.stringValue).joined(separator: ".")): \(c.debugDescription)"
-        case DecodingError.dataCorrupted(let c):
-            return "\(c.codingPath.map(\.stringValue).joined(separator: ".")): \(c.debugDescription)"
-        default: return "\(error)"
-        }
     }
 }
