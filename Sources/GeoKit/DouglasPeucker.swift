@@ -7,9 +7,14 @@
 /// backtracking spikes along a line are kept. The first and last points are always kept.
 ///
 /// Iterative with an explicit stack (no recursion, so a million points cannot overflow
-/// the call stack); O(n log n) for typical tracks, O(n²) in the worst case (a spiral
-/// where each split peels off one point). Non-finite points (NaN, ±∞) are skipped: never
-/// kept, and the first and last finite points act as the endpoints.
+/// the call stack). Plain Douglas–Peucker is O(n log n) for typical tracks but O(n²) on
+/// adversarial ones (a zig-zag or a tight spiral, where each split peels off one point), so
+/// the work is bounded: once the distance evaluations pass `workPerPoint · n`, a range that
+/// still needs splitting is split at its middle point instead of its farthest one. Keeping
+/// an extra point never breaks the tolerance, ranges within it still collapse, and the rest
+/// costs O(n log n); inputs that stay under the budget (all ordinary tracks) get exactly the
+/// classic result. Non-finite points (NaN, ±∞) are skipped: never kept, and the first and
+/// last finite points act as the endpoints.
 public enum DouglasPeucker {
     /// The indices of the points kept, ascending. Empty for empty input; `[0]` for one
     /// finite point. A NaN or negative tolerance counts as 0.
@@ -31,13 +36,25 @@ public enum DouglasPeucker {
         keptIndices(points, tolerance: tolerance).map { points[$0] }
     }
 
-    private static func kept(in p: UnsafeBufferPointer<MapPoint>, tolerance: Double) -> [Int] {
+    /// Distance evaluations per input point before ranges are split at their middle (see the
+    /// type's documentation). Ordinary tracks use a few tens per point.
+    public static let workPerPoint = 64
+
+    /// The kept mask of finite points (both ends always kept), with bounded work.
+    public static func keptMask(in p: UnsafeBufferPointer<MapPoint>, tolerance: Double) -> [Bool] {
+        var work = 0
+        return keptMask(in: p, tolerance: tolerance, work: &work)
+    }
+
+    /// `keptMask(in:tolerance:)` that also counts the distance evaluations made (for tests).
+    static func keptMask(in p: UnsafeBufferPointer<MapPoint>, tolerance: Double, work: inout Int) -> [Bool] {
         let n = p.count
-        if n <= 2 { return Array(0..<n) }
+        if n <= 2 { return [Bool](repeating: true, count: n) }
         let tol2 = tolerance * tolerance
         var keep = [Bool](repeating: false, count: n)
         keep[0] = true
         keep[n - 1] = true
+        var budget = workPerPoint * n
         var stack: [(Int, Int)] = [(0, n - 1)]
         while let (first, last) = stack.popLast() {
             guard last - first > 1 else { continue }
@@ -59,12 +76,23 @@ public enum DouglasPeucker {
                     at = i
                 }
             }
+            budget -= last - first - 1
+            work += last - first - 1
             if worst > tol2 {
+                // Past the budget, split long ranges evenly so the depth stays logarithmic.
+                if budget < 0 && last - first > 8 { at = first + (last - first) / 2 }
                 keep[at] = true
                 stack.append((first, at))
                 stack.append((at, last))
             }
         }
+        return keep
+    }
+
+    private static func kept(in p: UnsafeBufferPointer<MapPoint>, tolerance: Double) -> [Int] {
+        let n = p.count
+        if n <= 2 { return Array(0..<n) }
+        let keep = keptMask(in: p, tolerance: tolerance)
         var out: [Int] = []
         for i in 0..<n where keep[i] { out.append(i) }
         return out

@@ -99,8 +99,32 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
             if let column { prefix += "\(column):" }
         }
         if !prefix.isEmpty { prefix += " " }
-        if let path, !path.isEmpty { prefix += path + ": " }
+        if let path, !path.isEmpty { prefix += Self.shortened(path) + ": " }
         return prefix + message
+    }
+
+    /// A JSON path with long runs of one step written once with a count
+    /// (`a[0][0]…[0]` → `a[0]×256`), so an error about deep nesting stays one readable line.
+    static func shortened(_ path: String) -> String {
+        guard path.count > 120 else { return path }
+        var out = ""
+        var rest = Substring(path)
+        while !rest.isEmpty {
+            // The next step: `[…]`, `.name` or a leading name.
+            var end = rest.index(after: rest.startIndex)
+            if rest.first == "[" {
+                end = rest.firstIndex(of: "]").map { rest.index(after: $0) } ?? rest.endIndex
+            } else {
+                while end < rest.endIndex, rest[end] != ".", rest[end] != "[" { end = rest.index(after: end) }
+            }
+            let step = rest[rest.startIndex ..< end]
+            var count = 1
+            rest = rest[end...]
+            while rest.hasPrefix(step) { rest = rest.dropFirst(step.count); count += 1 }
+            out += step
+            if count > 1 { out += count > 3 ? "×\(count)" : String(repeating: String(step), count: count - 1) }
+        }
+        return out
     }
 }
 

@@ -308,8 +308,20 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         }
     }
 
+    /// The deepest nesting of arrays and objects a scene file may have (a scene needs under 10;
+    /// inline GeoJSON a few more).
+    public static let maxNesting = 64
+
     /// Reads a scene document from JSON data. Errors name the JSON path and what was expected.
+    /// The syntax (and nesting, at most `maxNesting` deep) is checked first by MapFormats' own
+    /// scanner, so broken or hostile JSON gets a line and column.
     public static func decode(_ data: Data, file: String) throws -> SceneDocument {
+        do {
+            _ = try JSONValue.parse(String(decoding: data, as: UTF8.self), maxDepth: maxNesting)
+        } catch let error as FormatError {
+            let at = error.line.map { l in ":\(l)" + (error.column.map { ":\($0)" } ?? "") } ?? ""
+            throw SceneDocumentError(file: file + at, path: error.path.map(FormatError.shortened) ?? "", reason: error.message)
+        }
         do {
             let doc = try JSONDecoder().decode(SceneDocument.self, from: data)
             try checkKeys(data, file: file)

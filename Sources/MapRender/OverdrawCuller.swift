@@ -12,9 +12,33 @@ import GeoKit
 /// drawn only between kept segments. The result is the same image (but for rare edge samples
 /// where cut pieces meet); a 100k-point random scribble over 1024×768 fills ~20× less. View-dependent: used for flat views (pitch 0) when the
 /// line's ink would cover the viewport many times over.
+///
+/// Exact culling keeps every segment that reaches a pixel not yet *fully* covered, so a line
+/// retracing itself thousands of times within a pixel (a tight spiral, a GPS logger left on a
+/// table) keeps nearly all of them: their antialiased rims are never full. The work is bounded:
+/// once the kept segments' ink passes `exactInk` (or their number `exactCount`) the culler turns coarse and keeps
+/// a segment only when its core (the widest half width − ½ px around it) reaches a pixel centre
+/// that no kept segment's ink (half width + ½ px) reached: slivers under a pixel wide, such as
+/// each next turn of a tight spiral, are dropped. The image differs only along the edges of
+/// ink drawn over many times.
 struct OverdrawCuller {
     /// Cell size in device pixels.
     static let cell = 1.0
+    /// Kept ink (device px², over all pieces of a line) before culling turns coarse: 12
+    /// viewports' worth, and at least 8 megapixels. A 100k-point random scribble over 1024×768
+    /// keeps about 5 viewports' worth in 54,000 segments.
+    var exactInk: Double { max(12 * Double(cols * rows), 8_000_000) }
+    /// Kept segments before culling turns coarse.
+    static let exactCount = 150_000
+
+    /// Segments kept so far, and their screen ends (kept only until the switch to coarse).
+    private(set) var keptCount = 0
+    private var keptInk = 0.0
+    private var keptSegments: [(Double, Double, Double, Double)] = []
+    /// Coarse mode: the pixels whose centre some kept segment's ink reaches (nil while exact).
+    private var reached: [Bool]?
+    /// Whether the culler has turned coarse.
+    var isCoarse: Bool { reached != nil }
 
     let cols: Int
     let rows: Int
@@ -51,7 +75,9 @@ struct OverdrawCuller {
     /// Per segment of `screen` (device pixels, no consecutive duplicates): draw it or not.
     /// `touchRadius` must hold everything drawn for a segment (the widest half width, casing
     /// included, times the reach of its joins and caps) and `coverRadius` is the narrowest half width drawn, both in device pixels.
-    mutating func keepMask(_ screen: [(Double, Double)], touchRadius: Double, coverRadius: Double) -> [Bool] {
+    /// `inkRadius` is the widest half width drawn (device pixels), used once culling is coarse.
+    mutating func keepMask(_ screen: [(Double, Double)], touchRadius: Double, coverRadius: Double,
+                           inkRadius: Double) -> [Bool] {
         let n = screen.count
         guard n >= 2 else { return [] }
         var keep = [Bool](repeating: true, count: n - 1)
@@ -59,6 +85,22 @@ struct OverdrawCuller {
         let maxX = Double(cols) * c, maxY = Double(rows) * c
         for i in 0 ..< n - 1 {
             let (ax, ay) = screen[i], (bx, by) = screen[i + 1]
+            if reached == nil && (keptInk > exactInk || keptCount >= Self.exactCount) {
+                // Turn coarse: the ink of every segment kept so far counts as reached.
+                reached = [Bool](repeating: false, count: cols * rows)
+                for (sx, sy, ex, ey) in keptSegments { _ = coarse(sx, sy, ex, ey, radius: inkRadius + 0.5, mark: true) }
+                keptSegments = []
+            }
+            if reached != nil {
+                // Kept when its ink, less a pixel all round, reaches a pixel centre no kept ink reached:
+                // slivers under a pixel wide (a spiral's next turn) are not worth a segment.
+                keep[i] = coarse(ax, ay, bx, by, radius: max(0.5, inkRadius - 0.5), mark: false)
+                if keep[i] {
+                    keptCount += 1
+                    _ = coarse(ax, ay, bx, by, radius: inkRadius + 0.5, mark: true)
+                }
+                continue
+            }
             let r = touchRadius + 0.5
             let minSX = min(ax, bx) - r, maxSX = max(ax, bx) + r
             let minSY = min(ay, by) - r, maxSY = max(ay, by) + r
@@ -110,6 +152,9 @@ struct OverdrawCuller {
             }
             keep[i] = needed
             guard needed else { continue }
+            keptCount += 1
+            keptInk += (len2.squareRoot() + 2 * inkRadius) * 2 * inkRadius
+            keptSegments.append((ax, ay, bx, by))
             // Mark the cells whose four corners lie within coverRadius of the segment.
             let r2 = coverRadius * coverRadius
             // Inside the segment's own quad (no ends: joins and caps are not counted as cover).
@@ -133,5 +178,49 @@ struct OverdrawCuller {
             }
         }
         return keep
+    }
+
+    /// Coarse test (and marking): whether the capsule of `radius` around the segment reaches a
+    /// pixel centre not yet reached.
+    private mutating func coarse(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double,
+                                 radius r: Double, mark: Bool) -> Bool {
+        let c = Self.cell
+        let minSX = min(ax, bx) - r, maxSX = max(ax, bx) + r
+        let minSY = min(ay, by) - r, maxSY = max(ay, by) + r
+        let maxX = Double(cols) * c, maxY = Double(rows) * c
+        guard maxSX >= 0, maxSY >= 0, minSX <= maxX, minSY <= maxY,
+              minSX.isFinite, maxSX.isFinite, minSY.isFinite, maxSY.isFinite else { return false }
+        let dx = bx - ax, dy = by - ay
+        let len2 = dx * dx + dy * dy
+        let r2 = r * r
+        let row0 = max(0, Int(minSY / c)), row1 = min(rows - 1, Int(maxSY / c))
+        guard row0 <= row1 else { return false }
+        var found = false
+        for row in row0 ... row1 {
+            let py = (Double(row) + 0.5) * c
+            let y0 = Double(row) * c - r, y1 = Double(row + 1) * c + r
+            var x0: Double, x1: Double
+            if abs(dy) < 1e-9 {
+                x0 = min(ax, bx); x1 = max(ax, bx)
+            } else {
+                let t0 = max(0, min(1, (y0 - ay) / dy)), t1 = max(0, min(1, (y1 - ay) / dy))
+                x0 = min(ax + t0 * dx, ax + t1 * dx); x1 = max(ax + t0 * dx, ax + t1 * dx)
+            }
+            let col0 = max(0, Int((x0 - r) / c)), col1 = min(cols - 1, Int((x1 + r) / c))
+            guard col0 <= col1 else { continue }
+            let base = row * cols
+            for col in col0 ... col1 where !reached![base + col] {
+                let px = (Double(col) + 0.5) * c
+                var ex = px - ax, ey = py - ay
+                if len2 > 0 {
+                    let t = min(max((ex * dx + ey * dy) / len2, 0), 1)
+                    ex -= t * dx; ey -= t * dy
+                }
+                guard ex * ex + ey * ey <= r2 else { continue }
+                found = true
+                if mark { reached![base + col] = true } else { return true }
+            }
+        }
+        return found
     }
 }

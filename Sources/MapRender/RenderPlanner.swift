@@ -322,7 +322,8 @@ public final class RenderPlanner: @unchecked Sendable {
                 // colours at all has its centre within half width + ½ px, so its square comes within
                 // the half width; a pixel whose corners all lie within the half width has its
                 // centre within half width − ½ px, where coverage is full.
-                let keep = culler.keepMask(screen, touchRadius: reach * widest * ratio, coverRadius: narrowest * ratio)
+                let keep = culler.keepMask(screen, touchRadius: reach * widest * ratio, coverRadius: narrowest * ratio,
+                                           inkRadius: widest * ratio)
                 stroker.stroke(pts, closed: false, into: &b, startDistance: piece.start, keep: keep)
             }
             return (b.build(), origin)

@@ -51,39 +51,11 @@ enum Simplify {
         return out
     }
 
+    /// Douglas–Peucker with GeoKit's bounded work (never quadratic on zig-zags or spirals).
     static func douglasPeucker(_ pts: [MapPoint], tolerance: Double) -> [MapPoint] {
         let n = pts.count
         guard n > 2 else { return pts }
-        var keep = [Bool](repeating: false, count: n)
-        keep[0] = true; keep[n - 1] = true
-        var stack: [(Int, Int)] = [(0, n - 1)]
-        let t2 = tolerance * tolerance
-        while let (first, lastIdx) = stack.popLast() {
-            guard lastIdx > first + 1 else { continue }
-            let a = pts[first], b = pts[lastIdx]
-            let dx = b.x - a.x, dy = b.y - a.y
-            let len2 = dx * dx + dy * dy
-            var maxD = -1.0, index = first
-            for i in first + 1 ..< lastIdx {
-                let p = pts[i]
-                var d2: Double
-                if len2 == 0 {
-                    d2 = (p.x - a.x) * (p.x - a.x) + (p.y - a.y) * (p.y - a.y)
-                } else {
-                    // Distance to the segment (not the infinite line), so loops and back-tracks survive.
-                    var t = ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2
-                    t = min(1, max(0, t))
-                    let qx = a.x + t * dx - p.x, qy = a.y + t * dy - p.y
-                    d2 = qx * qx + qy * qy
-                }
-                if d2 > maxD { maxD = d2; index = i }
-            }
-            if maxD > t2 {
-                keep[index] = true
-                stack.append((first, index))
-                stack.append((index, lastIdx))
-            }
-        }
+        let keep = pts.withUnsafeBufferPointer { DouglasPeucker.keptMask(in: $0, tolerance: tolerance) }
         var out: [MapPoint] = []
         out.reserveCapacity(n / 4)
         for i in 0 ..< n where keep[i] { out.append(pts[i]) }

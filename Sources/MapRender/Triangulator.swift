@@ -9,7 +9,35 @@
 /// Input is flat `x, y` pairs; `holeStarts` gives the vertex index where each hole begins.
 /// Output is vertex indices, three per triangle. Degenerate or wildly self-intersecting
 /// input yields fewer triangles, never a crash or a hang.
+///
+/// The work is bounded. Ear clipping is linear-ish on proper rings, but on a ring that crosses
+/// itself everywhere (100,000 random points) or winds like a spiral strip the fallbacks (curing,
+/// splitting along diagonals) and the ear search turn quadratic to cubic, and joining h holes
+/// scans the outer ring h times. Every loop step is charged to a budget: `bridgeBudget` steps
+/// for joining holes (once spent, the holes not yet joined are left out) and
+/// `earBudget(vertices:)` for clipping (once spent, clipping stops with the triangles found so
+/// far, leaving part of the polygon unfilled). Each is about half a second at most. Proper
+/// polygons — the basemap's land, a 100k-vertex comb with 1,000 holes — stay well inside.
 struct Triangulator {
+    /// Loop steps allowed for joining holes to the outer ring (sequential scans).
+    static let bridgeBudget = 120_000_000
+    /// Loop steps allowed for clipping ears of `n` vertices (scattered visits).
+    static func earBudget(vertices n: Int) -> Int { 30_000_000 + 100 * n }
+
+    /// Steps left; shared by the non-mutating predicates.
+    private final class Budget {
+        var left: Int
+        init(_ left: Int) { self.left = left }
+        /// Charges one step; false once the budget is spent.
+        @inline(__always) func step() -> Bool {
+            left -= 1
+            return left >= 0
+        }
+        var spent: Bool { left < 0 }
+    }
+    private var budget = Budget(0)
+    /// Steps used by the last run (for tests and measurements).
+    private(set) var stepsUsed = 0
     private var xs: [Double] = []
     private var ys: [Double] = []
     private var idx: [Int32] = []
@@ -24,8 +52,36 @@ struct Triangulator {
 
     /// Triangulates a polygon; returns indices into the input vertices.
     static func triangulate(_ coords: [Double], holeStarts: [Int] = []) -> [UInt32] {
+        triangulateCounting(coords, holeStarts: holeStarts).indices
+    }
+
+    /// Triangulates and tells how many budgeted steps it took and whether the budget ran out.
+    /// `budgets` replace `bridgeBudget` and `earBudget` (for tests).
+    static func triangulateCounting(_ coords: [Double], holeStarts: [Int] = [],
+                                    budgets: (bridge: Int, ears: Int)? = nil) -> (indices: [UInt32], steps: Int, exhausted: Bool) {
         var t = Triangulator()
-        return t.run(coords, holeStarts: holeStarts)
+        t.budgets = budgets ?? (bridgeBudget, earBudget(vertices: coords.count / 2))
+        let out = t.run(coords, holeStarts: holeStarts)
+        t.settle()
+        return (out, t.stepsUsed, t.exhausted)
+    }
+
+    private var budgets = (bridge: 0, ears: 0)
+    private var exhausted = false
+    private var allotted = 0
+
+    /// Starts a budget of `steps`, settling the last one.
+    private mutating func allot(_ steps: Int) {
+        settle()
+        budget = Budget(steps)
+        allotted = steps
+    }
+
+    private mutating func settle() {
+        stepsUsed += allotted - max(budget.left, 0)
+        exhausted = exhausted || budget.spent
+        allotted = 0
+        budget = Budget(0)
     }
 
     private mutating func run(_ coords: [Double], holeStarts: [Int]) -> [UInt32] {
@@ -36,7 +92,11 @@ struct Triangulator {
         let outerEnd = holeStarts.first.map { min($0, n) } ?? n
         guard var outer = linkedRing(coords, from: 0, to: outerEnd, counterClockwise: true) else { return [] }
         if outer == next[Int(outer)] { return [] }
-        if !holeStarts.isEmpty { outer = eliminateHoles(coords, holeStarts: holeStarts, outer: outer, n: n) }
+        if !holeStarts.isEmpty {
+            allot(budgets.bridge)
+            outer = eliminateHoles(coords, holeStarts: holeStarts, outer: outer, n: n)
+        }
+        allot(budgets.ears)
         if n > 80 {
             var maxX = -Double.infinity, maxY = -Double.infinity
             minX = .infinity; minY = .infinity
@@ -134,7 +194,7 @@ struct Triangulator {
         var guardCount = 0
         while prev[Int(ear)] != next[Int(ear)] {
             guardCount += 1
-            if guardCount > 50_000_000 { return }
+            if guardCount > 50_000_000 || !budget.step() { return }
             let p = prev[Int(ear)], n = next[Int(ear)]
             if hashing ? isEarHashed(ear) : isEar(ear) {
                 triangles.append(UInt32(idx[Int(p)])); triangles.append(UInt32(idx[Int(ear)]))
@@ -161,6 +221,7 @@ struct Triangulator {
         if cross(a, ear, c) <= 0 { return false }
         var p = next[Int(c)]
         while p != a {
+            guard budget.step() else { return false }
             if inTriangle(a, ear, c, p) && cross(prev[Int(p)], p, next[Int(p)]) <= 0 { return false }
             p = next[Int(p)]
         }
@@ -176,11 +237,13 @@ struct Triangulator {
         let hi = zOrder(max(ax, bx, cx), max(ay, by, cy))
         var p = nextZ[Int(ear)]
         while p >= 0 && z[Int(p)] <= hi {
+            guard budget.step() else { return false }
             if p != a && p != c && inTriangle(a, ear, c, p) && cross(prev[Int(p)], p, next[Int(p)]) <= 0 { return false }
             p = nextZ[Int(p)]
         }
         p = prevZ[Int(ear)]
         while p >= 0 && z[Int(p)] >= lo {
+            guard budget.step() else { return false }
             if p != a && p != c && inTriangle(a, ear, c, p) && cross(prev[Int(p)], p, next[Int(p)]) <= 0 { return false }
             p = prevZ[Int(p)]
         }
@@ -222,6 +285,7 @@ struct Triangulator {
         var p = start
         var again: Bool
         repeat {
+            guard budget.step() else { break }
             again = false
             let n = next[Int(p)]
             if n != p && (same(p, n) || cross(prev[Int(p)], p, n) == 0) {
@@ -243,7 +307,7 @@ struct Triangulator {
         var steps = 0
         repeat {
             steps += 1
-            if steps > 10_000_000 { break }
+            if steps > 10_000_000 || !budget.step() { break }
             let a = prev[Int(p)], pn = next[Int(p)], b = next[Int(pn)]
             if !same(a, b) && segmentsIntersect(a, p, pn, b) && locallyInside(a, b) && locallyInside(b, a) {
                 triangles.append(UInt32(idx[Int(a)])); triangles.append(UInt32(idx[Int(p)]))
@@ -261,6 +325,7 @@ struct Triangulator {
         repeat {
             var b = next[Int(next[Int(a)])]
             while b != prev[Int(a)] {
+                guard budget.step() else { return }
                 if idx[Int(a)] != idx[Int(b)] && isValidDiagonal(a, b) {
                     var c = splitPolygon(a, b)
                     a = filterPoints(a, next[Int(a)])
@@ -293,6 +358,7 @@ struct Triangulator {
         holes.sort { xs[Int($0)] < xs[Int($1)] || (xs[Int($0)] == xs[Int($1)] && ys[Int($0)] < ys[Int($1)]) }
         var outerNode = outer
         for h in holes {
+            guard !budget.spent else { break }
             if let bridge = findBridge(h, outerNode) {
                 let b2 = splitPolygon(bridge, h)
                 _ = filterPoints(b2, next[Int(b2)])
@@ -311,6 +377,7 @@ struct Triangulator {
         var best: Int32? = nil
         var p = outer
         repeat {
+            guard budget.step() else { return nil }
             let pn = next[Int(p)]
             let py = ys[Int(p)], ny = ys[Int(pn)]
             if (py <= hy && hy <= ny) || (ny <= hy && hy <= py), py != ny {
@@ -331,6 +398,7 @@ struct Triangulator {
         var bestTan = Double.infinity
         p = m0
         repeat {
+            guard budget.step() else { return nil }
             let px = xs[Int(p)], py = ys[Int(p)]
             if hx >= px && px >= mx && hx != px
                 && pointInTriangleXY(hy < my ? hx : qx, hy, mx, my, hy < my ? qx : hx, hy, px, py) {
@@ -389,6 +457,7 @@ struct Triangulator {
         let mx = (xs[Int(a)] + xs[Int(b)]) / 2, my = (ys[Int(a)] + ys[Int(b)]) / 2
         var p = a
         repeat {
+            guard budget.step() else { return false }
             let pn = next[Int(p)]
             let px = xs[Int(p)], py = ys[Int(p)], nx = xs[Int(pn)], ny = ys[Int(pn)]
             if (py > my) != (ny > my) && ny != py && mx < (nx - px) * (my - py) / (ny - py) + px { inside.toggle() }
@@ -400,6 +469,7 @@ struct Triangulator {
     private func intersectsRing(_ a: Int32, _ b: Int32) -> Bool {
         var p = a
         repeat {
+            guard budget.step() else { return true }
             let pn = next[Int(p)]
             let ia = idx[Int(a)], ib = idx[Int(b)]
             if idx[Int(p)] != ia && idx[Int(pn)] != ia && idx[Int(p)] != ib && idx[Int(pn)] != ib

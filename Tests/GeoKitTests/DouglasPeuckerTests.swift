@@ -1,5 +1,5 @@
 import Foundation
-import GeoKit
+@testable import GeoKit
 import MapTestSupport
 import Testing
 
@@ -99,5 +99,86 @@ import Testing
         print("DouglasPeucker: 1M points → \(kept.count) kept in \(took)")
         #expect(kept.first == 0 && kept.last == n - 1)
         #expect(kept.count > 100 && kept.count < n / 10)
+    }
+}
+
+/// Douglas–Peucker's work is bounded on the inputs that make the textbook algorithm quadratic.
+@Suite struct DouglasPeuckerBoundTests {
+    /// The textbook recursion, written independently here: the oracle for ordinary input.
+    private func classic(_ p: [MapPoint], _ tol: Double) -> [Int] {
+        var keep = [Bool](repeating: false, count: p.count)
+        keep[0] = true; keep[p.count - 1] = true
+        func segDist(_ q: MapPoint, _ a: MapPoint, _ b: MapPoint) -> Double {
+            let dx = b.x - a.x, dy = b.y - a.y, l2 = dx * dx + dy * dy
+            let t = l2 > 0 ? min(1, max(0, ((q.x - a.x) * dx + (q.y - a.y) * dy) / l2)) : 0
+            return hypot(a.x + t * dx - q.x, a.y + t * dy - q.y)
+        }
+        func rec(_ i: Int, _ j: Int) {
+            guard j > i + 1 else { return }
+            var best = -1.0, at = i
+            for k in i + 1 ..< j {
+                let d = segDist(p[k], p[i], p[j])
+                if d > best { best = d; at = k }
+            }
+            if best > tol { keep[at] = true; rec(i, at); rec(at, j) }
+        }
+        rec(0, p.count - 1)
+        return (0 ..< p.count).filter { keep[$0] }
+    }
+
+    /// Every dropped point lies within `tol` of the kept segment spanning it.
+    private func withinTolerance(_ p: [MapPoint], _ kept: [Int], _ tol: Double) -> Bool {
+        for (a, b) in zip(kept, kept.dropFirst()) {
+            let pa = p[a], pb = p[b]
+            for k in a + 1 ..< b {
+                let dx = pb.x - pa.x, dy = pb.y - pa.y, l2 = dx * dx + dy * dy
+                let t = l2 > 0 ? min(1, max(0, ((p[k].x - pa.x) * dx + (p[k].y - pa.y) * dy) / l2)) : 0
+                if hypot(pa.x + t * dx - p[k].x, pa.y + t * dy - p[k].y) > tol * (1 + 1e-12) { return false }
+            }
+        }
+        return true
+    }
+
+    private func work(_ p: [MapPoint], _ tol: Double) -> (mask: [Bool], work: Int) {
+        var w = 0
+        let m = p.withUnsafeBufferPointer { DouglasPeucker.keptMask(in: $0, tolerance: tol, work: &w) }
+        return (m, w)
+    }
+
+    /// A zig-zag (amplitude 1, step 1, tolerance 0.1: the first point off the chord is always
+    /// the farthest) and a tight spiral (each split peels one point): the textbook algorithm
+    /// makes about n²/2 evaluations (5·10⁹ for 100k points); the bound is
+    /// `workPerPoint`·n plus n·log₂n, and every dropped point is still within the tolerance.
+    @Test(arguments: ["zigzag", "spiral"])
+    func adversarialInputIsNotQuadratic(_ kind: String) {
+        let n = 100_000
+        let p: [MapPoint] = (0 ..< n).map { i in
+            if kind == "zigzag" { return MapPoint(x: Double(i), y: i % 2 == 0 ? 0 : 1) }
+            let a = Double(i) * 0.5, r = 1000 - Double(i) * 0.009
+            return MapPoint(x: r * cos(a), y: r * sin(a))
+        }
+        let tol = kind == "zigzag" ? 0.1 : 0.5
+        let (mask, w) = work(p, tol)
+        let log2n = Int(log2(Double(n)).rounded(.up))
+        #expect(w <= DouglasPeucker.workPerPoint * n + 2 * n * log2n, "\(w) evaluations")
+        let kept = (0 ..< n).filter { mask[$0] }
+        #expect(kept.first == 0 && kept.last == n - 1)
+        #expect(withinTolerance(p, kept, tol))
+    }
+
+    /// Ordinary tracks stay within the budget and get exactly the textbook result.
+    @Test func ordinaryTracksGetTheClassicResult() {
+        var rng = SplitMix(seed: 7)
+        var x = 0.0, y = 0.0, heading = 0.0
+        let p: [MapPoint] = (0 ..< 20_000).map { _ in
+            heading += rng.uniform(-0.3, 0.3)
+            x += cos(heading); y += sin(heading)
+            return MapPoint(x: x, y: y)
+        }
+        for tol in [0.2, 1, 5] {
+            let (mask, w) = work(p, tol)
+            #expect(w < DouglasPeucker.workPerPoint * p.count)
+            #expect((0 ..< p.count).filter { mask[$0] } == classic(p, tol))
+        }
     }
 }

@@ -193,4 +193,49 @@ import Testing
         }
         #expect(differing * 2000 <= a.pixels.count && worst <= 64, "\(differing) bytes differ, by up to \(worst)")
     }
+
+    /// A tight spiral retraces itself within a pixel thousands of times, so exact culling keeps
+    /// nearly every segment (their antialiased rims are never full) and a 350k-point one took
+    /// seconds a frame. Past its budget the culler turns coarse: twice the turns over the same
+    /// ring cost the culled frame almost nothing more (the unculled one twice as much), and the
+    /// image is the same ring (pixels differing by more than 8 levels only along its rims: < 2 %).
+    @Test func tightSpiralIsCulledCoarsely() throws {
+        let camera = Camera(center: PlacementTests.center, zoom: 15, size: ScreenSize(width: 1024, height: 768))
+        let c = MapPoint(camera.center), ws = camera.worldSize
+        // n points, 17.5 a turn, the radius shrinking from 350 px to 213 px.
+        func scene(_ n: Int) throws -> Scene {
+            let pts = (0 ..< n).map { i -> MapPoint in
+                let a = Double(i) * 2 * .pi / 17.5, r = 350 - 137 * Double(i) / Double(n)
+                return MapPoint(x: c.x + r * cos(a) / ws, y: c.y + r * sin(a) / ws)
+            }
+            var scene = Scene(background: .white)
+            scene.add(.polyline(Polyline(path: try GeoPath(points: pts), style: LineStyle(width: .pixels(4), color: Color(rgb: 0x1F6FEB)))))
+            return scene
+        }
+        let culled = try MapRenderer()
+        let plain = try MapRenderer()
+        plain.planner.cullsOverdraw = false
+        var triangles: [(culled: Int, plain: Int)] = []
+        var last: (Frame, Frame)?
+        for n in [100_000, 200_000] {
+            let s = try scene(n)
+            let a = try culled.render(scene: s, camera: camera)
+            let b = try plain.render(scene: s, camera: camera)
+            triangles.append((culled.lastTimings.triangles, plain.lastTimings.triangles))
+            last = (a, b)
+        }
+        #expect(Double(triangles[1].culled) < 1.25 * Double(triangles[0].culled), "\(triangles)")
+        #expect(Double(triangles[1].plain) > 1.8 * Double(triangles[0].plain), "\(triangles)")
+        let (a, b) = last!
+        var differing = 0
+        for i in stride(from: 0, to: a.pixels.count, by: 4) {
+            let d = (0 ..< 3).map { abs(Int(a.pixels[i + $0]) - Int(b.pixels[i + $0])) }.max()!
+            if d > 8 { differing += 1 }
+        }
+        #expect(differing * 50 < a.pixels.count / 4, "\(differing) pixels differ")
+        // Both are the filled ring: route blue between the radii, white outside and in the middle.
+        let ring = a.pixel(x: 512 + 280, y: 384)!, out = a.pixel(x: 512 + 380, y: 384)!, hole = a.pixel(x: 512 + 150, y: 384)!
+        #expect(abs(Int(ring.r) - 0x1F) <= 2 && abs(Int(ring.b) - 0xEB) <= 2)
+        #expect(out.r == 255 && out.g == 255 && out.b == 255 && hole.r == 255)
+    }
 }

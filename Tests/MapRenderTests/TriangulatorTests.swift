@@ -104,3 +104,99 @@ func combRing(teeth: Int) -> [Double] {
         #expect(tris.allSatisfy { Int($0) < 200 })
     }
 }
+
+/// The triangulator's work is bounded (see `Triangulator`'s budgets).
+@Suite struct TriangulatorBoundTests {
+    private func area(_ coords: [Double], _ tris: [UInt32]) -> Double {
+        var sum = 0.0
+        for t in stride(from: 0, to: tris.count, by: 3) {
+            let a = Int(tris[t]), b = Int(tris[t + 1]), c = Int(tris[t + 2])
+            sum += abs((coords[2 * b] - coords[2 * a]) * (coords[2 * c + 1] - coords[2 * a + 1])
+                - (coords[2 * b + 1] - coords[2 * a + 1]) * (coords[2 * c] - coords[2 * a])) / 2
+        }
+        return sum
+    }
+
+    /// A comb with square holes in its base (0.5 × 0.5 each, clockwise).
+    private func comb(teeth: Int, holes: Int) -> (coords: [Double], holeStarts: [Int], area: Double) {
+        var coords = combRing(teeth: teeth)  // base 0…2·teeth−1 by 0…2, teeth 1 wide and 5 tall
+        var holeStarts: [Int] = []
+        let w = Double(2 * teeth - 1)
+        for k in 0 ..< holes {
+            let x = Double(k) * (w - 1) / Double(holes) + 0.25
+            holeStarts.append(coords.count / 2)
+            coords += [x, 0.75, x, 1.25, x + 0.5, 1.25, x + 0.5, 0.75]
+        }
+        return (coords, holeStarts, w * 2 + Double(teeth) * 5 - Double(holes) * 0.25)
+    }
+
+    /// A proper comb of 2,500 teeth (10,002 vertices) with 100 holes is triangulated completely
+    /// (the area by hand) well within the budgets.
+    @Test func combWithHolesIsComplete() {
+        let c = comb(teeth: 2500, holes: 100)
+        let r = Triangulator.triangulateCounting(c.coords, holeStarts: c.holeStarts)
+        #expect(!r.exhausted, "\(r.steps) steps")
+        #expect(abs(area(c.coords, r.indices) - c.area) <= 1e-9 * c.area)
+    }
+
+    /// The comb: 25,000 teeth (100,002 vertices) and 1,000 holes. Ear clipping needs
+    /// about 370 million steps here (long thin ears along the base defeat the z-order index);
+    /// the work stops at the budgets (scaled down here to keep the debug build quick; the
+    /// release CLI runs the real ones in BoundedWorkCLITests), with valid triangles that never
+    /// cover more than the polygon's outline.
+    @Test func combWithThousandHolesIsBounded() {
+        let c = comb(teeth: 25_000, holes: 1000)
+        let n = c.coords.count / 2
+        let r = Triangulator.triangulateCounting(c.coords, holeStarts: c.holeStarts, budgets: (5_000_000, 5_000_000))
+        #expect(r.exhausted)
+        #expect(r.steps <= 10_000_002)
+        #expect(r.indices.count % 3 == 0 && r.indices.allSatisfy { Int($0) < n })
+        #expect(area(c.coords, r.indices) <= c.area + 1000 * 0.25 + 1e-6)
+    }
+
+    /// 100,000 random points (a ring crossing itself everywhere), which took ear clipping's
+    /// fallbacks tens of seconds: stopped by the budget, with valid indices.
+    @Test func randomRingStopsAtTheBudget() {
+        var rng = SplitMix64(seed: 3)
+        let n = 100_000
+        let coords = (0 ..< 2 * n).map { _ in rng.unit() * 1000 }
+        let ears = 2_000_000  // scaled down for the debug build; BoundedWorkCLITests runs the real one
+        let r = Triangulator.triangulateCounting(coords, budgets: (0, ears))
+        #expect(r.exhausted)
+        #expect(r.steps <= ears + 1)
+        #expect(r.indices.count % 3 == 0 && r.indices.allSatisfy { Int($0) < n })
+    }
+
+    /// Joining holes past the bridging budget leaves the rest out instead of scanning on.
+    @Test func holesPastTheBridgeBudgetAreLeftOut() {
+        var coords = regularPolygon(n: 2000, radius: 1000)
+        var holeStarts: [Int] = []
+        for k in 0 ..< 400 {
+            let x = Double(k % 20) * 60 - 600, y = Double(k / 20) * 60 - 600
+            holeStarts.append(coords.count / 2)
+            coords += [x, y, x, y + 10, x + 10, y + 10, x + 10, y]
+        }
+        let full = Triangulator.triangulateCounting(coords, holeStarts: holeStarts)
+        #expect(!full.exhausted)
+        let fullArea = 1000.0 * 1000 * sin(2 * Double.pi / 2000) * 2000 / 2 - 400 * 100
+        #expect(abs(area(coords, full.indices) - fullArea) <= 1e-6 * fullArea)
+        let cut = Triangulator.triangulateCounting(coords, holeStarts: holeStarts, budgets: (bridge: 100_000, ears: 10_000_000))
+        #expect(cut.exhausted)
+        // Holes left out are filled over: more area, but never more than the outer ring's.
+        let cutArea = area(coords, cut.indices)
+        #expect(cutArea > fullArea + 100 && cutArea <= fullArea + 400 * 100 + 1e-6)
+    }
+}
+
+/// SplitMix64, a small deterministic generator for test data.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func unit() -> Double {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+    }
+}
