@@ -39,6 +39,17 @@ extension Bitmap {
     }
 
     init(pngData: [UInt8], path: String?) throws(MapImageError) {
+        // The size the header declares, checked first so that the error says it (libpng's own
+        // limit check only says "Invalid IHDR data"). Signature (8), IHDR length and type (8),
+        // then width and height, big-endian.
+        if pngData.count >= 24, pngData[12 ..< 16].elementsEqual("IHDR".utf8) {
+            func be(_ i: Int) -> Int { pngData[i ..< i + 4].reduce(0) { $0 << 8 | Int($1) } }
+            let w = be(16), h = be(20)
+            if w > Bitmap.maxSide || h > Bitmap.maxSide || w * h > Bitmap.maxPixelCount {
+                throw .invalidPNG("PNG declares \(w)x\(h) pixels, over the limit (each side 1...\(Bitmap.maxSide) px, "
+                    + "at most \(Bitmap.maxPixelCount) pixels)", path: path)
+            }
+        }
         var out = mw_png_decoded()
         let status = pngData.withUnsafeBufferPointer { p in
             mw_png_decode(p.baseAddress, p.count, UInt32(Bitmap.maxSide), UInt64(Bitmap.maxPixelCount), &out)
