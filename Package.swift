@@ -99,7 +99,7 @@ let package = Package(
         ),
 
         // Benchmarks that need the library (scripts/bench/motion.sh).
-        .executableTarget(name: "mapwright-bench", dependencies: ["GeoKit", "MapCamera", "MapFormats", "MapMotion", "MapScene", "MapSnapshot"]),
+        .executableTarget(name: "mapwright-bench", dependencies: ["GeoKit", "MapCamera", "MapFormats", "MapMotion", "MapScene", "MapSnapshot", "MapRenderGL"]),
 
         // Test support: domain assertions shared by the test targets.
         .target(name: "MapTestSupport", dependencies: ["GeoKit"], path: "Sources/MapTestSupport"),

@@ -15,7 +15,7 @@ final class HeadlessEGL {
         var failures: [String] = []
         for (platform, display) in HeadlessEGL.candidateDisplays(&failures) {
             var major: EGLint = 0, minor: EGLint = 0
-            guard eglInitialize(display, &major, &minor) == EGL_TRUE else {
+            guard try GLLifetime.initialize(display, { eglInitialize(display, &major, &minor) == EGL_TRUE }) else {
                 failures.append("\(platform): eglInitialize failed (0x\(String(eglGetError(), radix: 16)))")
                 continue
             }
@@ -26,8 +26,9 @@ final class HeadlessEGL {
                 self.platform = platform
                 return
             } catch {
+                // The display stays initialised (another renderer may share it); GLLifetime
+                // terminates it before the process exits.
                 failures.append("\(platform): \(error)")
-                eglTerminate(display)
             }
         }
         throw RenderError(.noDisplay(failures.isEmpty ? "no EGL platform available" : failures.joined(separator: "; ")))
@@ -36,9 +37,10 @@ final class HeadlessEGL {
     deinit {
         eglMakeCurrent(display, nil, nil, nil)
         eglDestroyContext(display, context)
-        // No eglTerminate: the display is process-wide (eglGetPlatformDisplay returns the same
-        // one to every renderer), so terminating it would pull it from under other renderers;
-        // Mesa releases it at exit.
+        // The thread's own EGL state goes with its context. The display is process-wide
+        // (eglGetPlatformDisplay returns the same one to every renderer), so it is terminated
+        // only by GLLifetime.shutdownAll, before the process exits.
+        eglReleaseThread()
     }
 
     private static func candidateDisplays(_ failures: inout [String]) -> [(String, EGLDisplay)] {

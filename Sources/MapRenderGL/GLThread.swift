@@ -7,8 +7,10 @@ final class GLThread: @unchecked Sendable {
     private var jobs: [GLJob] = []
     private var stopped = false
     private var thread: Thread?
-    /// Signalled when the loop has returned (the last job, context teardown included, is done).
-    private let finished = DispatchSemaphore(value: 0)
+    /// Whether the loop has returned (the last job, context teardown included, is done), and
+    /// the condition its waiters wait on.
+    private var done = false
+    private let doneCondition = NSCondition()
 
     init(name: String) {
         let t = Thread { [self] in self.loop() }
@@ -22,7 +24,14 @@ final class GLThread: @unchecked Sendable {
         while true {
             condition.lock()
             while jobs.isEmpty && !stopped { condition.wait() }
-            if jobs.isEmpty && stopped { condition.unlock(); finished.signal(); return }
+            if jobs.isEmpty && stopped {
+                condition.unlock()
+                doneCondition.lock()
+                done = true
+                doneCondition.broadcast()
+                doneCondition.unlock()
+                return
+            }
             let job = jobs.removeFirst()
             condition.unlock()
             job.run()
@@ -46,17 +55,29 @@ final class GLThread: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` (if given) as the last job, then ends the thread.
-    func stop(after body: (() -> Void)? = nil) {
+    /// Runs `body` (if given) as the last job, then ends the thread. Every caller (but the GL
+    /// thread itself) waits until the thread has finished, so after `stop` returns no GL work of
+    /// this thread is in flight; a `body` given after the thread has ended is not run.
+    /// With `limit`, waits at most that many seconds and says whether the thread finished.
+    @discardableResult
+    func stop(after body: (() -> Void)? = nil, waitingAtMost limit: Double? = nil) -> Bool {
         condition.lock()
-        if let body { jobs.append(GLJob(body)) }
-        let first = !stopped
+        if let body, !stopped { jobs.append(GLJob(body)) }
         stopped = true
         condition.signal()
         condition.unlock()
-        // Wait for the teardown, so the process never exits (running Mesa's exit handlers)
-        // while the GL thread is still destroying its context.
-        if first, let t = thread, Thread.current !== t { finished.wait() }
+        guard let t = thread, Thread.current !== t else { return false }
+        let deadline = limit.map { Date(timeIntervalSinceNow: $0) }
+        doneCondition.lock()
+        defer { doneCondition.unlock() }
+        while !done {
+            if let deadline {
+                if !doneCondition.wait(until: deadline) { return done }
+            } else {
+                doneCondition.wait()
+            }
+        }
+        return true
     }
 }
 

@@ -56,23 +56,33 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
         let box = GLStateBox()
         state = box
         do {
+            // Registered before the context exists, so a process ending now waits for it.
+            try GLLifetime.register(box, thread: thread) { box.state = nil }
             deviceDescription = try thread.sync {
                 let s = try GLState(samples: samples, shaderAA: shaderAntialiasing)
+                // After the programs are built, and again after the first frame (see GLLifetime).
+                GLLifetime.installExitHook()
                 box.state = s
                 box.samples = s.samples
                 box.shaderAA = s.aa
                 return s.description
             }
         } catch {
-            thread.stop()
+            GLLifetime.unregister(box)
+            thread.stop { box.state = nil }
             throw error
         }
     }
 
     deinit {
         let box = state
+        GLLifetime.unregister(box)
         thread.stop { box.state = nil }
     }
+
+    /// Tears down every renderer's GL in the process (see `GLLifetime`); the CLI calls it
+    /// before exiting, and an `atexit` handler calls it for everyone else.
+    public static func shutdownAll() { GLLifetime.shutdownAll() }
 
     /// Plans and draws `scene` through `camera`; returns the frame (straight-alpha RGBA, top-down,
     /// `size · pixelRatio` pixels).
@@ -113,6 +123,10 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
             guard let s = box.state else { throw RenderError(.threadStopped) }
             let partial = box.flagLock.withLock { box.partialRedraw }
             let (frame, fraction, drawMs, readMs) = try s.draw(plan, partial: partial, custom: customLayers, time: time)
+            if !box.exitHookInstalled {
+                box.exitHookInstalled = true
+                GLLifetime.installExitHook()
+            }
             box.flagLock.withLock {
                 box.lastRedrawFraction = fraction
                 box.timings = Timings(plan: 0, draw: drawMs, readBack: readMs, triangles: s.triangles)
@@ -149,6 +163,8 @@ private final class GLStateBox: @unchecked Sendable {
     var samples = 0
     var shaderAA = true
     var timings = MapRenderer.Timings()
+    /// Whether this renderer has installed the exit handler (after its first frame; GL thread only).
+    var exitHookInstalled = false
 }
 
 /// Everything that lives on the GL thread.

@@ -4,6 +4,7 @@ import MapCamera
 import MapFormats
 import MapMotion
 import MapScene
+import MapRenderGL
 import MapSnapshot
 
 // Benchmarks that need the library rather than the CLI (`scripts/bench/motion.sh` runs them).
@@ -64,7 +65,43 @@ func liveTrack(_ file: String, runs: Int) throws {
     }
 }
 
+/// The exit race (issue 13): a thread creates a renderer and renders frames over and over while
+/// the main thread ends the process after `delayMs`, so C++ static destructors (LLVM's among
+/// them) run while GL work may be in flight: with `explicit`, `MapRenderer.shutdownAll()` first
+/// (what the CLI does), otherwise a plain `exit` (the `atexit` handler's case).
+/// `scripts/exit-check.sh` runs it hundreds of times.
+func exitRace(delayMs: Int, mode: String) throws {
+    // The renderer is created on the worker too, so an early exit can meet context creation
+    // and shader compilation (LLVM at work) as well as drawing.
+    let c = LatLng(lat: 48.2, lon: 16.37)
+    var rng = SystemRandomNumberGenerator()
+    let pts = (0 ..< 20_000).map { _ in
+        LatLng(lat: c.lat + Double.random(in: -0.05 ... 0.05, using: &rng), lon: c.lon + Double.random(in: -0.08 ... 0.08, using: &rng))
+    }
+    let line = Polyline(path: try GeoPath(coordinates: pts), style: LineStyle(width: .pixels(3), color: Color(rgb: 0x1F6FEB)))
+    let worker = Thread {
+        guard let snapshotter = try? MapSnapshotter() else { return }
+        var k = 0
+        while true {
+            let camera = Camera(center: c, zoom: 10 + Double(k % 7) * 0.3, bearing: Double(k * 13 % 360), pitch: Double(k * 7 % 50),
+                                size: ScreenSize(width: 1024, height: 768))
+            _ = try? snapshotter.render(Snapshot(camera: camera, overlays: [.polyline(line)], basemapStyle: .light))
+            k += 1
+        }
+    }
+    worker.start()
+    usleep(useconds_t(delayMs * 1000))
+    if mode == "explicit" { MapRenderer.shutdownAll() }
+    exit(0)
+}
+
 let args = CommandLine.arguments
+if args.count >= 2, args[1] == "exit-race" {
+    do { try exitRace(delayMs: args.count > 2 ? Int(args[2]) ?? 0 : 0, mode: args.count > 3 ? args[3] : "exit") } catch {
+        FileHandle.standardError.write(Data("mapwright-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
 guard args.count >= 3, args[1] == "live-track" else {
     FileHandle.standardError.write(Data("usage: mapwright-bench live-track ROUTE.csv [RUNS]\n".utf8))
     exit(64)
@@ -75,5 +112,4 @@ do {
     FileHandle.standardError.write(Data("mapwright-bench: \(error)\n".utf8))
     exit(1)
 }
-fflush(nil)
-_exit(0)
+exit(0)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MapRenderGL
 
 /// The `mapwright` command-line tool: a thin layer over the library modules.
 @main
@@ -22,13 +23,11 @@ struct Mapwright: ParsableCommand {
     )
 
     /// Parses and runs the command like ArgumentParser's own `main()`, printing errors the same
-    /// way, then ends the process with `_exit` instead of `exit`.
-    ///
-    /// Mesa's llvmpipe keeps rasteriser threads alive for the process-wide EGL display; running
-    /// the C++ static destructors of `exit` (LLVM's among them) while those threads live can
-    /// corrupt the heap (seen as rare aborts after all output was written). Every file the tool
-    /// writes is complete (and atomically renamed) before this point, and standard output and
-    /// error are flushed, so nothing is lost by skipping the destructors.
+    /// way, then tears every GL renderer down (`MapRenderer.shutdownAll`: contexts destroyed on
+    /// their own threads after the work they are on, EGL displays terminated, llvmpipe's threads
+    /// joined) before `exit` runs the C++ static destructors of LLVM and Mesa, which must never
+    /// run under GL work (see `GLLifetime`). An `atexit` handler does the same for any other
+    /// path out of the process.
     static func main() {
         let status: Int32
         do {
@@ -47,7 +46,7 @@ struct Mapwright: ParsableCommand {
             }
             status = code.rawValue
         }
-        fflush(nil)  // every open output stream
-        _exit(status)
+        MapRenderer.shutdownAll()
+        Foundation.exit(status)
     }
 }
