@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The test suite under a sanitizer, in its own build directory (.build-SANITIZER).
+#
+#   scripts/sanitize.sh address     AddressSanitizer (and LeakSanitizer), every test
+#   scripts/sanitize.sh undefined   UndefinedBehaviorSanitizer (the C helpers; Swift traps on
+#                                   its own undefined behaviour), every test
+#   scripts/sanitize.sh thread      ThreadSanitizer over the multi-threaded parts: the renderer's
+#                                   GL thread, the server's render pool, the viewer's render thread
+#   … [EXTRA swift test ARGUMENTS]  e.g. --filter MapServerTests
+#
+# Mesa, LLVM and the other system libraries are not instrumented; reports from inside them are
+# suppressed by Fuzz/sanitizers/*.supp, each entry with its reason.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then export PATH=/opt/swift/usr/bin:$PATH; fi
+kind=${1:?usage: scripts/sanitize.sh address|undefined|thread [swift test arguments]}
+shift
+supp=$(pwd)/Fuzz/sanitizers
+case "$kind" in
+  address)
+    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=0
+    export LSAN_OPTIONS=suppressions=$supp/lsan.supp:print_suppressions=0 ;;
+  undefined) export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ;;
+  thread)
+    export TSAN_OPTIONS=suppressions=$supp/tsan.supp:halt_on_error=1:second_deadlock_stack=1
+    [ $# -gt 0 ] || set -- --filter "MapRenderGLTests|MapServerTests|MapViewerTests|RenderPool" ;;
+  *) echo "sanitize.sh: address, undefined or thread" >&2; exit 2 ;;
+esac
+swift build --build-tests --sanitize="$kind" --build-path ".build-$kind"
+swift test --skip-build --sanitize="$kind" --build-path ".build-$kind" "$@"
