@@ -123,10 +123,10 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
             guard let s = box.state else { throw RenderError(.threadStopped) }
             let partial = box.flagLock.withLock { box.partialRedraw }
             let (frame, fraction, drawMs, readMs) = try s.draw(plan, partial: partial, custom: customLayers, time: time)
-            if !box.exitHookInstalled {
-                box.exitHookInstalled = true
-                GLLifetime.installExitHook()
-            }
+            // Again after frames 1, 2, 4, 8, …: LLVM builds statics lazily as it compiles, and the
+            // handler must stay registered after them (a handful of entries over any run).
+            box.framesDrawn += 1
+            if box.framesDrawn & (box.framesDrawn - 1) == 0 { GLLifetime.installExitHook() }
             box.flagLock.withLock {
                 box.lastRedrawFraction = fraction
                 box.timings = Timings(plan: 0, draw: drawMs, readBack: readMs, triangles: s.triangles)
@@ -163,8 +163,8 @@ private final class GLStateBox: @unchecked Sendable {
     var samples = 0
     var shaderAA = true
     var timings = MapRenderer.Timings()
-    /// Whether this renderer has installed the exit handler (after its first frame; GL thread only).
-    var exitHookInstalled = false
+    /// Frames drawn (the exit handler is installed again after each power of two; GL thread only).
+    var framesDrawn = 0
 }
 
 /// Everything that lives on the GL thread.

@@ -1,3 +1,4 @@
+import CFuzzerDriver
 import Foundation
 import GeoKit
 import MapFormats
@@ -12,7 +13,7 @@ import MapViewer
 // rest. Which one runs is MAPWRIGHT_FUZZ_TARGET's value (scripts/fuzz.sh sets it).
 
 /// The targets by name, in the order of `scripts/fuzz.sh --list`.
-let targets: [(name: String, run: ([UInt8]) -> Void)] = [
+let targets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
     ("csv", { bytes in _ = try? TrackReader.read(bytes, options: TrackReadOptions(format: .csv)) }),
     ("gpx", { bytes in _ = try? TrackReader.read(bytes, options: TrackReadOptions(format: .gpx)) }),
     ("geojson", { bytes in _ = try? TrackReader.read(bytes, options: TrackReadOptions(format: .geojson)) }),
@@ -100,7 +101,7 @@ func fuzzMBTiles(_ bytes: [UInt8]) {
     for id in probeTiles { _ = try? blockingAwait { try await source.tileData(id) } }
 }
 
-let selected: ([UInt8]) -> Void = {
+let selected: @Sendable ([UInt8]) -> Void = {
     let name = ProcessInfo.processInfo.environment["MAPWRIGHT_FUZZ_TARGET"] ?? ""
     guard let t = targets.first(where: { $0.name == name }) else {
         let names = targets.map(\.name).joined(separator: " ")
@@ -110,9 +111,18 @@ let selected: ([UInt8]) -> Void = {
     return t.run
 }()
 
+/// One input, as libFuzzer hands it over.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     selected(bytes)
     return 0
+}
+
+/// The executable's entry point (SwiftPM names it after the module): libFuzzer's driver.
+@_cdecl("mapwright_fuzz_main")
+func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var argc = argc
+    var argv = argv
+    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzOne(data, size) }
 }
