@@ -129,16 +129,7 @@ struct OverdrawCuller {
             var needed = false
             rowRanges.removeAll(keepingCapacity: true)
             for row in row0 ... row1 {
-                let y0 = Double(row) * c - r, y1 = Double(row + 1) * c + r
-                var x0: Double, x1: Double
-                if abs(dy) < 1e-9 {
-                    x0 = min(ax, bx); x1 = max(ax, bx)
-                } else {
-                    let t0 = max(0, min(1, (y0 - ay) / dy)), t1 = max(0, min(1, (y1 - ay) / dy))
-                    x0 = min(ax + t0 * dx, ax + t1 * dx); x1 = max(ax + t0 * dx, ax + t1 * dx)
-                }
-                let col0 = max(0, Int((x0 - r) / c)), col1 = min(cols - 1, Int((x1 + r) / c))
-                guard col0 <= col1 else { continue }
+                guard let (col0, col1) = columns(row: row, ax, ay, bx, by, radius: r) else { continue }
                 rowRanges.append((row, col0, col1))
                 if !needed {
                     let base = row * cols, blockBase = (row >> 3) * blockCols
@@ -198,16 +189,7 @@ struct OverdrawCuller {
         var found = false
         for row in row0 ... row1 {
             let py = (Double(row) + 0.5) * c
-            let y0 = Double(row) * c - r, y1 = Double(row + 1) * c + r
-            var x0: Double, x1: Double
-            if abs(dy) < 1e-9 {
-                x0 = min(ax, bx); x1 = max(ax, bx)
-            } else {
-                let t0 = max(0, min(1, (y0 - ay) / dy)), t1 = max(0, min(1, (y1 - ay) / dy))
-                x0 = min(ax + t0 * dx, ax + t1 * dx); x1 = max(ax + t0 * dx, ax + t1 * dx)
-            }
-            let col0 = max(0, Int((x0 - r) / c)), col1 = min(cols - 1, Int((x1 + r) / c))
-            guard col0 <= col1 else { continue }
+            guard let (col0, col1) = columns(row: row, ax, ay, bx, by, radius: r) else { continue }
             let base = row * cols
             for col in col0 ... col1 where !reached![base + col] {
                 let px = (Double(col) + 0.5) * c
@@ -222,5 +204,23 @@ struct OverdrawCuller {
             }
         }
         return found
+    }
+
+    /// The cells of `row` that the bounding parallelogram of the capsule of `radius` around the
+    /// segment may touch (conservative: a superset of the touched cells), or nil.
+    /// (Int() truncates toward zero; negatives clamp to 0 either way, so it acts as floor here.)
+    private func columns(row: Int, _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, radius r: Double) -> (Int, Int)? {
+        let c = Self.cell
+        let dx = bx - ax, dy = by - ay
+        let y0 = Double(row) * c - r, y1 = Double(row + 1) * c + r
+        var x0: Double, x1: Double
+        if abs(dy) < 1e-9 {
+            x0 = min(ax, bx); x1 = max(ax, bx)
+        } else {
+            let t0 = max(0, min(1, (y0 - ay) / dy)), t1 = max(0, min(1, (y1 - ay) / dy))
+            x0 = min(ax + t0 * dx, ax + t1 * dx); x1 = max(ax + t0 * dx, ax + t1 * dx)
+        }
+        let col0 = max(0, Int((x0 - r) / c)), col1 = min(cols - 1, Int((x1 + r) / c))
+        return col0 <= col1 ? (col0, col1) : nil
     }
 }
