@@ -70,6 +70,41 @@ import Testing
         #expect(try await src.tileData(try TileID(z: 7, x: 0, y: 0)) == nil)
     }
 
+    /// Found by `scripts/fuzz.sh pmtiles` (Fuzz/Crashers/pmtiles/offset-overflow): a directory
+    /// entry whose offset plus length passes 2⁶⁴ trapped on arithmetic overflow when a tile was
+    /// looked up (and when a local archive's leaves were checked). Now it is a clear error.
+    @Test func entryOffsetsNearTwoToTheSixtyFourAreRefused() async throws {
+        let hex =
+            "504d54696c6573037f000000000000002100000000000000a0000000000000002100000000000000c100000000000000" +
+            "1000000000000000c1000000000000005100000000000000040000000000000003000000000000000100008b00000000" +
+            "01000000040c00000000000000cd00000203ab56ca4bcc4d55b252502a51aa0100000effffffffffffffffff537562ff" +
+            "ffcf0601157c0000556e736166654d756061620003000008ffffffffffffffffffffffffffffffffffffffffffffffff" +
+            "ff00000000000000d1fffffffffffffffffffffffffffffffffffffffffff7ffffffffff00001216f14d000000184944" +
+            "415478502a51ff0000000000000000ffffffffffffffffffffffff537562ffffcf06e15d3c887ecf0000504d0000546e" +
+            "6c6549"
+        let bytes = stride(from: 0, to: hex.count, by: 2).map { i -> UInt8 in
+            let a = hex.index(hex.startIndex, offsetBy: i)
+            return UInt8(hex[a ..< hex.index(a, offsetBy: 2)], radix: 16)!
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-\(UUID().uuidString).pmtiles").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // Opening checks the leaves of a local archive: refused, or opened and every lookup refused.
+        do {
+            let src = try PMTilesSource(path: path)
+            for (z, x, y) in [(0, 0, 0), (1, 1, 0), (3, 4, 2), (7, 66, 43), (12, 2200, 1400), (14, 0, 16383)] {
+                do { _ = try await src.tileData(try TileID(z: z, x: x, y: y)) } catch let e as TileError {
+                    #expect("\(e)".contains("points outside"), "\(e)")
+                }
+            }
+        } catch let e as TileError {
+            #expect("\(e)".contains("outside") || "\(e)".contains("deeper"), "\(e)")
+        }
+        #expect(!PMTilesSource.fits(PMTiles.Entry(tileID: 0, offset: UInt64.max - 3, length: 8, runLength: 1), in: 100))
+        #expect(PMTilesSource.fits(PMTiles.Entry(tileID: 0, offset: 92, length: 8, runLength: 1), in: 100))
+        #expect(!PMTilesSource.fits(PMTiles.Entry(tileID: 0, offset: 93, length: 8, runLength: 1), in: 100))
+    }
+
     @Test func corruptArchivesGiveClearErrors() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pmc-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

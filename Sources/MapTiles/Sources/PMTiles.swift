@@ -339,13 +339,19 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
         }
     }
 
+    /// Whether an entry's bytes lie within a section of `size` bytes, without overflowing on the
+    /// offsets a damaged directory may hold (found by fuzzing: offset + length past 2⁶⁴ trapped).
+    static func fits(_ e: PMTiles.Entry, in size: UInt64) -> Bool {
+        UInt64(e.length) <= size && e.offset <= size - UInt64(e.length)
+    }
+
     private static func checkSection(_ offset: UInt64, _ length: UInt64, _ what: String, _ h: PMTiles.Header,
                                      _ fileLength: UInt64?, _ name: String) throws {
         let (end, overflow) = offset.addingReportingOverflow(length)
         if overflow || (fileLength.map { end > $0 } ?? false) {
             throw TileError(.invalidArchive, "\(name): the \(what) (\(offset)+\(length)) points outside the file (\(fileLength ?? 0) bytes)")
         }
-        if what.hasSuffix("directory") || what == "leaf directories", length > UInt64(maxDirectoryBytes) {
+        if what.hasSuffix("directory") || what == "leaf directories" || what == "metadata", length > UInt64(maxDirectoryBytes) {
             throw TileError(.invalidArchive, "\(name): the \(what) is \(length) bytes, over the \(maxDirectoryBytes) limit")
         }
     }
@@ -370,7 +376,7 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
             try Task.checkCancellation()
             guard let e = PMTiles.find(target, in: dir) else { return nil }
             if e.runLength > 0 {
-                guard e.offset + UInt64(e.length) <= header.dataLength else {
+                guard Self.fits(e, in: header.dataLength) else {
                     throw TileError(.invalidArchive, "\(name): tile \(id) points outside the tile data")
                 }
                 let raw = try await reader.read(offset: header.dataOffset + e.offset, count: Int(e.length))
@@ -382,7 +388,7 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
                 }
             }
             guard depth < Self.maxDepth else { break }
-            guard e.offset + UInt64(e.length) <= header.leafLength, e.length > 0 else {
+            guard Self.fits(e, in: header.leafLength), e.length > 0 else {
                 throw TileError(.invalidArchive, "\(name): a leaf directory (\(e.offset)+\(e.length)) points outside the leaf section")
             }
             let key = e.offset
@@ -407,7 +413,7 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
                 guard depth < Self.maxDepth else {
                     throw TileError(.invalidArchive, "\(name): leaf directories nest deeper than \(Self.maxDepth) levels (a loop?)")
                 }
-                guard e.offset + UInt64(e.length) <= header.leafLength else {
+                guard Self.fits(e, in: header.leafLength) else {
                     throw TileError(.invalidArchive, "\(name): a leaf directory points outside the leaf section")
                 }
                 let raw = try readNow(header.leafOffset + e.offset, Int(e.length))
