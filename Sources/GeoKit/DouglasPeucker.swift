@@ -54,7 +54,7 @@ public enum DouglasPeucker {
         var keep = [Bool](repeating: false, count: n)
         keep[0] = true
         keep[n - 1] = true
-        var budget = workPerPoint * n
+        let budget = work + workPerPoint * n
         var stack: [(Int, Int)] = [(0, n - 1)]
         while let (first, last) = stack.popLast() {
             guard last - first > 1 else { continue }
@@ -76,11 +76,10 @@ public enum DouglasPeucker {
                     at = i
                 }
             }
-            budget -= last - first - 1
             work += last - first - 1
             if worst > tol2 {
                 // Past the budget, split long ranges evenly so the depth stays logarithmic.
-                if budget < 0 && last - first > 8 { at = first + (last - first) / 2 }
+                if work > budget && last - first > 8 { at = first + (last - first) / 2 }
                 keep[at] = true
                 stack.append((first, at))
                 stack.append((at, last))
@@ -90,11 +89,7 @@ public enum DouglasPeucker {
     }
 
     private static func kept(in p: UnsafeBufferPointer<MapPoint>, tolerance: Double) -> [Int] {
-        let n = p.count
-        if n <= 2 { return Array(0..<n) }
         let keep = keptMask(in: p, tolerance: tolerance)
-        var out: [Int] = []
-        for i in 0..<n where keep[i] { out.append(i) }
-        return out
+        return keep.indices.filter { keep[$0] }
     }
 }

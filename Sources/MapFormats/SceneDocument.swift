@@ -316,15 +316,16 @@ public struct SceneDocument: Codable, Sendable, Equatable {
     /// The syntax (and nesting, at most `maxNesting` deep) is checked first by MapFormats' own
     /// scanner, so broken or hostile JSON gets a line and column.
     public static func decode(_ data: Data, file: String) throws -> SceneDocument {
+        let json: JSONValue
         do {
-            _ = try JSONValue.parse(String(decoding: data, as: UTF8.self), maxDepth: maxNesting)
+            json = try JSONValue.parse(String(decoding: data, as: UTF8.self), maxDepth: maxNesting)
         } catch let error as FormatError {
             let at = error.line.map { l in ":\(l)" + (error.column.map { ":\($0)" } ?? "") } ?? ""
             throw SceneDocumentError(file: file + at, path: error.path.map(FormatError.shortened) ?? "", reason: error.message)
         }
         do {
             let doc = try JSONDecoder().decode(SceneDocument.self, from: data)
-            try checkKeys(data, file: file)
+            try checkKeys(json, file: file)
             return doc
         } catch let error as SceneDocumentError {
             throw error
@@ -337,29 +338,36 @@ public struct SceneDocument: Codable, Sendable, Equatable {
 
     /// Rejects keys the format does not have (a typo such as `colour` would otherwise be
     /// ignored silently), naming the JSON path and the closest known key.
-    private static func checkKeys(_ data: Data, file: String) throws {
+    private static func checkKeys(_ top: JSONValue, file: String) throws {
         func names(_ value: Any) -> Set<String> {
             Set(Mirror(reflecting: value).children.compactMap(\.label))
         }
-        func check(_ object: Any?, _ allowed: Set<String>, _ path: String) throws {
-            guard let dict = object as? [String: Any] else { return }
-            for key in dict.keys.sorted() where !allowed.contains(key) {
+        func members(_ value: JSONValue?) -> [String: JSONValue] {
+            if case .object(let o) = value { return o }
+            return [:]
+        }
+        func elements(_ value: JSONValue?) -> [JSONValue] {
+            if case .array(let a) = value { return a }
+            return []
+        }
+        func check(_ object: JSONValue?, _ allowed: Set<String>, _ path: String) throws {
+            for key in members(object).keys.sorted() where !allowed.contains(key) {
                 let near = allowed.min { editDistance($0, key) < editDistance($1, key) }
                 let hint = near.map { editDistance($0, key) <= 2 ? " (did you mean '\($0)'?)" : "" } ?? ""
                 throw SceneDocumentError(file: file, path: path.isEmpty ? key : "\(path).\(key)",
                                          reason: "unknown key\(hint)")
             }
         }
-        guard let top = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return }
+        let root = members(top)
         try check(top, names(SceneDocument()), "")
-        try check(top["camera"], names(CameraSpec()), "camera")
-        for (i, overlay) in ((top["overlays"] as? [Any]) ?? []).enumerated() {
+        try check(root["camera"], names(CameraSpec()), "camera")
+        for (i, overlay) in elements(root["overlays"]).enumerated() {
             try check(overlay, names(OverlaySpec(type: "")), "overlays[\(i)]")
-            try check((overlay as? [String: Any])?["casing"], names(CasingSpec(color: "")), "overlays[\(i)].casing")
-            let animation = (overlay as? [String: Any])?["animation"]
+            try check(members(overlay)["casing"], names(CasingSpec(color: "")), "overlays[\(i)].casing")
+            let animation = members(overlay)["animation"]
             try check(animation, names(AnimationSpec()), "overlays[\(i)].animation")
-            for (key, value) in (animation as? [String: Any]) ?? [:] {
-                for (k, frame) in ((value as? [Any]) ?? []).enumerated() {
+            for (key, value) in members(animation) {
+                for (k, frame) in elements(value).enumerated() {
                     try check(frame, ["offset", "value", "easing"], "overlays[\(i)].animation.\(key)[\(k)]")
                 }
             }

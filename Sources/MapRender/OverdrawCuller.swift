@@ -32,13 +32,11 @@ struct OverdrawCuller {
     static let exactCount = 150_000
 
     /// Segments kept so far, and their screen ends (kept only until the switch to coarse).
-    private(set) var keptCount = 0
+    private var keptCount = 0
     private var keptInk = 0.0
     private var keptSegments: [(Double, Double, Double, Double)] = []
     /// Coarse mode: the pixels whose centre some kept segment's ink reaches (nil while exact).
     private var reached: [Bool]?
-    /// Whether the culler has turned coarse.
-    var isCoarse: Bool { reached != nil }
 
     let cols: Int
     let rows: Int

@@ -15,21 +15,19 @@ import Foundation
 ///
 /// Call it before ending the process while renderers may be busy; the CLI does. For every
 /// other path an `atexit` handler runs it, installed when each renderer has built its programs
-/// and again after its frames 1, 2, 4, 8, … (at most a few dozen entries). `atexit` handlers run in reverse order of registration, and LLVM registers the
-/// destructors of its lazily built statics (the pass registry, the target registry) when they
-/// are first used — during shader compilations — so a handler installed earlier would run
-/// after they are gone; one installed after them runs before. The handler waits at most `exitWait` seconds for a busy GL thread. A process
-/// that exits while its first renderer is still being created, without calling `shutdownAll`,
-/// stays exposed to the race (measured: 1 run in 70 of `exit-race` with early exits; none in
-/// 150 exits after the first frame, none in 200 with `shutdownAll` first).
+/// and again after its frames 1, 2, 4, 8, … (at most a few dozen entries). `atexit` handlers
+/// run in reverse order of registration, and LLVM registers the destructors of its lazily
+/// built statics (the pass registry, the target registry) when they are first used — during
+/// shader compilations — so a handler installed earlier would run after they are gone; one
+/// installed after them runs before. The handler waits at most `exitWait` seconds for a busy
+/// GL thread. A process that exits while its first renderer is still being created, without
+/// calling `shutdownAll`, stays exposed to the race (measured: 1 run in 70 of `exit-race` with
+/// early exits; none in 150 exits after the first frame, none in 200 with `shutdownAll` first).
 public enum GLLifetime {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var renderers: [ObjectIdentifier: (GLThread, () -> Void)] = [:]
     nonisolated(unsafe) private static var displays: [EGLDisplay] = []
     nonisolated(unsafe) private static var shuttingDown = false
-
-    /// Whether `shutdownAll()` has run (new renderers are refused from then on).
-    public static var isShutDown: Bool { lock.withLock { shuttingDown } }
 
     /// How long the exit handler waits for one busy GL thread before letting the exit go on.
     public static let exitWait = 10.0
@@ -42,8 +40,9 @@ public enum GLLifetime {
         }
     }
 
-    /// Installs the exit handler (again): called after a renderer's first frame, so that it
-    /// runs before the destructors of whatever LLVM built for that frame.
+    /// Installs the exit handler (again): called once a renderer's programs are built and after
+    /// its frames 1, 2, 4, 8, …, so that it runs before the destructors of whatever LLVM built
+    /// by then.
     static func installExitHook() {
         atexit { GLLifetime.shutdownAll(waitingAtMost: GLLifetime.exitWait) }
     }

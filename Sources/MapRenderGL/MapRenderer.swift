@@ -68,14 +68,15 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
                 return s.description
             }
         } catch {
-            GLLifetime.unregister(box)
-            thread.stop { box.state = nil }
+            Self.retire(box, thread)
             throw error
         }
     }
 
-    deinit {
-        let box = state
+    deinit { Self.retire(state, thread) }
+
+    /// Takes a renderer out of `GLLifetime` and destroys its GL state on its own thread.
+    private static func retire(_ box: GLStateBox, _ thread: GLThread) {
         GLLifetime.unregister(box)
         thread.stop { box.state = nil }
     }
