@@ -105,6 +105,53 @@ static void chunk_end(mw_out *o, size_t type_at) {
     put32(o, (uint32_t)crc);
 }
 
+// Joins raw deflate bands (all but the last ending in a sync flush, the last final) into a PNG:
+// signature, IHDR, one IDAT (zlib header, the bands, the Adler-32 combined from theirs), IEND.
+static int mw_png_assemble(uint32_t width, uint32_t height, int drop_alpha, int level, int count,
+                           unsigned char *const *outs, const size_t *sizes, const uLong *adlers, const uLong *raws,
+                           mw_png_encoded *out) {
+    size_t idat = 2 + 4;  // zlib header + Adler-32
+    uLong adler = 1L;
+    for (int i = 0; i < count; i++) {
+        idat += sizes[i];
+        adler = i == 0 ? adlers[i] : adler32_combine(adler, adlers[i], (z_off_t)raws[i]);
+    }
+    if (idat > 0x7fffffffu) {
+        snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "compressed image too large");
+        return 1;
+    }
+    mw_out o = {NULL, 0, 8 + 25 + 12 + idat + 12};
+    o.data = (unsigned char *)malloc(o.capacity);
+    if (!o.data) {
+        snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "out of memory");
+        return 1;
+    }
+    static const unsigned char signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
+    put(&o, signature, 8);
+    size_t at = chunk_begin(&o, 13, "IHDR");
+    put32(&o, width);
+    put32(&o, height);
+    unsigned char ihdr_tail[5] = {8, (unsigned char)(drop_alpha ? 2 : 6), 0, 0, 0};  // depth, colour type, deflate, filter 0, no interlace
+    put(&o, ihdr_tail, 5);
+    chunk_end(&o, at);
+    at = chunk_begin(&o, (uint32_t)idat, "IDAT");
+    // zlib header: CM 8 (deflate), CINFO 7 (32 KiB window), FLEVEL from the level; FCHECK makes
+    // the 16-bit value a multiple of 31 (RFC 1950 §2.2).
+    unsigned flevel = level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3;
+    unsigned header = (0x78u << 8) | (flevel << 6);
+    header += 31 - header % 31;
+    unsigned char zh[2] = {(unsigned char)(header >> 8), (unsigned char)header};
+    put(&o, zh, 2);
+    for (int i = 0; i < count; i++) put(&o, outs[i], sizes[i]);
+    put32(&o, (uint32_t)adler);
+    chunk_end(&o, at);
+    at = chunk_begin(&o, 0, "IEND");
+    chunk_end(&o, at);
+    out->data = o.data;
+    out->size = o.size;
+    return 0;
+}
+
 int mw_png_is_opaque(const unsigned char *rgba, uint32_t width, uint32_t height, size_t stride) {
     for (uint32_t y = 0; y < height; y++) {
         const unsigned char *row = rgba + (size_t)y * stride;
@@ -160,50 +207,183 @@ int mw_png_encode_bands(const unsigned char *rgba, uint32_t width, uint32_t heig
         else mw_band_run(&band[i]);
     }
     int failed = 0;
-    size_t idat = 2 + 4;  // zlib header + Adler-32
-    uLong adler = 1L;
+    unsigned char *outs[8];
+    size_t sizes[8];
+    uLong adlers[8], raws[8];
     for (int i = 0; i < bands; i++) {
         failed |= band[i].failed;
-        idat += band[i].out_size;
-        adler = i == 0 ? band[i].adler : adler32_combine(adler, band[i].adler, (z_off_t)band[i].raw_size);
+        outs[i] = band[i].out; sizes[i] = band[i].out_size; adlers[i] = band[i].adler; raws[i] = band[i].raw_size;
     }
-    if (failed || idat > 0x7fffffffu) {
-        for (int i = 0; i < bands; i++) free(band[i].out);
-        snprintf(out->message, MW_PNG_MESSAGE_LENGTH, failed ? "deflate failed (out of memory?)" : "compressed image too large");
+    int rc = failed ? -1 : mw_png_assemble(width, height, drop_alpha, level, bands, outs, sizes, adlers, raws, out);
+    for (int i = 0; i < bands; i++) free(band[i].out);
+    if (failed) snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "deflate failed (out of memory?)");
+    return rc == 0 ? 0 : 1;
+}
+
+// ---- Successive frames (mw_png_frames) ----
+//
+// An animation's frames mostly repeat the previous frame: a pulse or a moving marker changes a
+// few places. The frame encoder cuts every frame into the same fixed bands of rows, deflates each
+// band on its own (empty window; a sync flush, the last band Z_FINISH), and keeps each band's
+// compressed bytes beside a copy of its pixels. A band whose pixels equal the previous frame's,
+// byte for byte, re-uses its bytes; the others are deflated on up to `threads` threads. The PNG
+// is byte-identical to the one a fresh encoder would write.
+
+typedef struct mw_cached_band {
+    unsigned char *out;
+    size_t out_size;
+    uLong adler, raw_size;
+    int valid;
+} mw_cached_band;
+
+struct mw_png_frames {
+    uint32_t width, height, band_rows, band_count;
+    int channels, level, strategy;
+    unsigned char *previous;  // the last frame's RGBA rows, width·4 bytes apart
+    mw_cached_band *bands;
+};
+
+mw_png_frames *mw_png_frames_new(void) { return (mw_png_frames *)calloc(1, sizeof(mw_png_frames)); }
+
+static void mw_png_frames_reset(mw_png_frames *f) {
+    if (f->bands) {
+        for (uint32_t i = 0; i < f->band_count; i++) free(f->bands[i].out);
+    }
+    free(f->bands);
+    free(f->previous);
+    memset(f, 0, sizeof *f);
+}
+
+void mw_png_frames_free(mw_png_frames *f) {
+    if (!f) return;
+    mw_png_frames_reset(f);
+    free(f);
+}
+
+typedef struct mw_band_batch {
+    mw_band *jobs;
+    int count, first, step;
+} mw_band_batch;
+
+static void *mw_band_batch_run(void *arg) {
+    mw_band_batch *b = (mw_band_batch *)arg;
+    for (int i = b->first; i < b->count; i += b->step) mw_band_run(&b->jobs[i]);
+    return NULL;
+}
+
+int mw_png_frames_encode(mw_png_frames *f, const unsigned char *rgba, uint32_t width, uint32_t height, size_t stride,
+                         int drop_alpha, int level, int strategy, int threads, mw_png_encoded *out,
+                         uint32_t *reused, uint32_t *total) {
+    out->data = NULL;
+    out->size = 0;
+    out->message[0] = 0;
+    if (reused) *reused = 0;
+    if (total) *total = 0;
+    if (!f || !rgba || width == 0 || height == 0 || width > 0x7fffffffu || height > 0x7fffffffu ||
+        stride < (size_t)width * 4) {
+        snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "invalid image layout");
         return 1;
     }
-    mw_out o = {NULL, 0, 8 + 25 + 12 + idat + 12};
-    o.data = (unsigned char *)malloc(o.capacity);
-    if (!o.data) {
-        for (int i = 0; i < bands; i++) free(band[i].out);
+    int channels = drop_alpha ? 3 : 4;
+    if ((uint64_t)width * height * channels + height > 0xF0000000ull) {
+        snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "image too large for one PNG stream");
+        return 1;
+    }
+    if (level < 0) level = 0;
+    if (level > 9) level = 9;
+    int zstrategy = strategy == MW_PNG_STRATEGY_RLE ? Z_RLE : strategy == MW_PNG_STRATEGY_FILTERED ? Z_FILTERED : Z_DEFAULT_STRATEGY;
+    size_t row_pixels = (size_t)width * 4;
+    if (!f->bands || f->width != width || f->height != height || f->channels != channels || f->level != level ||
+        f->strategy != zstrategy) {
+        mw_png_frames_reset(f);
+        // Bands of about 64 KiB of scanlines: small enough that a change re-deflates little,
+        // large enough that the empty window at each band's start costs little.
+        size_t row_bytes = 1 + (size_t)width * (size_t)channels;
+        uint32_t rows = (uint32_t)((65536 + row_bytes - 1) / row_bytes);
+        if (rows < 8) rows = 8;
+        if (rows > height) rows = height;
+        f->width = width; f->height = height; f->channels = channels; f->level = level; f->strategy = zstrategy;
+        f->band_rows = rows;
+        f->band_count = (height + rows - 1) / rows;
+        f->previous = (unsigned char *)malloc(row_pixels * height);
+        f->bands = (mw_cached_band *)calloc(f->band_count, sizeof(mw_cached_band));
+        if (!f->previous || !f->bands) {
+            mw_png_frames_reset(f);
+            snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "out of memory");
+            return 1;
+        }
+    }
+    uint32_t count = f->band_count;
+    mw_band *jobs = (mw_band *)calloc(count, sizeof(mw_band));
+    uint32_t *which = (uint32_t *)calloc(count, sizeof(uint32_t));
+    if (!jobs || !which) {
+        free(jobs); free(which);
         snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "out of memory");
         return 1;
     }
-    static const unsigned char signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
-    put(&o, signature, 8);
-    size_t at = chunk_begin(&o, 13, "IHDR");
-    put32(&o, width);
-    put32(&o, height);
-    unsigned char ihdr_tail[5] = {8, (unsigned char)(drop_alpha ? 2 : 6), 0, 0, 0};  // depth, colour type, deflate, filter 0, no interlace
-    put(&o, ihdr_tail, 5);
-    chunk_end(&o, at);
-    at = chunk_begin(&o, (uint32_t)idat, "IDAT");
-    // zlib header: CM 8 (deflate), CINFO 7 (32 KiB window), FLEVEL from the level; FCHECK makes
-    // the 16-bit value a multiple of 31 (RFC 1950 §2.2).
-    unsigned flevel = level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3;
-    unsigned header = (0x78u << 8) | (flevel << 6);
-    header += 31 - header % 31;
-    unsigned char zh[2] = {(unsigned char)(header >> 8), (unsigned char)header};
-    put(&o, zh, 2);
-    for (int i = 0; i < bands; i++) {
-        put(&o, band[i].out, band[i].out_size);
-        free(band[i].out);
+    int dirty = 0;
+    for (uint32_t b = 0; b < count; b++) {
+        uint32_t first = b * f->band_rows;
+        uint32_t n = first + f->band_rows <= height ? f->band_rows : height - first;
+        int same = f->bands[b].valid;
+        for (uint32_t r = 0; same && r < n; r++) {
+            same = memcmp(f->previous + (size_t)(first + r) * row_pixels, rgba + (size_t)(first + r) * stride, row_pixels) == 0;
+        }
+        if (same) continue;
+        jobs[dirty] = (mw_band){rgba, stride, width, first, n, channels, level, zstrategy, b == count - 1, NULL, 0, 0, 0, 0};
+        which[dirty] = b;
+        dirty++;
     }
-    put32(&o, (uint32_t)adler);
-    chunk_end(&o, at);
-    at = chunk_begin(&o, 0, "IEND");
-    chunk_end(&o, at);
-    out->data = o.data;
-    out->size = o.size;
-    return 0;
+    if (threads <= 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cpus > 0 ? (int)cpus : 1;
+    }
+    if (threads > 8) threads = 8;
+    if (threads > dirty) threads = dirty;
+    mw_band_batch batch[8];
+    pthread_t tids[8];
+    int started[8] = {0};
+    for (int t = 0; t < threads; t++) batch[t] = (mw_band_batch){jobs, dirty, t, threads};
+    for (int t = 1; t < threads; t++) started[t] = pthread_create(&tids[t], NULL, mw_band_batch_run, &batch[t]) == 0;
+    if (threads > 0) mw_band_batch_run(&batch[0]);
+    for (int t = 1; t < threads; t++) {
+        if (started[t]) pthread_join(tids[t], NULL);
+        else mw_band_batch_run(&batch[t]);
+    }
+    int failed = 0;
+    for (int i = 0; i < dirty; i++) failed |= jobs[i].failed;
+    if (failed) {
+        for (int i = 0; i < dirty; i++) free(jobs[i].out);
+        free(jobs); free(which);
+        mw_png_frames_reset(f);
+        snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "deflate failed (out of memory?)");
+        return 1;
+    }
+    for (int i = 0; i < dirty; i++) {
+        mw_cached_band *c = &f->bands[which[i]];
+        free(c->out);
+        *c = (mw_cached_band){jobs[i].out, jobs[i].out_size, jobs[i].adler, jobs[i].raw_size, 1};
+        for (uint32_t r = 0; r < jobs[i].row_count; r++) {
+            uint32_t y = jobs[i].first_row + r;
+            memcpy(f->previous + (size_t)y * row_pixels, rgba + (size_t)y * stride, row_pixels);
+        }
+    }
+    free(jobs); free(which);
+    unsigned char **outs = (unsigned char **)malloc(count * sizeof(unsigned char *));
+    size_t *sizes = (size_t *)malloc(count * sizeof(size_t));
+    uLong *adlers = (uLong *)malloc(count * sizeof(uLong)), *raws = (uLong *)malloc(count * sizeof(uLong));
+    int rc = 1;
+    if (outs && sizes && adlers && raws) {
+        for (uint32_t b = 0; b < count; b++) {
+            outs[b] = f->bands[b].out; sizes[b] = f->bands[b].out_size;
+            adlers[b] = f->bands[b].adler; raws[b] = f->bands[b].raw_size;
+        }
+        rc = mw_png_assemble(width, height, drop_alpha, level, (int)count, outs, sizes, adlers, raws, out);
+    } else {
+        snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "out of memory");
+    }
+    free(outs); free(sizes); free(adlers); free(raws);
+    if (reused) *reused = count - (uint32_t)dirty;
+    if (total) *total = count;
+    return rc;
 }

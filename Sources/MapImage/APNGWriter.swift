@@ -14,7 +14,7 @@ public final class APNGWriter: FrameSink {
     public let frameCount: Int
     private let delay: (num: UInt16, den: UInt16)
     private let plays: UInt32
-    private var options: PNGOptions
+    private let encoder: PNGFrameEncoder
     private let file: PendingFile
     private var written = 0
     private var sequence: UInt32 = 0
@@ -31,7 +31,7 @@ public final class APNGWriter: FrameSink {
         guard fps.isFinite, fps > 0 else { throw .encoding(path, "frame rate \(fps) is not positive") }
         self.path = path; self.width = width; self.height = height; self.frameCount = frameCount
         self.plays = loops ? 0 : 1
-        self.options = options
+        encoder = PNGFrameEncoder(options: options)
         delay = Self.delayFraction(fps: fps)
         file = try PendingFile(path: path)
     }
@@ -53,12 +53,12 @@ public final class APNGWriter: FrameSink {
         // All frames share the header's colour type: RGB when the first frame is opaque.
         if rgb == nil {
             rgb = frame.isOpaque
-            options.dropOpaqueAlpha = frame.isOpaque
+            encoder.options.dropOpaqueAlpha = frame.isOpaque
         }
         if rgb == true, !frame.isOpaque {
             throw .encoding(path, "frame \(written) has transparent pixels but the first frame was opaque")
         }
-        let png = try frame.pngData(options: options)
+        let png = try encoder.encode(frame)
         let (ihdr, data) = try Self.split(png, path: path)
         var out: [UInt8] = []
         if written == 0 {
@@ -145,14 +145,14 @@ enum CRC32 {
 public final class PNGSequenceWriter: FrameSink {
     /// The directory.
     public let directory: String
-    private let options: PNGOptions
+    private let encoder: PNGFrameEncoder
     private var written: [String] = []
     private let createdDirectory: Bool
 
     /// Prepares `directory` (its parent must exist).
     public init(directory: String, options: PNGOptions = .fast) throws(MapImageError) {
         self.directory = directory
-        self.options = options
+        encoder = PNGFrameEncoder(options: options)
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDir) {
             guard isDir.boolValue else { throw .fileWrite(directory, "exists and is not a directory") }
@@ -173,7 +173,7 @@ public final class PNGSequenceWriter: FrameSink {
 
     public func write(_ frame: Bitmap) throws(MapImageError) {
         let p = (directory as NSString).appendingPathComponent(Self.name(ofFrame: written.count))
-        try frame.writePNG(to: p, options: options)
+        try AtomicFile.write(try encoder.encode(frame), to: p)
         written.append(p)
     }
 

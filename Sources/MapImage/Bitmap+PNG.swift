@@ -78,7 +78,7 @@ extension Bitmap {
     }
 
     /// Copies a NUL-terminated C message buffer into a String.
-    private static func message<T>(_ tuple: inout T) -> String {
+    static func message<T>(_ tuple: inout T) -> String {
         withUnsafeBytes(of: &tuple) { raw in
             let bytes = raw.prefix { $0 != 0 }
             let text = String(decoding: bytes, as: UTF8.self)

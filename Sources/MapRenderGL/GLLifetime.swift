@@ -58,8 +58,30 @@ public enum GLLifetime {
             guard !shuttingDown else { throw RenderError(.threadStopped) }
             guard initialize() else { return false }
             if !displays.contains(where: { $0 == display }) { displays.append(display) }
+            pinDriversUnderLeakSanitizer()
             return true
         }
+    }
+
+    nonisolated(unsafe) private static var pinned = false
+
+    /// Under LeakSanitizer only (`scripts/sanitize.sh address`): keeps Mesa's driver (and the
+    /// LLVM it loaded) mapped after `eglTerminate`, which otherwise unloads it. LeakSanitizer
+    /// reports at exit, and memory a driver keeps for the process would then be listed under
+    /// `<unknown module>`, where no suppression can name it. Without the sanitizer nothing changes.
+    private static func pinDriversUnderLeakSanitizer() {
+        guard !pinned else { return }
+        pinned = true
+        guard let global = dlopen(nil, RTLD_LAZY), dlsym(global, "__lsan_do_leak_check") != nil else { return }
+        // The mapped files, as the kernel lists them (path last on each line).
+        let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+        var names: Set<String> = []
+        for line in maps.split(separator: "\n") {
+            guard let slash = line.firstIndex(of: "/") else { continue }
+            let path = String(line[slash...])
+            if path.contains("/dri/") || path.contains("libgallium") { names.insert(path) }
+        }
+        for path in names { _ = dlopen(path, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE) }
     }
 
     /// Tears every renderer's GL down, each on its own thread after the job it is on, then

@@ -6,7 +6,10 @@ final class GLThread: @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [GLJob] = []
     private var stopped = false
-    private var thread: Thread?
+    /// Weak: the running thread's block holds this object, and Foundation keeps a `Thread` (and
+    /// its block) alive only while it runs, so a strong reference here would be a cycle that
+    /// leaks both once the thread has ended.
+    private weak var thread: Thread?
     /// Whether the loop has returned (the last job, context teardown included, is done), and
     /// the condition its waiters wait on.
     private var done = false
@@ -66,7 +69,7 @@ final class GLThread: @unchecked Sendable {
         stopped = true
         condition.signal()
         condition.unlock()
-        guard let t = thread, Thread.current !== t else { return false }
+        if let t = thread, Thread.current === t { return false }
         let deadline = limit.map { Date(timeIntervalSinceNow: $0) }
         doneCondition.lock()
         defer { doneCondition.unlock() }

@@ -76,6 +76,11 @@ public final class MapViewer: @unchecked Sendable {
         SDL_SetHint(SDL_HINT_TOUCH_MOUSE_EVENTS, "0")
         SDL_SetHint(SDL_HINT_MOUSE_TOUCH_EVENTS, "0")
         SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
+        // Frames are drawn by our own (offscreen) renderer and copied into the window's surface.
+        // Without this SDL may back that surface with a GL texture of its own: it then re-creates
+        // the window with a GL flag (so the window first shown goes away, which confuses tools
+        // that look for it) and runs a second GL context that GLLifetime does not tear down.
+        SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
         guard SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else {
             let why = String(cString: SDL_GetError())
             throw ViewerError("cannot open a window (\(why)); is DISPLAY or WAYLAND_DISPLAY set? Use --headless to run without one")

@@ -42,7 +42,9 @@ import Testing
 
     func screenshot(_ display: String, _ window: String, _ name: String) throws -> Bitmap {
         let path = dir.path(name)
-        let r = try x(display, "import", ["-window", window, "-depth", "8", "png24:" + path])
+        // `import` waits for the window's events: bounded, so that a window gone astray fails the
+        // test instead of hanging it.
+        let r = try x(display, "timeout", ["30", "import", "-window", window, "-depth", "8", "png24:" + path])
         #expect(r.status == 0, "\(r.stderr)")
         return try Bitmap(contentsOfPNGFile: path)
     }

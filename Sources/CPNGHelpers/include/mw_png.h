@@ -62,6 +62,18 @@ int mw_png_encode(const unsigned char *rgba, uint32_t width, uint32_t height, si
 int mw_png_encode_bands(const unsigned char *rgba, uint32_t width, uint32_t height, size_t stride,
                         int drop_alpha, int level, int strategy, int bands, mw_png_encoded *out);
 
+/// An encoder for successive frames of one size (see mw_png_fast.c): like mw_png_encode_bands,
+/// but with fixed bands of about 64 KiB whose compressed bytes are kept and re-used while their
+/// pixels do not change. Not thread-safe: one frame at a time per encoder.
+typedef struct mw_png_frames mw_png_frames;
+mw_png_frames *mw_png_frames_new(void);
+void mw_png_frames_free(mw_png_frames *frames);
+/// Encodes one frame; `reused`/`total` (may be NULL) receive how many bands were re-used of how
+/// many. Returns 0 on success; otherwise non-zero with `out->message` set and `out->data` NULL.
+int mw_png_frames_encode(mw_png_frames *frames, const unsigned char *rgba, uint32_t width, uint32_t height,
+                         size_t stride, int drop_alpha, int level, int strategy, int threads, mw_png_encoded *out,
+                         uint32_t *reused, uint32_t *total);
+
 /// 1 when every alpha byte (the 4th of each RGBA8 pixel) is 255, else 0.
 int mw_png_is_opaque(const unsigned char *rgba, uint32_t width, uint32_t height, size_t stride);
 
