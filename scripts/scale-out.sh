@@ -3,7 +3,8 @@
 # and a shared proxy_cache in front. Runs in the foreground, prints one line per process
 # ("replica PID PORT", "nginx PID PORT") and stops them all on SIGTERM or SIGINT.
 # usage: scripts/scale-out.sh --port P [--replicas N (default 2)] [-- SERVE_FLAGS…]
-#   Replicas listen on 127.0.0.1:P+1 … P+N, nginx on 127.0.0.1:P. The binary is $MAPWRIGHT, else
+#   Replicas listen on free ports of 127.0.0.1 that the system picks (each printed), nginx on
+#   127.0.0.1:P. The binary is $MAPWRIGHT, else
 #   `mapwright` on PATH, else .build/release/mapwright, else .build/debug/mapwright.
 #   Needs nginx (Debian nginx-light or nginx).
 set -euo pipefail
@@ -16,7 +17,7 @@ while [ $# -gt 0 ]; do
     *) echo "scale-out: unknown argument '$1' (usage: scale-out.sh --port P [--replicas N] [-- SERVE_FLAGS…])" >&2; exit 2 ;;
   esac
 done
-[[ "$PORT" =~ ^[0-9]+$ ]] && [ "$PORT" -ge 1 ] && [ $((PORT + REPLICAS)) -le 65535 ] || { echo "scale-out: --port P is required (1…65535 − replicas)" >&2; exit 2; }
+[[ "$PORT" =~ ^[0-9]+$ ]] && [ "$PORT" -ge 1 ] && [ "$PORT" -le 65535 ] || { echo "scale-out: --port P is required (1…65535)" >&2; exit 2; }
 [[ "$REPLICAS" =~ ^[0-9]+$ ]] && [ "$REPLICAS" -ge 1 ] && [ "$REPLICAS" -le 64 ] || { echo "scale-out: --replicas must be 1…64" >&2; exit 2; }
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 MW=${MAPWRIGHT:-$(command -v mapwright || true)}
@@ -41,12 +42,14 @@ trap stop TERM INT EXIT
 
 upstreams=""
 for i in $(seq "$REPLICAS"); do
-  port=$((PORT + i))
-  "$MW" serve --host 127.0.0.1 --port "$port" "${SERVE[@]}" > "$DIR/replica$i.out" 2> "$DIR/replica$i.err" &
+  # Port 0: the system picks a free port (a fixed PORT+i may already be some connection's
+  # ephemeral port), and the replica says which.
+  "$MW" serve --host 127.0.0.1 --port 0 "${SERVE[@]}" > "$DIR/replica$i.out" 2> "$DIR/replica$i.err" &
   pid=$!
   pids+=("$pid")
   for _ in $(seq 300); do grep -q "listening on" "$DIR/replica$i.out" 2>/dev/null && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   grep -q "listening on" "$DIR/replica$i.out" || { echo "scale-out: replica $i did not start: $(tail -3 "$DIR/replica$i.err")" >&2; exit 1; }
+  port=$(grep -o "listening on http://127.0.0.1:[0-9]*" "$DIR/replica$i.out" | head -1 | sed 's/.*://')
   echo "replica $pid $port"
   upstreams+="    server 127.0.0.1:$port max_fails=1 fail_timeout=2s;"$'\n'
 done
