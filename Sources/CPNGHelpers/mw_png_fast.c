@@ -162,8 +162,10 @@ int mw_png_is_opaque(const unsigned char *rgba, uint32_t width, uint32_t height,
     return 1;
 }
 
-int mw_png_encode_bands(const unsigned char *rgba, uint32_t width, uint32_t height, size_t stride,
-                        int drop_alpha, int level, int strategy, int bands, mw_png_encoded *out) {
+// Clears `out` and checks the pixel layout and that the scanlines fit one zlib stream; 1 (with
+// the message set) when they do not.
+static int mw_check_layout(const unsigned char *rgba, uint32_t width, uint32_t height, size_t stride, int drop_alpha,
+                           mw_png_encoded *out) {
     out->data = NULL;
     out->size = 0;
     out->message[0] = 0;
@@ -172,11 +174,17 @@ int mw_png_encode_bands(const unsigned char *rgba, uint32_t width, uint32_t heig
         snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "invalid image layout");
         return 1;
     }
-    int channels = drop_alpha ? 3 : 4;
-    if ((uint64_t)width * height * channels + height > 0xF0000000ull) {
+    if ((uint64_t)width * height * (drop_alpha ? 3 : 4) + height > 0xF0000000ull) {
         snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "image too large for one PNG stream");
         return 1;
     }
+    return 0;
+}
+
+int mw_png_encode_bands(const unsigned char *rgba, uint32_t width, uint32_t height, size_t stride,
+                        int drop_alpha, int level, int strategy, int bands, mw_png_encoded *out) {
+    if (mw_check_layout(rgba, width, height, stride, drop_alpha, out)) return 1;
+    int channels = drop_alpha ? 3 : 4;
     if (level < 0) level = 0;
     if (level > 9) level = 9;
     int zstrategy = strategy == MW_PNG_STRATEGY_RLE ? Z_RLE : strategy == MW_PNG_STRATEGY_FILTERED ? Z_FILTERED : Z_DEFAULT_STRATEGY;
@@ -274,21 +282,10 @@ static void *mw_band_batch_run(void *arg) {
 int mw_png_frames_encode(mw_png_frames *f, const unsigned char *rgba, uint32_t width, uint32_t height, size_t stride,
                          int drop_alpha, int level, int strategy, int threads, mw_png_encoded *out,
                          uint32_t *reused, uint32_t *total) {
-    out->data = NULL;
-    out->size = 0;
-    out->message[0] = 0;
     if (reused) *reused = 0;
     if (total) *total = 0;
-    if (!f || !rgba || width == 0 || height == 0 || width > 0x7fffffffu || height > 0x7fffffffu ||
-        stride < (size_t)width * 4) {
-        snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "invalid image layout");
-        return 1;
-    }
+    if (mw_check_layout(f ? rgba : NULL, width, height, stride, drop_alpha, out)) return 1;
     int channels = drop_alpha ? 3 : 4;
-    if ((uint64_t)width * height * channels + height > 0xF0000000ull) {
-        snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "image too large for one PNG stream");
-        return 1;
-    }
     if (level < 0) level = 0;
     if (level > 9) level = 9;
     int zstrategy = strategy == MW_PNG_STRATEGY_RLE ? Z_RLE : strategy == MW_PNG_STRATEGY_FILTERED ? Z_FILTERED : Z_DEFAULT_STRATEGY;

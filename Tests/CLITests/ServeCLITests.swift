@@ -252,7 +252,11 @@ private func worldPixel(_ lat: Double, _ lon: Double, _ gz: Double) -> (x: Doubl
     @Test func aReplicaStoppedUnderLoadFailsNoRequest() throws {
         let dir = try ScratchDirectory("scale-out")
         let script = ServeCLITests.root.appendingPathComponent("scripts/scale-out.sh").path
-        let port = 20_000 + Int.random(in: 0 ..< 20_000)
+        // nginx's port is given, so it is taken below the kernel's ephemeral range (where the
+        // replicas' system-picked ports and every client connection's local port come from).
+        let range = ((try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? "32768 60999")
+            .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { Int($0) }
+        let port = 10_000 + Int.random(in: 0 ..< max(1000, (range.first ?? 32768) - 10_000))
         let out = dir.path("out"), err = dir.path("err")
         FileManager.default.createFile(atPath: out, contents: nil)
         FileManager.default.createFile(atPath: err, contents: nil)
