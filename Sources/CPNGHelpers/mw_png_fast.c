@@ -18,25 +18,29 @@
 #include <unistd.h>
 #include <zlib.h>
 
+// One band's raw deflate stream: malloc'ed bytes (NULL until deflated), the Adler-32 and length
+// of the scanlines it holds.
+typedef struct mw_deflated {
+    unsigned char *out;
+    size_t out_size;
+    uLong adler, raw_size;
+} mw_deflated;
+
 typedef struct mw_band {
     const unsigned char *rgba;
     size_t stride;
     uint32_t width;
     uint32_t first_row, row_count;
     int channels, level, strategy, last;
-    unsigned char *out;  // malloc'ed raw deflate bytes
-    size_t out_size;
-    uLong adler;
-    uLong raw_size;
+    mw_deflated result;
     int failed;
 } mw_band;
 
-static void *mw_band_run(void *arg) {
-    mw_band *b = (mw_band *)arg;
+static void mw_band_run(mw_band *b) {
     size_t row_bytes = 1 + (size_t)b->width * (size_t)b->channels;
     size_t raw_size = row_bytes * b->row_count;
     unsigned char *raw = (unsigned char *)malloc(raw_size ? raw_size : 1);
-    if (!raw) { b->failed = 1; return NULL; }
+    if (!raw) { b->failed = 1; return; }
     // Filter byte 0 ("none") then the samples; RGBA→RGB drops every fourth byte.
     for (uint32_t r = 0; r < b->row_count; r++) {
         const unsigned char *src = b->rgba + (size_t)(b->first_row + r) * b->stride;
@@ -52,29 +56,73 @@ static void *mw_band_run(void *arg) {
             }
         }
     }
-    b->adler = adler32(1L, raw, (uInt)raw_size);  // raw_size < 4 GiB (Bitmap.maxPixelCount·4 + rows)
-    b->raw_size = (uLong)raw_size;
+    mw_deflated *d = &b->result;
+    d->adler = adler32(1L, raw, (uInt)raw_size);  // raw_size < 4 GiB (Bitmap.maxPixelCount·4 + rows)
+    d->raw_size = (uLong)raw_size;
     z_stream z;
     memset(&z, 0, sizeof z);
     // windowBits -15: a raw deflate stream (no zlib header or trailer of its own).
     if (deflateInit2(&z, b->level, Z_DEFLATED, -15, 8, b->strategy) != Z_OK) {
-        free(raw); b->failed = 1; return NULL;
+        free(raw); b->failed = 1; return;
     }
     size_t cap = deflateBound(&z, (uLong)raw_size) + 16;
-    b->out = (unsigned char *)malloc(cap);
-    if (!b->out) { deflateEnd(&z); free(raw); b->failed = 1; return NULL; }
+    d->out = (unsigned char *)malloc(cap);
+    if (!d->out) { deflateEnd(&z); free(raw); b->failed = 1; return; }
     z.next_in = raw;
     z.avail_in = (uInt)raw_size;
-    z.next_out = b->out;
+    z.next_out = d->out;
     z.avail_out = (uInt)cap;
     int flush = b->last ? Z_FINISH : Z_SYNC_FLUSH;
     int rc = deflate(&z, flush);
     int ok = b->last ? (rc == Z_STREAM_END) : (rc == Z_OK && z.avail_in == 0 && z.avail_out > 0);
-    b->out_size = cap - z.avail_out;
+    d->out_size = cap - z.avail_out;
     deflateEnd(&z);
     free(raw);
     if (!ok) b->failed = 1;
+}
+
+typedef struct mw_band_batch {
+    mw_band *jobs;
+    int count, first, step;
+} mw_band_batch;
+
+static void *mw_band_batch_run(void *arg) {
+    mw_band_batch *b = (mw_band_batch *)arg;
+    for (int i = b->first; i < b->count; i += b->step) mw_band_run(&b->jobs[i]);
     return NULL;
+}
+
+// Deflates `count` bands on up to `threads` threads (1…8): thread t takes bands t, t + threads, …;
+// batch 0 runs here, and so does any batch whose thread did not start. Returns 1 if any failed.
+static int mw_run_bands(mw_band *jobs, int count, int threads) {
+    if (threads > count) threads = count;
+    mw_band_batch batch[8];
+    pthread_t tids[8];
+    int started[8] = {0};
+    for (int t = 0; t < threads; t++) batch[t] = (mw_band_batch){jobs, count, t, threads};
+    for (int t = 1; t < threads; t++) started[t] = pthread_create(&tids[t], NULL, mw_band_batch_run, &batch[t]) == 0;
+    if (threads > 0) mw_band_batch_run(&batch[0]);
+    for (int t = 1; t < threads; t++) {
+        if (started[t]) pthread_join(tids[t], NULL);
+        else mw_band_batch_run(&batch[t]);
+    }
+    int failed = 0;
+    for (int i = 0; i < count; i++) failed |= jobs[i].failed;
+    return failed;
+}
+
+// Threads asked for (0: one per online CPU) as a count of 1…8.
+static int mw_thread_count(int requested) {
+    if (requested <= 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        requested = cpus > 0 ? (int)cpus : 1;
+    }
+    return requested > 8 ? 8 : requested;
+}
+
+// zlib's strategy for an MW_PNG_STRATEGY_*.
+static int mw_zstrategy(int strategy) {
+    return strategy == MW_PNG_STRATEGY_RLE ? Z_RLE : strategy == MW_PNG_STRATEGY_FILTERED ? Z_FILTERED : Z_DEFAULT_STRATEGY;
 }
 
 typedef struct mw_out {
@@ -108,13 +156,12 @@ static void chunk_end(mw_out *o, size_t type_at) {
 // Joins raw deflate bands (all but the last ending in a sync flush, the last final) into a PNG:
 // signature, IHDR, one IDAT (zlib header, the bands, the Adler-32 combined from theirs), IEND.
 static int mw_png_assemble(uint32_t width, uint32_t height, int drop_alpha, int level, int count,
-                           unsigned char *const *outs, const size_t *sizes, const uLong *adlers, const uLong *raws,
-                           mw_png_encoded *out) {
+                           const mw_deflated *bands, mw_png_encoded *out) {
     size_t idat = 2 + 4;  // zlib header + Adler-32
     uLong adler = 1L;
     for (int i = 0; i < count; i++) {
-        idat += sizes[i];
-        adler = i == 0 ? adlers[i] : adler32_combine(adler, adlers[i], (z_off_t)raws[i]);
+        idat += bands[i].out_size;
+        adler = i == 0 ? bands[i].adler : adler32_combine(adler, bands[i].adler, (z_off_t)bands[i].raw_size);
     }
     if (idat > 0x7fffffffu) {
         snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "compressed image too large");
@@ -142,7 +189,7 @@ static int mw_png_assemble(uint32_t width, uint32_t height, int drop_alpha, int 
     header += 31 - header % 31;
     unsigned char zh[2] = {(unsigned char)(header >> 8), (unsigned char)header};
     put(&o, zh, 2);
-    for (int i = 0; i < count; i++) put(&o, outs[i], sizes[i]);
+    for (int i = 0; i < count; i++) put(&o, bands[i].out, bands[i].out_size);
     put32(&o, (uint32_t)adler);
     chunk_end(&o, at);
     at = chunk_begin(&o, 0, "IEND");
@@ -187,45 +234,28 @@ int mw_png_encode_bands(const unsigned char *rgba, uint32_t width, uint32_t heig
     int channels = drop_alpha ? 3 : 4;
     if (level < 0) level = 0;
     if (level > 9) level = 9;
-    int zstrategy = strategy == MW_PNG_STRATEGY_RLE ? Z_RLE : strategy == MW_PNG_STRATEGY_FILTERED ? Z_FILTERED : Z_DEFAULT_STRATEGY;
-    if (bands <= 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        bands = cpus > 0 ? (int)cpus : 1;
-    }
-    if (bands > 8) bands = 8;
+    bands = mw_thread_count(bands);
     // Bands of fewer than 64 rows or 256 Ki samples are not worth a thread.
     uint64_t samples = (uint64_t)width * height * channels;
     while (bands > 1 && (height / (uint32_t)bands < 64 || samples / (uint64_t)bands < 262144)) bands--;
 
     mw_band band[8];
-    memset(band, 0, sizeof band);
-    pthread_t threads[8];
-    int started[8] = {0};
     uint32_t row = 0;
     for (int i = 0; i < bands; i++) {
         uint32_t count = height / (uint32_t)bands + ((uint32_t)i < height % (uint32_t)bands ? 1 : 0);
-        band[i] = (mw_band){rgba, stride, width, row, count, channels, level, zstrategy, i == bands - 1, NULL, 0, 0, 0, 0};
+        band[i] = (mw_band){.rgba = rgba, .stride = stride, .width = width, .first_row = row, .row_count = count,
+                            .channels = channels, .level = level, .strategy = mw_zstrategy(strategy),
+                            .last = i == bands - 1};
         row += count;
     }
-    // Bands 1… on their own threads; band 0 here (and any band whose thread did not start).
-    for (int i = 1; i < bands; i++) started[i] = pthread_create(&threads[i], NULL, mw_band_run, &band[i]) == 0;
-    mw_band_run(&band[0]);
-    for (int i = 1; i < bands; i++) {
-        if (started[i]) pthread_join(threads[i], NULL);
-        else mw_band_run(&band[i]);
-    }
-    int failed = 0;
-    unsigned char *outs[8];
-    size_t sizes[8];
-    uLong adlers[8], raws[8];
-    for (int i = 0; i < bands; i++) {
-        failed |= band[i].failed;
-        outs[i] = band[i].out; sizes[i] = band[i].out_size; adlers[i] = band[i].adler; raws[i] = band[i].raw_size;
-    }
-    int rc = failed ? -1 : mw_png_assemble(width, height, drop_alpha, level, bands, outs, sizes, adlers, raws, out);
-    for (int i = 0; i < bands; i++) free(band[i].out);
+    // One band per thread.
+    int failed = mw_run_bands(band, bands, bands);
+    mw_deflated results[8];
+    for (int i = 0; i < bands; i++) results[i] = band[i].result;
+    int rc = failed ? 1 : mw_png_assemble(width, height, drop_alpha, level, bands, results, out);
+    for (int i = 0; i < bands; i++) free(band[i].result.out);
     if (failed) snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "deflate failed (out of memory?)");
-    return rc == 0 ? 0 : 1;
+    return rc;
 }
 
 // ---- Successive frames (mw_png_frames) ----
@@ -237,18 +267,11 @@ int mw_png_encode_bands(const unsigned char *rgba, uint32_t width, uint32_t heig
 // byte for byte, re-uses its bytes; the others are deflated on up to `threads` threads. The PNG
 // is byte-identical to the one a fresh encoder would write.
 
-typedef struct mw_cached_band {
-    unsigned char *out;
-    size_t out_size;
-    uLong adler, raw_size;
-    int valid;
-} mw_cached_band;
-
 struct mw_png_frames {
     uint32_t width, height, band_rows, band_count;
     int channels, level, strategy;
     unsigned char *previous;  // the last frame's RGBA rows, width·4 bytes apart
-    mw_cached_band *bands;
+    mw_deflated *bands;       // each band's bytes; `out` is NULL until the band has been deflated
 };
 
 mw_png_frames *mw_png_frames_new(void) { return (mw_png_frames *)calloc(1, sizeof(mw_png_frames)); }
@@ -268,27 +291,20 @@ void mw_png_frames_free(mw_png_frames *f) {
     free(f);
 }
 
-typedef struct mw_band_batch {
-    mw_band *jobs;
-    int count, first, step;
-} mw_band_batch;
-
-static void *mw_band_batch_run(void *arg) {
-    mw_band_batch *b = (mw_band_batch *)arg;
-    for (int i = b->first; i < b->count; i += b->step) mw_band_run(&b->jobs[i]);
-    return NULL;
-}
-
 int mw_png_frames_encode(mw_png_frames *f, const unsigned char *rgba, uint32_t width, uint32_t height, size_t stride,
                          int drop_alpha, int level, int strategy, int threads, mw_png_encoded *out,
                          uint32_t *reused, uint32_t *total) {
     if (reused) *reused = 0;
     if (total) *total = 0;
-    if (mw_check_layout(f ? rgba : NULL, width, height, stride, drop_alpha, out)) return 1;
+    if (mw_check_layout(rgba, width, height, stride, drop_alpha, out)) return 1;
+    if (!f) {
+        snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "no frame encoder");
+        return 1;
+    }
     int channels = drop_alpha ? 3 : 4;
     if (level < 0) level = 0;
     if (level > 9) level = 9;
-    int zstrategy = strategy == MW_PNG_STRATEGY_RLE ? Z_RLE : strategy == MW_PNG_STRATEGY_FILTERED ? Z_FILTERED : Z_DEFAULT_STRATEGY;
+    int zstrategy = mw_zstrategy(strategy);
     size_t row_pixels = (size_t)width * 4;
     if (!f->bands || f->width != width || f->height != height || f->channels != channels || f->level != level ||
         f->strategy != zstrategy) {
@@ -303,7 +319,7 @@ int mw_png_frames_encode(mw_png_frames *f, const unsigned char *rgba, uint32_t w
         f->band_rows = rows;
         f->band_count = (height + rows - 1) / rows;
         f->previous = (unsigned char *)malloc(row_pixels * height);
-        f->bands = (mw_cached_band *)calloc(f->band_count, sizeof(mw_cached_band));
+        f->bands = (mw_deflated *)calloc(f->band_count, sizeof(mw_deflated));
         if (!f->previous || !f->bands) {
             mw_png_frames_reset(f);
             snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "out of memory");
@@ -312,9 +328,7 @@ int mw_png_frames_encode(mw_png_frames *f, const unsigned char *rgba, uint32_t w
     }
     uint32_t count = f->band_count;
     mw_band *jobs = (mw_band *)calloc(count, sizeof(mw_band));
-    uint32_t *which = (uint32_t *)calloc(count, sizeof(uint32_t));
-    if (!jobs || !which) {
-        free(jobs); free(which);
+    if (!jobs) {
         snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "out of memory");
         return 1;
     }
@@ -322,64 +336,32 @@ int mw_png_frames_encode(mw_png_frames *f, const unsigned char *rgba, uint32_t w
     for (uint32_t b = 0; b < count; b++) {
         uint32_t first = b * f->band_rows;
         uint32_t n = first + f->band_rows <= height ? f->band_rows : height - first;
-        int same = f->bands[b].valid;
+        int same = f->bands[b].out != NULL;
         for (uint32_t r = 0; same && r < n; r++) {
             same = memcmp(f->previous + (size_t)(first + r) * row_pixels, rgba + (size_t)(first + r) * stride, row_pixels) == 0;
         }
         if (same) continue;
-        jobs[dirty] = (mw_band){rgba, stride, width, first, n, channels, level, zstrategy, b == count - 1, NULL, 0, 0, 0, 0};
-        which[dirty] = b;
-        dirty++;
+        jobs[dirty++] = (mw_band){.rgba = rgba, .stride = stride, .width = width, .first_row = first, .row_count = n,
+                                  .channels = channels, .level = level, .strategy = zstrategy, .last = b == count - 1};
     }
-    if (threads <= 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = cpus > 0 ? (int)cpus : 1;
-    }
-    if (threads > 8) threads = 8;
-    if (threads > dirty) threads = dirty;
-    mw_band_batch batch[8];
-    pthread_t tids[8];
-    int started[8] = {0};
-    for (int t = 0; t < threads; t++) batch[t] = (mw_band_batch){jobs, dirty, t, threads};
-    for (int t = 1; t < threads; t++) started[t] = pthread_create(&tids[t], NULL, mw_band_batch_run, &batch[t]) == 0;
-    if (threads > 0) mw_band_batch_run(&batch[0]);
-    for (int t = 1; t < threads; t++) {
-        if (started[t]) pthread_join(tids[t], NULL);
-        else mw_band_batch_run(&batch[t]);
-    }
-    int failed = 0;
-    for (int i = 0; i < dirty; i++) failed |= jobs[i].failed;
-    if (failed) {
-        for (int i = 0; i < dirty; i++) free(jobs[i].out);
-        free(jobs); free(which);
+    if (mw_run_bands(jobs, dirty, mw_thread_count(threads))) {
+        for (int i = 0; i < dirty; i++) free(jobs[i].result.out);
+        free(jobs);
         mw_png_frames_reset(f);
         snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "deflate failed (out of memory?)");
         return 1;
     }
     for (int i = 0; i < dirty; i++) {
-        mw_cached_band *c = &f->bands[which[i]];
+        mw_deflated *c = &f->bands[jobs[i].first_row / f->band_rows];
         free(c->out);
-        *c = (mw_cached_band){jobs[i].out, jobs[i].out_size, jobs[i].adler, jobs[i].raw_size, 1};
+        *c = jobs[i].result;
         for (uint32_t r = 0; r < jobs[i].row_count; r++) {
             uint32_t y = jobs[i].first_row + r;
             memcpy(f->previous + (size_t)y * row_pixels, rgba + (size_t)y * stride, row_pixels);
         }
     }
-    free(jobs); free(which);
-    unsigned char **outs = (unsigned char **)malloc(count * sizeof(unsigned char *));
-    size_t *sizes = (size_t *)malloc(count * sizeof(size_t));
-    uLong *adlers = (uLong *)malloc(count * sizeof(uLong)), *raws = (uLong *)malloc(count * sizeof(uLong));
-    int rc = 1;
-    if (outs && sizes && adlers && raws) {
-        for (uint32_t b = 0; b < count; b++) {
-            outs[b] = f->bands[b].out; sizes[b] = f->bands[b].out_size;
-            adlers[b] = f->bands[b].adler; raws[b] = f->bands[b].raw_size;
-        }
-        rc = mw_png_assemble(width, height, drop_alpha, level, (int)count, outs, sizes, adlers, raws, out);
-    } else {
-        snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "out of memory");
-    }
-    free(outs); free(sizes); free(adlers); free(raws);
+    free(jobs);
+    int rc = mw_png_assemble(width, height, drop_alpha, level, (int)count, f->bands, out);
     if (reused) *reused = count - (uint32_t)dirty;
     if (total) *total = count;
     return rc;

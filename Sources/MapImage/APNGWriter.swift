@@ -51,14 +51,15 @@ public final class APNGWriter: FrameSink {
         }
         guard written < frameCount else { throw .encoding(path, "more than the \(frameCount) frames declared") }
         // All frames share the header's colour type: RGB when the first frame is opaque.
+        let opaque = frame.isOpaque
         if rgb == nil {
-            rgb = frame.isOpaque
-            encoder.options.dropOpaqueAlpha = frame.isOpaque
+            rgb = opaque
+            encoder.options.dropOpaqueAlpha = opaque
         }
-        if rgb == true, !frame.isOpaque {
+        if rgb == true, !opaque {
             throw .encoding(path, "frame \(written) has transparent pixels but the first frame was opaque")
         }
-        let png = try encoder.encode(frame)
+        let png = try encoder.encode(frame, opaque: opaque)
         let (ihdr, data) = try Self.split(png, path: path)
         var out: [UInt8] = []
         if written == 0 {

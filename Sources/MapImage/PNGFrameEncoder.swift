@@ -25,14 +25,18 @@ public final class PNGFrameEncoder {
     deinit { mw_png_frames_free(state) }
 
     /// The PNG byte stream of `frame`.
-    public func encode(_ frame: Bitmap) throws(MapImageError) -> [UInt8] {
+    public func encode(_ frame: Bitmap) throws(MapImageError) -> [UInt8] { try encode(frame, opaque: nil) }
+
+    /// As `encode(_:)`, with whether the frame is opaque when the caller already knows.
+    func encode(_ frame: Bitmap, opaque: Bool?) throws(MapImageError) -> [UInt8] {
         guard options.filter == .none else { return try frame.pngData(options: options) }
         var out = mw_png_encoded()
         var reused: UInt32 = 0, total: UInt32 = 0
         let w = UInt32(frame.width), h = UInt32(frame.height)
         let level = Int32(max(0, min(9, options.compressionLevel)))
         let status = frame.pixels.withUnsafeBufferPointer { p in
-            let dropAlpha: Int32 = options.dropOpaqueAlpha && mw_png_is_opaque(p.baseAddress, w, h, frame.width * 4) != 0 ? 1 : 0
+            let isOpaque = { opaque ?? (mw_png_is_opaque(p.baseAddress, w, h, frame.width * 4) != 0) }
+            let dropAlpha: Int32 = options.dropOpaqueAlpha && isOpaque() ? 1 : 0
             return mw_png_frames_encode(state, p.baseAddress, w, h, frame.width * 4, dropAlpha, level,
                                         options.strategy.cValue, Int32(max(0, min(8, options.threads))), &out,
                                         &reused, &total)

@@ -301,10 +301,10 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
         self.readNow = read
         let head = try read(0, min(Int(reader.length ?? 16384), 16384))
         let h = try PMTiles.Header(head, name: name)
-        try Self.checkSection(h.rootOffset, h.rootLength, "root directory", h, reader.length, name)
-        try Self.checkSection(h.metadataOffset, h.metadataLength, "metadata", h, reader.length, name)
-        try Self.checkSection(h.leafOffset, h.leafLength, "leaf directories", h, reader.length, name)
-        try Self.checkSection(h.dataOffset, h.dataLength, "tile data", h, reader.length, name)
+        try Self.checkSection(h.rootOffset, h.rootLength, "root directory", h, reader.length, name, directoryLimit: true)
+        try Self.checkSection(h.metadataOffset, h.metadataLength, "metadata", h, reader.length, name, directoryLimit: true)
+        try Self.checkSection(h.leafOffset, h.leafLength, "leaf directories", h, reader.length, name, directoryLimit: true)
+        try Self.checkSection(h.dataOffset, h.dataLength, "tile data", h, reader.length, name, directoryLimit: false)
         let rootBytes: [UInt8]
         if h.rootOffset + h.rootLength <= UInt64(head.count) {
             rootBytes = Array(head[Int(h.rootOffset) ..< Int(h.rootOffset + h.rootLength)])
@@ -346,12 +346,15 @@ public final class PMTilesSource: TileSource, @unchecked Sendable {
     }
 
     private static func checkSection(_ offset: UInt64, _ length: UInt64, _ what: String, _ h: PMTiles.Header,
-                                     _ fileLength: UInt64?, _ name: String) throws {
+                                     _ fileLength: UInt64?, _ name: String,
+                                     directoryLimit: Bool) throws {
         let (end, overflow) = offset.addingReportingOverflow(length)
         if overflow || (fileLength.map { end > $0 } ?? false) {
             throw TileError(.invalidArchive, "\(name): the \(what) (\(offset)+\(length)) points outside the file (\(fileLength ?? 0) bytes)")
         }
-        if what.hasSuffix("directory") || what == "leaf directories" || what == "metadata", length > UInt64(maxDirectoryBytes) {
+        // The directory sections and the metadata are held to the directory size limit; tile data
+        // is read a tile at a time, whatever its size.
+        if directoryLimit, length > UInt64(maxDirectoryBytes) {
             throw TileError(.invalidArchive, "\(name): the \(what) is \(length) bytes, over the \(maxDirectoryBytes) limit")
         }
     }
