@@ -57,7 +57,10 @@ let package = Package(
 
         // System-backed modules.
         // libpng calls (and their setjmp) stay in C: a longjmp must never cross Swift frames.
-        .target(name: "CPNGHelpers", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
+        // Deflate: Intel ISA-L (igzip) at the fast levels, zlib otherwise (libisal-dev, zlib1g-dev).
+        .target(name: "CPNGHelpers", dependencies: ["CPNG"], linkerSettings: [
+            .linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("isal"),
+        ]),
         .target(name: "MapImage", dependencies: ["CPNGHelpers", "CTurboJPEG", "CWebP"]),
         .target(name: "Canvas2D", dependencies: ["CCairo", "MapImage"]),
         .target(name: "MapRenderGL", dependencies: ["MapRender", "CEGL"]),

@@ -8,7 +8,7 @@ PKGS=(
   libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri   # headless OpenGL ES 3 through EGL (Mesa llvmpipe)
   libcairo2-dev libfreetype-dev fonts-dejavu-core        # 2D drawing and text
   libpng-dev                                             # PNG decoding (and encoding fallback)
-  zlib1g-dev                                             # PNG encoding (parallel deflate)
+  zlib1g-dev libisal-dev                                 # PNG encoding: zlib, and ISA-L's fast deflate
   libxml2                                                # FoundationXML (GPX)
   ffmpeg                                                 # MP4/WebM output of `mapwright animate` (optional at run time)
   libsdl2-dev                                            # the `mapwright view` window
