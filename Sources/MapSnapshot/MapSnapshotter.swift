@@ -102,6 +102,15 @@ public final class MapSnapshotter: @unchecked Sendable {
         renderer = try MapRenderer(labelRasterizer: labels, samples: samples, shaderAntialiasing: shaderAntialiasing)
     }
 
+    /// Loads what the first render of `snapshot` would otherwise load on its way: the embedded
+    /// basemap (when the snapshot shows it) and the label font (fontconfig's set-up). Both are
+    /// process-wide and thread-safe, so a program that renders once can run this while
+    /// `init` starts GL on another thread; the CLI does.
+    public static func preload(for snapshot: Snapshot) {
+        if snapshot.basemapStyle != nil { _ = try? EmbeddedBasemap.shared() }
+        _ = Canvas.measure("Ag", font: Font(size: 12))
+    }
+
     /// A description of the GL device, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) via surfaceless`.
     public var deviceDescription: String { renderer.deviceDescription }
 

@@ -41,13 +41,25 @@ struct RenderCommand: ParsableCommand {
 
     private func render() throws {
         guard (0...10_000).contains(`repeat`) else { throw CLIError("mapwright render: --repeat must be in 0…10000") }
-        let (doc, base) = try options.loadDocument(command: "render")
-        var snapshot = try options.loader(for: doc, base: base).snapshot(from: doc)
-        snapshot.glLayers = try options.glLayers(command: "render")
-        guard FileManager.default.fileExists(atPath: URL(fileURLWithPath: output).deletingLastPathComponent().path) else {
-            throw CLIError("mapwright render: cannot write '\(output)': the directory does not exist")
+        // GL starts on another thread (loading Mesa and LLVM, compiling the programs: most of a
+        // cold start) while this one reads the scene, the basemap and the fonts.
+        let starting = Started { [options] in try options.makeSnapshotter(command: "render") }
+        let snapshot: Snapshot
+        do {
+            let (doc, base) = try options.loadDocument(command: "render")
+            var loaded = try options.loader(for: doc, base: base).snapshot(from: doc)
+            loaded.glLayers = try options.glLayers(command: "render")
+            guard FileManager.default.fileExists(atPath: URL(fileURLWithPath: output).deletingLastPathComponent().path) else {
+                throw CLIError("mapwright render: cannot write '\(output)': the directory does not exist")
+            }
+            MapSnapshotter.preload(for: loaded)
+            snapshot = loaded
+        } catch {
+            // Never leave a renderer half made: the exit must not run under its set-up.
+            _ = try? starting.value()
+            throw error
         }
-        let snapshotter = try options.makeSnapshotter(command: "render")
+        let snapshotter = try starting.value()
         let bitmap = try snapshotter.render(snapshot)
         try options.reportTileWarnings(snapshot.rasterLayers, command: "render")
         try bitmap.writePNG(to: output)
@@ -95,6 +107,26 @@ struct RenderCommand: ParsableCommand {
         }
         if ns.domain == NSCocoaErrorDomain && ns.code == NSFileReadNoSuchFileError { return "no such file" }
         return ns.localizedDescription
+    }
+}
+
+/// A value made on another thread, started at once and waited for by `value()`.
+final class Started<T>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Result<T, Error>?
+
+    init(_ make: @escaping @Sendable () throws -> T) {
+        DispatchQueue.global().async { [self] in
+            result = Result { try make() }
+            done.signal()
+        }
+    }
+
+    /// The value, or the error making it threw; waits until it is made. Call from one thread.
+    func value() throws -> T {
+        done.wait()
+        done.signal()
+        return try result!.get()
     }
 }
 

@@ -23,8 +23,8 @@ public final class EmbeddedBasemap: Sendable {
         var tiles: [UInt32: Range<Int>]
     }
 
-    /// The bytes of the resource.
-    let bytes: [UInt8]
+    /// The bytes of the resource (a file is mapped, not read: a query touches only its tiles' pages).
+    let bytes: Data
     let levels: [Level]
     /// Places sorted by `minZoom`, then rank, then population (descending).
     let places: [BasemapPlace]
@@ -44,7 +44,11 @@ public final class EmbeddedBasemap: Sendable {
     public static let resourceName = "basemap.mwb"
 
     /// Parses a basemap resource held in memory.
-    public init(bytes: [UInt8]) throws(BasemapError) {
+    public convenience init(bytes: [UInt8]) throws(BasemapError) {
+        try self.init(data: Data(bytes))
+    }
+
+    private init(data bytes: Data) throws(BasemapError) {
         self.bytes = bytes
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(BasemapError) in try EmbeddedBasemap.parse(raw) }
@@ -59,11 +63,11 @@ public final class EmbeddedBasemap: Sendable {
     public convenience init(contentsOf url: URL) throws(BasemapError) {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try Data(contentsOf: url, options: .alwaysMapped)
         } catch {
             throw .unreadable(path: url.path, reason: "\(error.localizedDescription)")
         }
-        try self.init(bytes: [UInt8](data))
+        try self.init(data: data)
     }
 
     private static let loaded: Result<EmbeddedBasemap, BasemapError> = {
