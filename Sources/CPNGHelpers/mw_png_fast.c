@@ -11,8 +11,9 @@
 // combined from the bands' (zlib's adler32_combine); chunk CRCs are zlib's crc32.
 //
 // Levels 1 and 2 with the default strategy deflate with Intel's ISA-L (igzip, its levels 1 and
-// 2): on a 1024×768 map it is about 7× faster than zlib's level 1 and writes slightly smaller
-// streams (`scripts/bench-png.sh`). Other levels and strategies use zlib.
+// 2): on a 1024×768 map its deflate is about 7× faster than zlib's level 1 and its streams are
+// slightly smaller; the whole PNG is about 4× faster (`scripts/bench-png.sh`). Other levels and
+// strategies use zlib.
 #include "mw_png.h"
 
 #include <isa-l/igzip_lib.h>
