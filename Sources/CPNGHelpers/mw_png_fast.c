@@ -71,7 +71,7 @@ static int mw_isal_band(const unsigned char *raw, size_t raw_size, int level, in
     size_t used = 0;
     for (;;) {
         s.next_out = d->out + used;
-        s.avail_out = (uint32_t)(cap - used);
+        s.avail_out = cap - used > UINT32_MAX ? UINT32_MAX : (uint32_t)(cap - used);
         if (isal_deflate(&s) != COMP_OK) return 0;
         used = cap - s.avail_out;
         int done = s.avail_in == 0 && s.avail_out > 0 && (!last || s.internal_state.state == ZSTATE_END);
@@ -109,7 +109,7 @@ static int mw_zlib_band(const unsigned char *raw, size_t raw_size, int level, in
     return ok;
 }
 
-// Filters and deflates one band; `level_buf` is ISA-L's working memory (NULL when zlib deflates).
+// Filters and deflates one band: with ISA-L when `level_buf` (its working memory) is given, else zlib.
 static void mw_band_run(mw_band *b, unsigned char *level_buf) {
     size_t row_bytes = 1 + (size_t)b->width * (size_t)b->channels;
     size_t raw_size = row_bytes * b->row_count;
@@ -136,7 +136,7 @@ static void mw_band_run(mw_band *b, unsigned char *level_buf) {
     mw_deflated *d = &b->result;
     d->adler = isal_adler32(1, raw, (uint64_t)raw_size);  // raw_size < 4 GiB (Bitmap.maxPixelCount·4 + rows)
     d->raw_size = (uLong)raw_size;
-    int ok = level_buf && mw_uses_isal(b->level, b->strategy)
+    int ok = level_buf
         ? mw_isal_band(raw, raw_size, b->level, b->last, level_buf, d)
         : mw_zlib_band(raw, raw_size, b->level, b->strategy, b->last, d);
     free(raw);
@@ -153,11 +153,12 @@ static void *mw_band_batch_run(void *arg) {
     unsigned char *level_buf = NULL;
     for (int i = b->first; i < b->count; i += b->step) {
         mw_band *job = &b->jobs[i];
-        if (!level_buf && mw_uses_isal(job->level, job->strategy)) {
+        int isal = mw_uses_isal(job->level, job->strategy);
+        if (isal && !level_buf) {
             level_buf = (unsigned char *)malloc(MW_ISAL_LEVEL_BUF_SIZE);
             if (!level_buf) { job->failed = 1; continue; }
         }
-        mw_band_run(job, level_buf);
+        mw_band_run(job, isal ? level_buf : NULL);
     }
     free(level_buf);
     return NULL;

@@ -9,21 +9,26 @@ extension Bitmap {
     /// decoder reads it); other filters go through libpng on the calling thread.
     public func pngData(options: PNGOptions = .fast) throws(MapImageError) -> [UInt8] {
         var out = mw_png_encoded()
-        let w = UInt32(width), h = UInt32(height), level = Int32(max(0, min(9, options.compressionLevel)))
+        let w = UInt32(width), h = UInt32(height)
         let status = pixels.withUnsafeBufferPointer { p in
             let dropAlpha: Int32 = options.dropOpaqueAlpha && mw_png_is_opaque(p.baseAddress, w, h, width * 4) != 0 ? 1 : 0
             if options.filter == .none {
                 return mw_png_encode_bands(
-                    p.baseAddress, w, h, width * 4, dropAlpha, level, options.strategy.cValue,
-                    Int32(max(0, min(8, options.threads))), &out)
+                    p.baseAddress, w, h, width * 4, dropAlpha, options.cLevel, options.strategy.cValue,
+                    options.cThreads, &out)
             }
             return mw_png_encode(
-                p.baseAddress, w, h, width * 4, dropAlpha, level, options.filter.cValue,
+                p.baseAddress, w, h, width * 4, dropAlpha, options.cLevel, options.filter.cValue,
                 options.strategy.cValue, &out)
         }
+        return try Self.take(status, &out)
+    }
+
+    /// The bytes of a C encoder's result (freed here), or its message as the error.
+    static func take(_ status: Int32, _ out: inout mw_png_encoded) throws(MapImageError) -> [UInt8] {
         defer { mw_png_free(out.data) }
         guard status == 0, let data = out.data else {
-            throw .encodingFailed(Self.message(&out.message))
+            throw .encodingFailed(message(&out.message))
         }
         return [UInt8](UnsafeBufferPointer(start: data, count: out.size))
     }
@@ -85,6 +90,13 @@ extension Bitmap {
             return text.isEmpty ? "unknown libpng error" : text
         }
     }
+}
+
+extension PNGOptions {
+    /// The compression level for the C encoders, clamped to 0…9.
+    var cLevel: Int32 { Int32(max(0, min(9, compressionLevel))) }
+    /// The thread (band) count for the C encoders, clamped to 0…8 (0: one per CPU).
+    var cThreads: Int32 { Int32(max(0, min(8, threads))) }
 }
 
 extension PNGOptions.Filter {

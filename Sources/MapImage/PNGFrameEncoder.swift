@@ -33,18 +33,15 @@ public final class PNGFrameEncoder {
         var out = mw_png_encoded()
         var reused: UInt32 = 0, total: UInt32 = 0
         let w = UInt32(frame.width), h = UInt32(frame.height)
-        let level = Int32(max(0, min(9, options.compressionLevel)))
         let status = frame.pixels.withUnsafeBufferPointer { p in
             let isOpaque = { opaque ?? (mw_png_is_opaque(p.baseAddress, w, h, frame.width * 4) != 0) }
             let dropAlpha: Int32 = options.dropOpaqueAlpha && isOpaque() ? 1 : 0
-            return mw_png_frames_encode(state, p.baseAddress, w, h, frame.width * 4, dropAlpha, level,
-                                        options.strategy.cValue, Int32(max(0, min(8, options.threads))), &out,
-                                        &reused, &total)
+            return mw_png_frames_encode(state, p.baseAddress, w, h, frame.width * 4, dropAlpha, options.cLevel,
+                                        options.strategy.cValue, options.cThreads, &out, &reused, &total)
         }
-        defer { mw_png_free(out.data) }
-        guard status == 0, let data = out.data else { throw .encodingFailed(Bitmap.message(&out.message)) }
+        let png = try Bitmap.take(status, &out)
         reusedBands += Int(reused)
         totalBands += Int(total)
-        return [UInt8](UnsafeBufferPointer(start: data, count: out.size))
+        return png
     }
 }
