@@ -40,7 +40,9 @@ struct OverdrawCuller {
 
     let cols: Int
     let rows: Int
-    private var full: [Bool]
+    /// The full cells, one bit each, `words` 64-bit words per row.
+    private var full: [UInt64]
+    private let words: Int
     /// 8×8-cell blocks: how many of their cells are full, and whether all are, so that pieces
     /// crossing covered ground are rejected a block at a time.
     private let blockCols: Int
@@ -53,7 +55,8 @@ struct OverdrawCuller {
     init(width: Int, height: Int) {
         cols = max(1, Int((Double(width) / Self.cell).rounded(.up)))
         rows = max(1, Int((Double(height) / Self.cell).rounded(.up)))
-        full = [Bool](repeating: false, count: cols * rows)
+        words = (cols + 63) >> 6
+        full = [UInt64](repeating: 0, count: words * rows)
         blockCols = (cols + 7) / 8
         let blockRows = (rows + 7) / 8
         blockCount = [UInt8](repeating: 0, count: blockCols * blockRows)
@@ -80,7 +83,6 @@ struct OverdrawCuller {
         guard n >= 2 else { return [] }
         var keep = [Bool](repeating: true, count: n - 1)
         let c = Self.cell
-        let maxX = Double(cols) * c, maxY = Double(rows) * c
         for i in 0 ..< n - 1 {
             let (ax, ay) = screen[i], (bx, by) = screen[i + 1]
             if reached == nil && (keptInk > exactInk || keptCount >= Self.exactCount) {
@@ -100,73 +102,168 @@ struct OverdrawCuller {
                 continue
             }
             let r = touchRadius + 0.5
-            let minSX = min(ax, bx) - r, maxSX = max(ax, bx) + r
-            let minSY = min(ay, by) - r, maxSY = max(ay, by) + r
-            if maxSX < 0 || maxSY < 0 || minSX > maxX || minSY > maxY {
-                keep[i] = false // off screen entirely
-                continue
-            }
-            // Fast path: every 8×8-cell block under the piece's bounding box is full.
-            let bc = 8 * c
-            let br0 = max(0, Int(minSY / bc)), br1 = min((rows - 1) >> 3, Int(maxSY / bc))
-            let bc0 = max(0, Int(minSX / bc)), bc1 = min(blockCols - 1, Int(maxSX / bc))
-            if br0 <= br1 && bc0 <= bc1 {
-                var allFull = true
-                outer: for br in br0 ... br1 {
-                    for bcol in bc0 ... bc1 where !blockFull[br * blockCols + bcol] { allFull = false; break outer }
-                }
-                if allFull { keep[i] = false; continue }
-            }
+            let needed = reachesEmpty(ax, ay, bx, by, radius: r, collect: true)
             let dx = bx - ax, dy = by - ay
             let len2 = dx * dx + dy * dy
-            // Rows of cells the capsule may touch; in each, the x-range of the capsule's bounding
-            // parallelogram (conservative: a superset of the touched cells).
-            // (Int() truncates toward zero; negatives clamp to 0 either way, so it acts as floor here.)
-            let row0 = max(0, Int(minSY / c)), row1 = min(rows - 1, Int(maxSY / c))
-            guard row0 <= row1 else { keep[i] = false; continue }
-            var needed = false
-            rowRanges.removeAll(keepingCapacity: true)
-            for row in row0 ... row1 {
-                guard let (col0, col1) = columns(row: row, ax, ay, bx, by, radius: r) else { continue }
-                rowRanges.append((row, col0, col1))
-                if !needed {
-                    let base = row * cols, blockBase = (row >> 3) * blockCols
-                    var col = col0
-                    while col <= col1 {
-                        if blockFull[blockBase + (col >> 3)] { col = (col | 7) + 1; continue }
-                        if !full[base + col] { needed = true; break }
-                        col += 1
-                    }
-                }
-            }
             keep[i] = needed
             guard needed else { continue }
             keptCount += 1
             keptInk += (len2.squareRoot() + 2 * inkRadius) * 2 * inkRadius
             keptSegments.append((ax, ay, bx, by))
-            // Mark the cells whose four corners lie within coverRadius of the segment.
-            let r2 = coverRadius * coverRadius
-            // Inside the segment's own quad (no ends: joins and caps are not counted as cover).
-            func inside(_ px: Double, _ py: Double) -> Bool {
-                guard len2 > 0 else { return false }
-                let t = ((px - ax) * dx + (py - ay) * dy) / len2
-                guard t >= 0, t <= 1 else { return false }
-                let qx = ax + t * dx - px, qy = ay + t * dy - py
-                return qx * qx + qy * qy <= r2
-            }
+            // Mark the cells whose four corners lie within coverRadius of the segment's own quad
+            // (no ends: joins and caps are not counted as cover). The quad is convex, so on each
+            // horizontal line it is one interval, and a cell's corners are all inside when both
+            // its columns lie in the intervals of its top and bottom edges.
+            guard len2 > 0 else { continue }
+            let len = len2.squareRoot(), ux = dx / len, uy = dy / len
             for (row, col0, col1) in rowRanges {
-                let y0 = Double(row) * c, y1 = y0 + c
-                let base = row * cols
-                for col in col0 ... col1 where !full[base + col] {
-                    let x0 = Double(col) * c, x1 = x0 + c
-                    if inside(x0, y0) && inside(x1, y0) && inside(x0, y1) && inside(x1, y1) {
-                        full[base + col] = true
-                        bump(row, col)
-                    }
-                }
+                let y0 = Double(row) * c
+                guard let top = Self.span(y0, ax, ay, ux, uy, len: len, radius: coverRadius),
+                      let bottom = Self.span(y0 + c, ax, ay, ux, uy, len: len, radius: coverRadius) else { continue }
+                let lo = max(top.0, bottom.0), hi = min(top.1, bottom.1)
+                guard hi - lo >= c else { continue }
+                let first = max(col0, Int((lo / c).rounded(.up))), last = min(col1, Int((hi / c).rounded(.down)) - 1)
+                if first <= last { fill(row, first, last) }
             }
         }
         return keep
+    }
+
+    /// Whether the capsule of radius `r` around the segment (device pixels) may touch a cell not
+    /// yet full (conservatively: its bounding parallelogram, row by row). With `collect`, the rows
+    /// and their cell ranges are left in `rowRanges`.
+    private mutating func reachesEmpty(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, radius r: Double,
+                                       collect: Bool) -> Bool {
+        let c = Self.cell
+        let minSX = min(ax, bx) - r, maxSX = max(ax, bx) + r
+        let minSY = min(ay, by) - r, maxSY = max(ay, by) + r
+        if maxSX < 0 || maxSY < 0 || minSX > Double(cols) * c || minSY > Double(rows) * c { return false }
+        // Fast path: every 8×8-cell block under the piece's bounding box is full.
+        let bc = 8 * c
+        let br0 = max(0, Int(minSY / bc)), br1 = min((rows - 1) >> 3, Int(maxSY / bc))
+        let bc0 = max(0, Int(minSX / bc)), bc1 = min(blockCols - 1, Int(maxSX / bc))
+        if br0 <= br1 && bc0 <= bc1 {
+            var allFull = true
+            outer: for br in br0 ... br1 {
+                for bcol in bc0 ... bc1 where !blockFull[br * blockCols + bcol] { allFull = false; break outer }
+            }
+            if allFull { return false }
+        }
+        // (Int() truncates toward zero; negatives clamp to 0 either way, so it acts as floor here.)
+        let row0 = max(0, Int(minSY / c)), row1 = min(rows - 1, Int(maxSY / c))
+        guard row0 <= row1 else { return false }
+        var needed = false
+        if collect { rowRanges.removeAll(keepingCapacity: true) }
+        for row in row0 ... row1 {
+            guard let (col0, col1) = columns(row: row, ax, ay, bx, by, radius: r) else { continue }
+            if collect { rowRanges.append((row, col0, col1)) }
+            if !needed && anyEmpty(row, col0, col1) {
+                needed = true
+                if !collect { return true }
+            }
+        }
+        return needed
+    }
+
+    /// Whether culling stayed exact: then the full cells are final, and every pixel in them gets
+    /// the line's full colour whichever kept segment draws it.
+    var isExact: Bool { reached == nil }
+
+    /// After every segment went through `keepMask` (exact): whether a kept segment still reaches a
+    /// cell that did not end up full. One that does not only paints full cells, which
+    /// `fullRectangles` can paint instead.
+    mutating func reachesEmptyCell(_ a: (Double, Double), _ b: (Double, Double), touchRadius: Double) -> Bool {
+        reachesEmpty(a.0, a.1, b.0, b.1, radius: touchRadius + 0.5, collect: false)
+    }
+
+    /// The full cells as disjoint rectangles (column, row, width, height in cells): runs of full
+    /// cells in a row, merged with the same run of the rows below.
+    func fullRectangles() -> [(col: Int, row: Int, width: Int, height: Int)] {
+        var done: [(col: Int, row: Int, width: Int, height: Int)] = []
+        // Rectangles still growing, by their run (first column, last column).
+        var open: [Int: (col: Int, row: Int, width: Int, height: Int)] = [:]
+        for row in 0 ... rows {
+            var runs: [(Int, Int)] = []
+            if row < rows {
+                var col = 0
+                while col < cols {
+                    guard isFull(row, col) else { col += 1; continue }
+                    let first = col
+                    while col < cols && isFull(row, col) { col += 1 }
+                    runs.append((first, col - 1))
+                }
+            }
+            var next: [Int: (col: Int, row: Int, width: Int, height: Int)] = [:]
+            for (first, last) in runs {
+                let key = first * (cols + 1) + last
+                if var r = open.removeValue(forKey: key) {
+                    r.height += 1
+                    next[key] = r
+                } else {
+                    next[key] = (first, row, last - first + 1, 1)
+                }
+            }
+            done.append(contentsOf: open.values)
+            open = next
+        }
+        return done.sorted { ($0.row, $0.col) < ($1.row, $1.col) }
+    }
+
+    private func isFull(_ row: Int, _ col: Int) -> Bool { (full[row * words + (col >> 6)] >> UInt64(col & 63)) & 1 != 0 }
+
+    /// The x-interval where the horizontal line at `y` crosses the rectangle of half width
+    /// `radius` around the segment from (ax, ay) along the unit direction (ux, uy) for `len`.
+    private static func span(_ y: Double, _ ax: Double, _ ay: Double, _ ux: Double, _ uy: Double, len: Double,
+                             radius: Double) -> (Double, Double)? {
+        var lo = -Double.infinity, hi = Double.infinity
+        // x with k·x + m in lower...upper.
+        func clip(_ k: Double, _ m: Double, _ lower: Double, _ upper: Double) {
+            if abs(k) < 1e-12 {
+                if m < lower || m > upper { lo = .infinity; hi = -.infinity }
+                return
+            }
+            let p = (lower - m) / k, q = (upper - m) / k
+            lo = max(lo, min(p, q)); hi = min(hi, max(p, q))
+        }
+        let ry = y - ay
+        clip(ux, -ax * ux + ry * uy, 0, len) // along the segment
+        clip(uy, -ax * uy - ry * ux, -radius, radius) // across it
+        return lo <= hi ? (lo, hi) : nil
+    }
+
+    /// Whether a cell of `row` in `col0 ... col1` is not full.
+    private func anyEmpty(_ row: Int, _ col0: Int, _ col1: Int) -> Bool {
+        let base = row * words, w0 = col0 >> 6, w1 = col1 >> 6
+        for w in w0 ... w1 {
+            var mask = ~UInt64(0)
+            if w == w0 { mask &= ~UInt64(0) << UInt64(col0 & 63) }
+            if w == w1 { mask &= ~UInt64(0) >> UInt64(63 - (col1 & 63)) }
+            if full[base + w] & mask != mask { return true }
+        }
+        return false
+    }
+
+    /// Marks the cells of `row` in `col0 ... col1` full, counting the new ones in their blocks.
+    private mutating func fill(_ row: Int, _ col0: Int, _ col1: Int) {
+        let base = row * words, w0 = col0 >> 6, w1 = col1 >> 6
+        let blockBase = (row >> 3) * blockCols
+        for w in w0 ... w1 {
+            var mask = ~UInt64(0)
+            if w == w0 { mask &= ~UInt64(0) << UInt64(col0 & 63) }
+            if w == w1 { mask &= ~UInt64(0) >> UInt64(63 - (col1 & 63)) }
+            var fresh = mask & ~full[base + w]
+            guard fresh != 0 else { continue }
+            full[base + w] |= fresh
+            // Eight cells a block: one byte of the word each.
+            while fresh != 0 {
+                let byte = fresh.trailingZeroBitCount >> 3
+                let bitsInByte = (fresh >> UInt64(byte * 8)) & 0xFF
+                let b = blockBase + w * 8 + byte
+                blockCount[b] &+= UInt8(bitsInByte.nonzeroBitCount)
+                if blockCount[b] == 64 { blockFull[b] = true }
+                fresh &= ~(UInt64(0xFF) << UInt64(byte * 8))
+            }
+        }
     }
 
     /// Coarse test (and marking): whether the capsule of `radius` around the segment reaches a

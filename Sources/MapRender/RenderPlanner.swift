@@ -297,6 +297,7 @@ public final class RenderPlanner: @unchecked Sendable {
             // Long segments are cut into ≤ 32 device-pixel pieces so that only the parts that add
             // coverage are drawn (collinear cuts need no joins).
             let maxStep = 32 / (view.worldSize * ratio)
+            var cut: [(points: [MapPoint], screen: [(Double, Double)], keep: [Bool], start: Double)] = []
             for piece in entry.pieces {
                 var pts: [MapPoint] = []
                 pts.reserveCapacity(piece.points.count * 2)
@@ -324,7 +325,39 @@ public final class RenderPlanner: @unchecked Sendable {
                 // centre within half width − ½ px, where coverage is full.
                 let keep = culler.keepMask(screen, touchRadius: reach * widest * ratio, coverRadius: narrowest * ratio,
                                            inkRadius: widest * ratio)
-                stroker.stroke(pts, closed: false, into: &b, startDistance: piece.start, keep: keep)
+                cut.append((pts, screen, keep, piece.start))
+            }
+            if culler.isExact {
+                // Every full cell ends up in the line's own colour (casing under it) whichever kept
+                // segment covers it, so the full cells are painted as rectangles and a segment is
+                // drawn only when it reaches a cell that did not end up full: its edge.
+                let det = ax * by - bx * ay
+                if det != 0 {
+                    func corner(_ sx: Double, _ sy: Double) -> MapPoint {
+                        let u = sx - cx, v = sy - cy
+                        return MapPoint(x: o.x + (by * u - bx * v) / det, y: o.y + (ax * v - ay * u) / det)
+                    }
+                    let c = OverdrawCuller.cell
+                    for r in culler.fullRectangles() {
+                        let x0 = Double(r.col) * c, y0 = Double(r.row) * c
+                        let x1 = x0 + Double(r.width) * c, y1 = y0 + Double(r.height) * c
+                        let v = [corner(x0, y0), corner(x1, y0), corner(x1, y1), corner(x0, y1)].map {
+                            b.add($0.x, $0.y, 0, 0, 0, 0)
+                        }
+                        b.triangle(v[0], v[1], v[2])
+                        b.triangle(v[0], v[2], v[3])
+                    }
+                    for k in cut.indices {
+                        let screen = cut[k].screen
+                        for i in cut[k].keep.indices where cut[k].keep[i] {
+                            cut[k].keep[i] = culler.reachesEmptyCell(screen[i], screen[i + 1],
+                                                                     touchRadius: reach * widest * ratio)
+                        }
+                    }
+                }
+            }
+            for piece in cut {
+                stroker.stroke(piece.points, closed: false, into: &b, startDistance: piece.start, keep: piece.keep)
             }
             return (b.build(), origin)
         }

@@ -164,6 +164,10 @@ import Testing
         plain.planner.cullsOverdraw = false
         let a = try culled.render(scene: scene, camera: camera)
         let b = try plain.render(scene: scene, camera: camera)
+        // Where the scribble covers pixels fully, they are painted as rectangles and only the
+        // segments reaching its edge are stroked.
+        let (tc, tp) = (culled.lastTimings.triangles, plain.lastTimings.triangles)
+        #expect(tc * 10 < tp, "\(tc) triangles culled vs \(tp)")
         // Ink: the summed area of the stroke triangles in logical px² (what the rasteriser fills).
         func ink(_ planner: RenderPlanner) -> Double {
             var area = 0.0
