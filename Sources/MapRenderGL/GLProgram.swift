@@ -250,3 +250,22 @@ enum Shaders {
     }
     """
 }
+
+/// A program compiled and linked on first use (on the GL thread that owns the context).
+final class LazyProgram {
+    private let vertex: String
+    private let fragment: String
+    private var made: GLProgram?
+
+    init(_ vertex: String, _ fragment: String) {
+        self.vertex = vertex
+        self.fragment = fragment
+    }
+
+    func get() throws -> GLProgram {
+        if let made { return made }
+        let p = try GLProgram(vertex: vertex, fragment: fragment)
+        made = p
+        return p
+    }
+}

@@ -171,18 +171,20 @@ private final class GLStateBox: @unchecked Sendable {
 /// Everything that lives on the GL thread.
 private final class GLState {
     let egl: HeadlessEGL
-    let ground: GLProgram
+    // Programs are compiled on first use (a flat frame needs four of the nine; each costs about
+    // 1.5 ms on llvmpipe, which a one-image process pays at start-up).
+    let ground = LazyProgram(Shaders.groundScreenWidthVertex, Shaders.groundFragment)
     /// `ground` without the dash test, for fills and solid lines (a shader without `discard`
     /// leaves llvmpipe fewer per-fragment steps).
-    let groundSolid: GLProgram
+    let groundSolid = LazyProgram(Shaders.groundScreenWidthVertex, Shaders.groundSolidFragment)
     /// Fills (interior and fringe) and pixel discs.
-    let groundFill: GLProgram
-    let groundDisc: GLProgram
-    let screen: GLProgram
-    let solid: GLProgram
-    let ribbon: GLProgram
-    let skyProgram: GLProgram
-    let raster: GLProgram
+    let groundFill = LazyProgram(Shaders.groundScreenWidthVertex, Shaders.groundFillFragment)
+    let groundDisc = LazyProgram(Shaders.groundScreenWidthVertex, Shaders.groundDiscFragment)
+    let screen = LazyProgram(Shaders.screenVertex, Shaders.screenFragment)
+    let solid = LazyProgram(Shaders.solidVertex, Shaders.solidFragment)
+    let ribbon = LazyProgram(Shaders.ribbonVertex, Shaders.ribbonFragment)
+    let skyProgram = LazyProgram(Shaders.skyVertex, Shaders.skyFragment)
+    let raster = LazyProgram(Shaders.rasterVertex, Shaders.rasterFragment)
     var skyQuad = GPUQuad()
     let samples: Int
     /// Edge coverage in the shaders (see `Coverage`).
@@ -196,15 +198,6 @@ private final class GLState {
 
     init(samples: Int?, shaderAA: Bool?) throws {
         egl = try HeadlessEGL()
-        ground = try GLProgram(vertex: Shaders.groundScreenWidthVertex, fragment: Shaders.groundFragment)
-        groundSolid = try GLProgram(vertex: Shaders.groundScreenWidthVertex, fragment: Shaders.groundSolidFragment)
-        groundFill = try GLProgram(vertex: Shaders.groundScreenWidthVertex, fragment: Shaders.groundFillFragment)
-        groundDisc = try GLProgram(vertex: Shaders.groundScreenWidthVertex, fragment: Shaders.groundDiscFragment)
-        screen = try GLProgram(vertex: Shaders.screenVertex, fragment: Shaders.screenFragment)
-        solid = try GLProgram(vertex: Shaders.solidVertex, fragment: Shaders.solidFragment)
-        ribbon = try GLProgram(vertex: Shaders.ribbonVertex, fragment: Shaders.ribbonFragment)
-        skyProgram = try GLProgram(vertex: Shaders.skyVertex, fragment: Shaders.skyFragment)
-        raster = try GLProgram(vertex: Shaders.rasterVertex, fragment: Shaders.rasterFragment)
         let renderer = glGetString(GLenum(GL_RENDERER)).map { String(cString: $0) } ?? "unknown GL"
         description = "\(renderer) via \(egl.platform)"
         let software = ["llvmpipe", "softpipe", "swrast", "lavapipe"].contains { renderer.lowercased().contains($0) }
@@ -310,7 +303,7 @@ private final class GLState {
                 blending = on
             }
         }
-        func drawCommand(_ cmd: DrawCommand) {
+        func drawCommand(_ cmd: DrawCommand) throws {
             guard !cmd.mesh.indices.isEmpty else { return }
             let gpu = buffers(for: cmd.mesh)
             let ground = cmd.mesh.layout == .ground
@@ -320,12 +313,14 @@ private final class GLState {
             // Translucent strokes blended once per pixel with shader coverage: fully covered
             // fragments first, then the partly covered edge, each through the stencil.
             let twoPass = aa && ground && cmd.coverage == .stroke && cmd.blendOnce && !opaque
+            // Strokes that need the full ground program (dashes, fade, two passes).
+            let full = ground && cmd.coverage != .fill && cmd.coverage != .disc && (dashed || faded || twoPass)
             let program: GLProgram
             switch (cmd.mesh.layout, cmd.coverage) {
-            case (.ground, .fill): program = groundFill
-            case (.ground, .disc): program = groundDisc
-            case (.ground, _): program = dashed || faded || twoPass ? self.ground : groundSolid
-            default: program = self.program(for: cmd.mesh.layout)
+            case (.ground, .fill): program = try groundFill.get()
+            case (.ground, .disc): program = try groundDisc.get()
+            case (.ground, _): program = try (full ? self.ground : groundSolid).get()
+            default: program = try self.program(for: cmd.mesh.layout)
             }
             // Premultiplied blending of an opaque colour gives that colour exactly, and drawing
             // it twice changes nothing: without shader coverage skip both the blend and the
@@ -367,7 +362,7 @@ private final class GLState {
                 glUniform1f(program.uniform("u_onGround"), cmd.widthOnGround ? 1 : 0)
                 glUniform2f(program.uniform("u_screenAxes"), Float(cos(-camera.bearing * .pi / 180)),
                             Float(sin(-camera.bearing * .pi / 180)))
-                if program.id == self.ground.id {
+                if full {
                     let dash = cmd.dash.map { Float($0) }
                     let total = dash.reduce(0, +)
                     glUniform1f(program.uniform("u_dashTotal"), total > 0 ? total : 0)
@@ -443,24 +438,23 @@ private final class GLState {
                 glDrawElements(GLenum(GL_TRIANGLES), GLsizei(count), GLenum(GL_UNSIGNED_INT), nil)
             }
         }
-        func drawAll() {
+        func drawAll() throws {
             glClear(GLbitfield(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
             stencilRef = 0
             glDisable(GLenum(GL_DEPTH_TEST))
-            for cmd in passes.flat { drawCommand(cmd) }
+            for cmd in passes.flat { try drawCommand(cmd) }
             if let sky {
                 glDisable(GLenum(GL_STENCIL_TEST))
                 glEnable(GLenum(GL_BLEND))
                 blending = true
-                drawSky(sky, height: h, ratio: camera.pixelRatio)
-                current = skyProgram.id
+                current = try drawSky(sky, height: h, ratio: camera.pixelRatio)
             }
             if !passes.opaque.isEmpty || !passes.translucent.isEmpty || !custom.isEmpty {
                 glEnable(GLenum(GL_DEPTH_TEST))
                 glDepthFunc(GLenum(GL_LESS))
                 glDepthMask(GLboolean(GL_TRUE))
                 ThreeD.cullBackFaces(true)
-                for cmd in passes.opaque { drawCommand(cmd) }
+                for cmd in passes.opaque { try drawCommand(cmd) }
                 if !custom.isEmpty {
                     ThreeD.cullBackFaces(false)
                     glDisable(GLenum(GL_STENCIL_TEST))
@@ -484,19 +478,19 @@ private final class GLState {
                 glDepthMask(GLboolean(GL_FALSE))
                 for cmd in passes.translucent {
                     ThreeD.cullBackFaces(cmd.mesh.layout == .solid)
-                    drawCommand(cmd)
+                    try drawCommand(cmd)
                 }
                 ThreeD.cullBackFaces(false)
                 glDisable(GLenum(GL_DEPTH_TEST))
             }
-            for cmd in passes.sprites { drawCommand(cmd) }
+            for cmd in passes.sprites { try drawCommand(cmd) }
         }
         if scissors.isEmpty {
-            drawAll()
+            try drawAll()
         } else {
             for r in scissors {
                 glScissor(GLint(r.x), GLint(h - r.y - r.height), GLsizei(r.width), GLsizei(r.height))
-                drawAll()
+                try drawAll()
             }
         }
         glDepthMask(GLboolean(GL_TRUE))
@@ -626,13 +620,13 @@ private final class GLState {
         return PixelRect(x: cx0, y: cy0, width: max(0, cx1 - cx0), height: max(0, cy1 - cy0))
     }
 
-    private func program(for layout: VertexLayout) -> GLProgram {
+    private func program(for layout: VertexLayout) throws -> GLProgram {
         switch layout {
-        case .ground: ground
-        case .screen: screen
-        case .solid: solid
-        case .ribbon: ribbon
-        case .raster: raster
+        case .ground: try ground.get()
+        case .screen: try screen.get()
+        case .solid: try solid.get()
+        case .ribbon: try ribbon.get()
+        case .raster: try raster.get()
         }
     }
 
@@ -648,8 +642,9 @@ private final class GLState {
         return abs(spanPx - texels) < 1e-3
     }
 
-    /// Draws the sky quad (see `Shaders.skyVertex`).
-    private func drawSky(_ sky: ThreeD.Sky, height: Int, ratio: Double) {
+    /// Draws the sky quad (see `Shaders.skyVertex`); returns the program it left in use.
+    private func drawSky(_ sky: ThreeD.Sky, height: Int, ratio: Double) throws -> GLuint {
+        let skyProgram = try self.skyProgram.get()
         glUseProgram(skyProgram.id)
         let hp = Float(height)
         // Horizon and band in GL window coordinates (device pixels from the bottom).
@@ -664,6 +659,7 @@ private final class GLState {
         glUniform4f(skyProgram.uniform("u_zenith"), z.0, z.1, z.2, z.3)
         glUniform4f(skyProgram.uniform("u_haze"), hz.0, hz.1, hz.2, hz.3)
         skyQuad.draw()
+        return skyProgram.id
     }
 
     private func buffers(for mesh: Mesh) -> GPUMesh {
