@@ -6,14 +6,22 @@ import MapScene
 /// the line's centre and carries a unit normal (or a join/cap direction) that the shader scales
 /// by half the line width in pixels, so one mesh serves any pixel width and every zoom in its
 /// bucket. Each segment is its own quad and each vertex adds a bounded join patch on the outer
-/// side (round: a fan of at most 12 triangles; miter: 2 triangles, bevel beyond a miter length
-/// of `miterLimit` half-widths; bevel: 1), so self-intersecting input costs the same per point
+/// side (round: a fan of at most 12 triangles, or with `discJoins` one triangle around the join's
+/// disc that the shader cuts out; miter: 2 triangles, bevel beyond a miter length of
+/// `miterLimit` half-widths; bevel: 1), so self-intersecting input costs the same per point
 /// as a tidy route. Overlaps are blended once per pixel by the backend (stencil), not here.
 struct LineStroker {
     var join: LineJoin
     var cap: LineCap
     /// Longest miter, in half-widths, before a miter join becomes a bevel (MapLibre's default 2).
     var miterLimit = 2.0
+    /// The across coordinate of the corners of a round join's triangle (see `Shaders`): beyond
+    /// every true across value (−1…1), it tells the vertex shader to lay the corner out on screen
+    /// and the fragment shaders to take coverage from the distance to the centre alone.
+    static let discMark = 4.0
+    /// Round joins as one triangle around the join's disc (for shader coverage, which cuts the
+    /// disc out) instead of a fan on the outer side.
+    var discJoins = false
     /// Angle step of round joins and caps, radians.
     var roundStep = Double.pi / 12
     /// Joins turning by less than this (radians) are skipped: their gap is invisibly small.
@@ -133,6 +141,16 @@ struct LineStroker {
             } else {
                 mesh.triangle(c, a, b)
             }
+        case .round where discJoins:
+            // One triangle around the join whose inscribed circle is the line's half width; the
+            // shader's coverage (distance from the centre) rounds it. Marked with an across
+            // coordinate of `discMark` so that screen-width lines lay it out on screen.
+            for k in 0 ..< 3 {
+                let a = Double.pi / 2 + Double(k) * 2 * Double.pi / 3
+                _ = mesh.add(p.x, p.y, 2 * cos(a), 2 * sin(a), distance, Self.discMark)
+            }
+            let first = mesh.count - 3
+            mesh.triangle(first, first + 1, first + 2)
         case .round:
             let a1 = atan2(n1.1, n1.0)
             var sweep = atan2(n2.1, n2.0) - a1

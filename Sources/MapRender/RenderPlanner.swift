@@ -23,6 +23,14 @@ public final class RenderPlanner: @unchecked Sendable {
         set { lock.withLock { _cullsOverdraw = newValue } }
     }
 
+    /// Whether round joins are drawn as one triangle each, which the renderer's shader coverage
+    /// cuts to the join's disc (true), or as fans of triangles (false: for multisampling, where
+    /// the shaders do not compute coverage). `MapRenderer` sets it to its `shaderAntialiasing`.
+    public var discJoins: Bool {
+        get { lock.withLock { _discJoins } }
+        set { lock.withLock { _discJoins = newValue } }
+    }
+
     /// Cache counters since creation.
     public struct Statistics: Sendable, Equatable {
         /// Meshes found in the cache.
@@ -37,6 +45,7 @@ public final class RenderPlanner: @unchecked Sendable {
     private let lock = NSLock()
     private var _rasterizer: (any LabelRasterizer)?
     private var _cullsOverdraw = true
+    private var _discJoins = true
     private var cache: [MeshKey: CacheEntry] = [:]
     private var generation = 0
     private var stats = Statistics()
@@ -192,13 +201,15 @@ public final class RenderPlanner: @unchecked Sendable {
         // (casing included), in power-of-two classes so that nearby widths share the mesh.
         let detail = max(0, min(12, Int(log2(max(halfWidth + casing, 1)).rounded(.up))))
         let variant = 1 + Self.code(style.join) * 3 + Self.code(style.cap) + (line.geodesic ? 100 : 0) + detail * 1000
+            + (_discJoins ? 0 : 100_000)
         let key = MeshKey(source: .path([ObjectIdentifier(path)], variant: variant), bucket: view.bucket, cell: cell?.key)
         // Simplify to 0.5 px, or to a quarter of the line width (at most 1 px) for wider lines:
         // jitter narrower than a quarter of the stroke is invisible, yet a noisy GPS track kept
         // at 0.5 px costs ~25× the triangles (shared/bench route-1m: 96k points left at 0.5 px,
         // 4k at 1 px).
         let tolerance = view.tolerance * min(2, max(1, (2 * halfWidth) / 4 / 0.5))
-        let stroker = LineStroker(join: style.join, cap: style.cap, maxHalfWidth: pow(2, Double(detail)))
+        var stroker = LineStroker(join: style.join, cap: style.cap, maxHalfWidth: pow(2, Double(detail)))
+        stroker.discJoins = _discJoins
         // The simplified pieces are cached first; the full mesh is built only when a view draws
         // it (a heavily self-overlapping line may only ever be drawn culled).
         let entry: CacheEntry

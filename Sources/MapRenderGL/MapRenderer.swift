@@ -67,6 +67,8 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
                 box.shaderAA = s.aa
                 return s.description
             }
+            // Round joins as one triangle each need the shaders' coverage to cut out their disc.
+            planner.discJoins = self.shaderAntialiasing
         } catch {
             Self.retire(box, thread)
             throw error

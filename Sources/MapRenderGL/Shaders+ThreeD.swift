@@ -155,11 +155,14 @@ extension Shaders {
         flat out float v_inner;
         // Where the vertex lands; `screen` is true when its extrusion was made on screen (then the
         // antialiasing varyings must interpolate linearly on screen, not in perspective).
-        vec4 place(vec2 p, vec2 e, float len, out bool screen) {
+        vec4 place(vec2 p, vec2 e, float len, bool disc, out bool screen) {
             vec4 c = u_matrix * vec4(p, 0.0, 1.0);
             // Every vertex of a screen-width mesh (centres of fans included) says "screen", so a
             // triangle never mixes the two interpolations.
             screen = u_onGround < 0.5 && c.w > 0.0;
+            // A round join's triangle (across coordinate 4): on screen as it is, so the disc
+            // its coverage cuts out is round on screen at any pitch.
+            if (disc && screen && u_pointShape < 0.5) return vec4(c.xy + e * u_ratio * 2.0 / u_viewport * c.w, c.z, c.w);
             if (u_pointShape > 0.5 && c.w > 0.0) {
                 // A shape around one point (pixel circle, dot): upright on screen, turned with the map.
                 vec2 s = vec2(e.x * u_screenAxes.x - e.y * u_screenAxes.y, e.x * u_screenAxes.y + e.y * u_screenAxes.x);
@@ -196,7 +199,7 @@ extension Shaders {
                 len = grown;
             }
             bool screen;
-            gl_Position = place(p, e, len, screen);
+            gl_Position = place(p, e, len, a_c > 3.0, screen);
             // Multiplied by w here and divided by the interpolated w per fragment: linear on screen.
             float k = screen ? gl_Position.w : 1.0;
             v_ext = (u_discOutset > 0.0 ? e : a_extrude) * k;

@@ -30,6 +30,9 @@ import Testing
         s.add(.polyline(try Polyline(coordinates: [at(-110, 70), at(-60, 40), at(-20, 75)],
                                      style: LineStyle(width: .pixels(6), color: Color(rgb: 0x8250DF, alpha: 0xB0), join: .bevel,
                                                       dash: [12, 5], casingColor: Color(rgb: 0x24292F), casingWidth: 1.5))))
+        // A zig-zag with round joins (one triangle each, cut to the join's disc by coverage).
+        s.add(.polyline(try Polyline(coordinates: [at(10, -74), at(25, -63), at(40, -76), at(55, -62), at(70, -75), at(85, -63), at(100, -76)],
+                                     style: LineStyle(width: .pixels(5), color: Color(rgb: 0xCF222E), join: .round))))
         s.add(.circle(try Circle(center: at(30, -35), radius: .meters(38), fill: Color(rgb: 0xFF0000, alpha: 0x40),
                                  stroke: Color(rgb: 0xFF0000), strokeWidth: 2)))
         s.add(.circle(try Circle(center: at(85, -40), radius: .pixels(17), fill: Color(rgb: 0x1A7F37), stroke: nil)))

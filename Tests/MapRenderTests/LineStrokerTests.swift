@@ -60,6 +60,31 @@ func strokeArea(_ mesh: Mesh, halfWidth: Double, scale: Double) -> Double {
         }
     }
 
+    /// With `discJoins` a round join is one triangle around the join: its inscribed circle is the
+    /// line's half width, so the shader's distance-from-centre coverage cuts out exactly the join's
+    /// disc. Hand-derived: an equilateral triangle with inradius h has area 3√3·h².
+    @Test func discJoinIsOneTriangleAroundTheDisc() {
+        for turn in [(100.0, 100.0), (100.0, -100.0), (0.0, 1.0)] { // either way, and a hairpin
+            var b = GroundMeshBuilder(origin: MapPoint(x: 0, y: 0))
+            var stroker = LineStroker(join: .round, cap: .butt)
+            stroker.discJoins = true
+            stroker.stroke([(0.0, 0.0), (100, 0), turn].map { MapPoint(x: $0.0 / scale, y: $0.1 / scale) }, closed: false, into: &b)
+            let mesh = b.build()
+            #expect(mesh.indices.count == 3 * 5, "two quads and one join triangle")
+            let quads = 200 * h + 2 * h * ((turn.0 - 100) * (turn.0 - 100) + turn.1 * turn.1).squareRoot()
+            #expect(abs(strokeArea(mesh, halfWidth: h, scale: scale) - (quads + 3 * 3.0.squareRoot() * h * h)) < 1e-3)
+            // The join's corners: marked, on the join point, two half widths out (the incircle's
+            // radius is half the circumradius), 120° apart.
+            let v = mesh.vertices
+            let corners = mesh.indices[6 ..< 9].map { Int($0) * 6 } // after the first quad
+            for k in corners {
+                #expect(Double(v[k + 5]) == LineStroker.discMark)
+                #expect(abs(Double(v[k]) * scale - 100) < 1e-4 && abs(Double(v[k + 1]) * scale) < 1e-4)
+                #expect(abs((Double(v[k + 2]) * Double(v[k + 2]) + Double(v[k + 3]) * Double(v[k + 3])).squareRoot() - 2) < 1e-6)
+            }
+        }
+    }
+
     @Test func sharpMiterFallsBackToBevel() {
         // A hairpin: the miter would be ~1/sin(small angle) long; beyond the limit (2) it bevels,
         // so no vertex is extruded by more than 2 half-widths.
