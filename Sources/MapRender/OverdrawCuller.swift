@@ -13,6 +13,11 @@ import GeoKit
 /// where cut pieces meet); a 100k-point random scribble over 1024×768 fills ~20× less. View-dependent: used for flat views (pitch 0) when the
 /// line's ink would cover the viewport many times over.
 ///
+/// When culling stays exact, the full cells at the end are final and every pixel among them
+/// comes out in the line's own colour whichever kept segment covers it: the planner paints them
+/// as rectangles (`fullRectangles`) and strokes only the kept segments that still reach a cell
+/// that is not full (`reachesEmptyCell`), the line's edge.
+///
 /// Exact culling keeps every segment that reaches a pixel not yet *fully* covered, so a line
 /// retracing itself thousands of times within a pixel (a tight spiral, a GPS logger left on a
 /// table) keeps nearly all of them: their antialiased rims are never full. The work is bounded:
