@@ -301,6 +301,7 @@ public final class RenderPlanner: @unchecked Sendable {
         // How far beyond its centre line a segment's geometry reaches, in half widths: miter tips up
         // to the miter limit (2), square caps √2, round and bevel joins and round caps 1.
         let reach = stroker.join == .miter ? stroker.miterLimit : (stroker.cap == .square ? 2.0.squareRoot() : 1)
+        let touch = reach * widest * ratio
         let result = cached(culledKey, retain: [path]) {
             var culler = OverdrawCuller(width: Int((cam.size.width * ratio).rounded(.up)),
                                         height: Int((cam.size.height * ratio).rounded(.up)))
@@ -334,7 +335,7 @@ public final class RenderPlanner: @unchecked Sendable {
                 // colours at all has its centre within half width + ½ px, so its square comes within
                 // the half width; a pixel whose corners all lie within the half width has its
                 // centre within half width − ½ px, where coverage is full.
-                let keep = culler.keepMask(screen, touchRadius: reach * widest * ratio, coverRadius: narrowest * ratio,
+                let keep = culler.keepMask(screen, touchRadius: touch, coverRadius: narrowest * ratio,
                                            inkRadius: widest * ratio)
                 cut.append((pts, screen, keep, piece.start))
             }
@@ -361,8 +362,7 @@ public final class RenderPlanner: @unchecked Sendable {
                     for k in cut.indices {
                         let screen = cut[k].screen
                         for i in cut[k].keep.indices where cut[k].keep[i] {
-                            cut[k].keep[i] = culler.reachesEmptyCell(screen[i], screen[i + 1],
-                                                                     touchRadius: reach * widest * ratio)
+                            cut[k].keep[i] = culler.reachesEmptyCell(screen[i], screen[i + 1], touchRadius: touch)
                         }
                     }
                 }

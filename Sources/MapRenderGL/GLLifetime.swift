@@ -14,11 +14,12 @@ import Foundation
 /// finally terminates the displays, which joins llvmpipe's own threads.
 ///
 /// Call it before ending the process while renderers may be busy; the CLI does. For every
-/// other path an `atexit` handler runs it, installed when each renderer has built its programs
+/// other path an `atexit` handler runs it, installed when each renderer has made its context
 /// and again after its frames 1, 2, 4, 8, … (at most a few dozen entries). `atexit` handlers
 /// run in reverse order of registration, and LLVM registers the destructors of its lazily
 /// built statics (the pass registry, the target registry) when they are first used — during
-/// shader compilations — so a handler installed earlier would run after they are gone; one
+/// shader compilations, which happen in frames (programs are compiled on first use, llvmpipe's
+/// variants at draw time) — so a handler installed earlier would run after they are gone; one
 /// installed after them runs before. The handler waits at most `exitWait` seconds for a busy
 /// GL thread. A process that exits while its first renderer is still being created, without
 /// calling `shutdownAll`, stays exposed to the race (measured: 1 run in 70 of `exit-race` with
@@ -40,7 +41,7 @@ public enum GLLifetime {
         }
     }
 
-    /// Installs the exit handler (again): called once a renderer's programs are built and after
+    /// Installs the exit handler (again): called once a renderer's context is made and after
     /// its frames 1, 2, 4, 8, …, so that it runs before the destructors of whatever LLVM built
     /// by then.
     static func installExitHook() {

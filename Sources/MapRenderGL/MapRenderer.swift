@@ -8,7 +8,7 @@ import MapScene
 /// Renders scenes headless with OpenGL ES 3 on EGL and reads the pixels back.
 ///
 /// One renderer keeps one warm context on its own OS thread (all GL calls run there, whatever
-/// thread or task calls `render`), compiles its programs once, and keeps GPU buffers for meshes
+/// thread or task calls `render`), compiles each program once on first use, and keeps GPU buffers for meshes
 /// and textures for sprites across renders; with its `RenderPlanner`'s zoom-bucket cache,
 /// re-rendering the same data only re-uploads what changed. Calls are serialised.
 public final class MapRenderer: RenderBackend, @unchecked Sendable {
@@ -60,7 +60,7 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
             try GLLifetime.register(box, thread: thread) { box.state = nil }
             deviceDescription = try thread.sync {
                 let s = try GLState(samples: samples, shaderAA: shaderAntialiasing)
-                // After the programs are built, and again after the first frame (see GLLifetime).
+                // After the context is made, and again after the first frame (see GLLifetime).
                 GLLifetime.installExitHook()
                 box.state = s
                 box.samples = s.samples

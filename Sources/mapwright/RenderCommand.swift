@@ -41,7 +41,7 @@ struct RenderCommand: ParsableCommand {
 
     private func render() throws {
         guard (0...10_000).contains(`repeat`) else { throw CLIError("mapwright render: --repeat must be in 0…10000") }
-        // GL starts on another thread (loading Mesa and LLVM, compiling the programs: most of a
+        // GL starts on another thread (loading Mesa and LLVM and making the context: most of a
         // cold start) while this one reads the scene, the basemap and the fonts.
         let starting = Started { [options] in try options.makeSnapshotter(command: "render") }
         let snapshot: Snapshot
