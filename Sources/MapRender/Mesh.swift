@@ -19,6 +19,12 @@ public enum VertexLayout: Sendable, Equatable {
     /// Lit 3D solids (columns, extrusions), 6 floats per vertex: `x, y` in map units relative to
     /// the origin, `z` height in metres, `nx, ny, nz` the unit normal (x east, y south, z up).
     case solid
+    /// Round columns drawn as impostors, 6 floats per vertex, four vertices per column: `x, y`
+    /// the axis in map units relative to the origin, the radius in map units, the bottom and top
+    /// heights in metres, and the corner (0…3). The shader lays a screen quad around the column's
+    /// silhouette and finds the cylinder by casting each fragment's ray, so the column is exactly
+    /// round, lit per fragment, antialiased on its outline and writes its true depth.
+    case cylinder
     /// Screen-width ribbons in 3D (arcs), 14 floats per vertex: `x, y, z` (map units from the
     /// origin, metres), the previous and next points along the ribbon in the same form, the side
     /// (−1 or +1), and a premultiplied RGBA colour (the command colour tints it).
@@ -33,6 +39,7 @@ public enum VertexLayout: Sendable, Equatable {
         case .ground: 6
         case .screen: 6
         case .solid: 6
+        case .cylinder: 6
         case .ribbon: 14
         case .raster: 4
         }

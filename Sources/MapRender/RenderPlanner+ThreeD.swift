@@ -5,6 +5,7 @@ import MapScene
 /// What a cached 3D mesh was made from.
 enum SolidKey: Hashable {
     case column(lat: Double, lon: Double, height: Double, radius: Double, base: Double, sides: Int)
+    case cylinder(lat: Double, lon: Double, height: Double, radius: Double, base: Double)
     case extrusion([ObjectIdentifier], height: Double, base: Double)
     case arc(from: LatLng, to: LatLng, apex: Double, fromColor: Color, toColor: Color, count: Int)
     /// Opaque solids of one colour in one batch cell, merged (the meshes' identities, in order).
@@ -12,13 +13,24 @@ enum SolidKey: Hashable {
 }
 
 extension RenderPlanner {
-    /// A column: one cached solid mesh per column (position, size, sides).
+    /// A column: one cached mesh per column (position, size, sides). Round ones (12 sides or
+    /// more) are ray-cast cylinders (`VertexLayout.cylinder`) unless `columnImpostors` is off:
+    /// a prism's tall, thin side triangles are what a CPU rasteriser pays most for.
     func addColumn(_ c: Column, _ view: PlanView, _ out: inout [DrawCommand]) {
         guard c.color.a > 0, c.height > c.base else { return }
         let p = MapPoint(c.position)
         let r = c.radius * MapPoint.unitsPerMeter(atLatitude: c.position.lat)
         let foot = MapRect(origin: MapPoint(x: p.x - r, y: p.y - r), width: 2 * r, height: 2 * r)
         guard view.mayBeVisible(foot, marginPx: reach(c.height, view)) else { return }
+        if c.sides >= 12 && _columnImpostors {
+            let key = MeshKey(
+                source: .solid(
+                    .cylinder(lat: c.position.lat, lon: c.position.lon, height: c.height, radius: c.radius, base: c.base)),
+                bucket: 0, cell: nil)
+            let (mesh, origin) = cached(key) { SolidMeshes.cylinder(c) }
+            out.append(DrawCommand(mesh: mesh, origin: origin, color: c.color))
+            return
+        }
         // Level of detail for round columns: one side per ~6 px of circumference at the zoom
         // bucket, at least 12 (smooth shading hides the facets), at most the column's own.
         var shape = c
@@ -88,24 +100,28 @@ extension RenderPlanner {
     /// small enough that Float32 offsets inside a cell stay far below a pixel at zoom 22.
     static let batchCell = 1.0 / 4096
 
-    /// Merges opaque solids (columns, extrusions) of the same colour whose origins share a batch
-    /// cell into one command (drawn where the first of them was; the depth buffer makes their
-    /// order irrelevant to the image), nearest first for the bearing, so thousands of buildings
-    /// cost a few draw calls and hidden fragments are rejected early. The merged mesh is
-    /// cached by the identities of its parts, so an unchanged view re-uses it.
+    /// Merges opaque solids (columns, extrusions; ray-cast cylinders apart) of the same colour
+    /// whose origins share a batch cell into one command (drawn where the first of them was; the
+    /// depth buffer makes their order irrelevant to the image), so thousands of buildings cost a
+    /// few draw calls. Prisms go nearest first for the bearing, so hidden fragments are rejected
+    /// early; cylinders farthest first, so their antialiased outlines blend over what is behind
+    /// them (their fragments set their own depth, which no early test can use anyway). The merged
+    /// mesh is cached by the identities of its parts, so an unchanged view re-uses it.
     func batchSolids(_ commands: [DrawCommand], bearing: Double) -> [DrawCommand] {
         struct Group: Hashable {
             var color: Color
             var cx: Int
             var cy: Int
+            var cylinders: Bool
         }
         let cell = Self.batchCell
         var groups: [Group: [Int]] = [:]
         var order: [Group] = []
-        for (i, c) in commands.enumerated() where c.mesh.layout == .solid && c.color.a == 255 {
+        for (i, c) in commands.enumerated()
+        where (c.mesh.layout == .solid || c.mesh.layout == .cylinder) && c.color.a == 255 {
             let gx = (c.origin.x / cell).rounded(.down), gy = (c.origin.y / cell).rounded(.down)
             guard gx.isFinite, gy.isFinite, abs(gx) < 1e9, abs(gy) < 1e9 else { continue }
-            let g = Group(color: c.color, cx: Int(gx), cy: Int(gy))
+            let g = Group(color: c.color, cx: Int(gx), cy: Int(gy), cylinders: c.mesh.layout == .cylinder)
             if groups[g] == nil { order.append(g) }
             groups[g, default: []].append(i)
         }
@@ -115,10 +131,12 @@ extension RenderPlanner {
         for g in order {
             guard let idx = groups[g], idx.count > 1 else { continue }
             // Nearest first for the view's bearing (in 45° sectors, so the merged mesh is shared
-            // by nearby bearings): the depth test then rejects hidden fragments early.
+            // by nearby bearings): the depth test then rejects hidden fragments early. Cylinders
+            // the other way round (see above).
             let sector = Int(((bearing.isFinite ? bearing : 0) / 45).rounded()) & 7
             let a = Double(sector) * 45 * .pi / 180
-            let away = (sin(a), -cos(a))
+            let s: Double = g.cylinders ? -1 : 1
+            let away = (s * sin(a), -s * cos(a))
             let parts = idx.map { commands[$0] }.sorted {
                 $0.origin.x * away.0 + $0.origin.y * away.1 < $1.origin.x * away.0 + $1.origin.y * away.1
             }
@@ -134,7 +152,8 @@ extension RenderPlanner {
         return out
     }
 
-    /// Solid meshes re-based onto one origin and concatenated.
+    /// Solid (or cylinder) meshes re-based onto one origin and concatenated (both layouts keep
+    /// `x, y` in their first two floats of six).
     static func merge(_ parts: [DrawCommand], base: MapPoint) -> Mesh {
         var v: [Float] = []
         var idx: [UInt32] = []
@@ -150,7 +169,7 @@ extension RenderPlanner {
             }
             for i in p.mesh.indices { idx.append(first + i) }
         }
-        return Mesh(layout: .solid, vertices: v, indices: idx)
+        return Mesh(layout: parts.first?.mesh.layout ?? .solid, vertices: v, indices: idx)
     }
 
     /// How far up the screen something `height` metres tall can reach, logical pixels.

@@ -31,6 +31,13 @@ public final class RenderPlanner: @unchecked Sendable {
         set { lock.withLock { _discJoins = newValue } }
     }
 
+    /// Whether round columns (12 sides or more) are drawn as ray-cast cylinders
+    /// (`VertexLayout.cylinder`, true) or as lit prisms of triangles (false: for comparisons).
+    public var columnImpostors: Bool {
+        get { lock.withLock { _columnImpostors } }
+        set { lock.withLock { _columnImpostors = newValue } }
+    }
+
     /// Cache counters since creation.
     public struct Statistics: Sendable, Equatable {
         /// Meshes found in the cache.
@@ -46,6 +53,8 @@ public final class RenderPlanner: @unchecked Sendable {
     private var _rasterizer: (any LabelRasterizer)?
     private var _cullsOverdraw = true
     private var _discJoins = true
+    /// Read while planning (the lock is held), by `addColumn`.
+    var _columnImpostors = true
     private var cache: [MeshKey: CacheEntry] = [:]
     private var generation = 0
     private var stats = Statistics()

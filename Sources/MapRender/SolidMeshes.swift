@@ -87,6 +87,17 @@ enum SolidMeshes {
         return (b.build(), origin)
     }
 
+    /// A round column as an impostor (`VertexLayout.cylinder`): four vertices carrying the axis,
+    /// radius and heights, one quad that the shader places around the silhouette.
+    static func cylinder(_ c: Column) -> (Mesh, MapPoint) {
+        let origin = MapPoint(c.position)
+        let r = Float(c.radius * MapPoint.unitsPerMeter(atLatitude: c.position.lat))
+        var v: [Float] = []
+        v.reserveCapacity(24)
+        for corner in 0..<4 { v += [0, 0, r, Float(c.base), Float(c.height), Float(corner)] }
+        return (Mesh(layout: .cylinder, vertices: v, indices: [0, 1, 2, 0, 2, 3]), origin)
+    }
+
     /// An extrusion of rings (first the exterior, then holes; closing points removed) from
     /// `base` to `height` metres: a triangulated roof (holes respected), walls with outward
     /// normals round every ring, and a floor when it floats.

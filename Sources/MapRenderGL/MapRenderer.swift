@@ -184,6 +184,7 @@ private final class GLState {
     let groundDisc = LazyProgram(Shaders.groundScreenWidthVertex, Shaders.groundDiscFragment)
     let screen = LazyProgram(Shaders.screenVertex, Shaders.screenFragment)
     let solid = LazyProgram(Shaders.solidVertex, Shaders.solidFragment)
+    let cylinder = LazyProgram(Shaders.cylinderVertex, Shaders.cylinderFragment)
     let ribbon = LazyProgram(Shaders.ribbonVertex, Shaders.ribbonFragment)
     let skyProgram = LazyProgram(Shaders.skyVertex, Shaders.skyFragment)
     let raster = LazyProgram(Shaders.rasterVertex, Shaders.rasterFragment)
@@ -385,6 +386,22 @@ private final class GLState {
             case .solid:
                 glUniform3f(program.uniform("u_light"), light.0, light.1, light.2)
                 glUniform1f(program.uniform("u_ambient"), ThreeD.ambient)
+            case .cylinder:
+                glUniform3f(program.uniform("u_light"), light.0, light.1, light.2)
+                glUniform1f(program.uniform("u_ambient"), ThreeD.ambient)
+                // Fragments unproject their rays with the inverse of this command's matrix,
+                // inverted in Double from the Double matrix.
+                var md = baseMatrix
+                for i in 0 ..< 4 { md[12 + i] = baseMatrix[i] * tx + baseMatrix[4 + i] * ty + baseMatrix[12 + i] }
+                // The eye is where clip x, y and w vanish: the inverse's third column.
+                guard let inv = ThreeD.inverse(md), inv[11] != 0 else { return }
+                let eye = (inv[8] / inv[11], inv[9] / inv[11], inv[10] / inv[11])
+                glUniformMatrix4fv(program.uniform("u_inverse"), 1, GLboolean(GL_FALSE), inv.map { Float($0) })
+                glUniform3f(program.uniform("u_eye"), Float(eye.0), Float(eye.1), Float(eye.2))
+                // The eye's clip z and w (w is 0 up to rounding).
+                glUniform2f(program.uniform("u_eyeClip"),
+                            Float(md[2] * eye.0 + md[6] * eye.1 + md[10] * eye.2 + md[14]),
+                            Float(md[3] * eye.0 + md[7] * eye.1 + md[11] * eye.2 + md[15]))
             case .raster:
                 glActiveTexture(GLenum(GL_TEXTURE0))
                 let tex = cmd.texture.map { texture(for: $0) } ?? whiteTexture
@@ -406,7 +423,8 @@ private final class GLState {
             }
             // Opaque colours need no once-per-pixel guard (a second coat changes nothing), and with
             // shader coverage it would let a first, partly covered fragment block a full one.
-            if cmd.blendOnce && blend && cmd.mesh.layout != .solid && !(opaque && (ground || cmd.coverage == .shape)) {
+            if cmd.blendOnce && blend && cmd.mesh.layout != .solid && cmd.mesh.layout != .cylinder
+                && !(opaque && (ground || cmd.coverage == .shape)) {
                 stencilRef += 1
                 if stencilRef > 255 {
                     glClear(GLbitfield(GL_STENCIL_BUFFER_BIT))
@@ -455,8 +473,11 @@ private final class GLState {
                 glEnable(GLenum(GL_DEPTH_TEST))
                 glDepthFunc(GLenum(GL_LESS))
                 glDepthMask(GLboolean(GL_TRUE))
-                ThreeD.cullBackFaces(true)
-                for cmd in passes.opaque { try drawCommand(cmd) }
+                for cmd in passes.opaque {
+                    // Cylinders' screen quads face either way.
+                    ThreeD.cullBackFaces(cmd.mesh.layout == .solid)
+                    try drawCommand(cmd)
+                }
                 if !custom.isEmpty {
                     ThreeD.cullBackFaces(false)
                     glDisable(GLenum(GL_STENCIL_TEST))
@@ -627,6 +648,7 @@ private final class GLState {
         case .ground: try ground.get()
         case .screen: try screen.get()
         case .solid: try solid.get()
+        case .cylinder: try cylinder.get()
         case .ribbon: try ribbon.get()
         case .raster: try raster.get()
         }
@@ -789,6 +811,8 @@ private final class GPUMesh {
             attrib(0, 2, 0); attrib(1, 2, 8); attrib(2, 2, 16)
         case .solid:
             attrib(0, 3, 0); attrib(1, 3, 12)
+        case .cylinder:
+            attrib(0, 2, 0); attrib(1, 4, 8)
         case .ribbon:
             attrib(0, 3, 0); attrib(1, 3, 12); attrib(2, 3, 24); attrib(3, 1, 36); attrib(4, 4, 40)
         case .raster:

@@ -31,6 +31,130 @@ extension Shaders {
         }
         """
 
+    /// Round columns as impostors (`VertexLayout.cylinder`). Each of the four vertices projects
+    /// octagons round the column's bottom and top rims and lays the screen quad along the column's axis on
+    /// screen, tight around its silhouette plus a device pixel and a half for the antialiased
+    /// outline; a column reaching behind the eye gets the whole viewport.
+    ///
+    /// The ray through a screen position is `eye + t·dir`, where `dir` (the far-plane point
+    /// unprojected by `u_inverse`, homogeneous, minus the eye times its w) is linear in the
+    /// screen position, and so is every dot or cross product of it with a constant. The vertex
+    /// shader computes those (`v_dir`, `v_lin`: the cross and dot products with the axis offset
+    /// from the eye, the ray's light term, and its clip z and w), and the interpolation hands
+    /// each fragment its own exact values for a few multiplications. Positions are world pixels
+    /// from the command's origin, heights metres, as `u_matrix` takes them.
+    static let cylinderVertex = """
+        #version 300 es
+        precision highp float;
+        layout(location = 0) in vec2 a_axis;
+        layout(location = 1) in vec4 a_cyl;
+        uniform mat4 u_matrix;
+        uniform mat4 u_inverse;
+        uniform vec3 u_eye;
+        uniform vec3 u_light;
+        uniform float u_worldSize;
+        uniform vec2 u_viewport;
+        out vec3 v_dir;
+        out vec4 v_lin;
+        out float v_w;
+        flat out vec4 v_cyl;
+        flat out float v_axisLight;
+        void main() {
+            vec2 c = a_axis * u_worldSize;
+            float r = a_cyl.x * u_worldSize;
+            vec2 axis = c - u_eye.xy;
+            v_cyl = vec4(r, a_cyl.y, a_cyl.z, 0.0);
+            v_axisLight = dot(axis, u_light.xy);
+            int corner = int(a_cyl.w + 0.5);
+            vec2 hv = 0.5 * u_viewport;
+            vec2 ndc = vec2(corner == 1 || corner == 2 ? 1.0 : -1.0, corner >= 2 ? 1.0 : -1.0);
+            vec4 b = u_matrix * vec4(c, a_cyl.y, 1.0);
+            vec4 t = u_matrix * vec4(c, a_cyl.z, 1.0);
+            bool behind = false, front = false;
+            vec2 lo = vec2(1e30), hi = vec2(-1e30);
+            vec2 sb = b.w > 0.0 ? b.xy / b.w * hv : vec2(0.0);
+            vec2 st = t.w > 0.0 ? t.xy / t.w * hv : vec2(0.0);
+            vec2 d = st - sb;
+            d = dot(d, d) > 1e-6 ? normalize(d) : vec2(0.0, 1.0);
+            vec2 n = vec2(-d.y, d.x);
+            // The octagons round the bottom and the top rims (corners at r / cos 22.5°).
+            for (int k = 0; k < 16; k++) {
+                float angle = (float(k & 7) + 0.5) * 0.78539816;
+                vec2 o = vec2(cos(angle), sin(angle)) * (r * 1.0823922);
+                vec4 p = u_matrix * vec4(c + o, k < 8 ? a_cyl.y : a_cyl.z, 1.0);
+                if (p.w < 1.0) { behind = true; } else { front = true; }
+                vec2 s = p.xy / p.w * hv - sb;
+                vec2 q = vec2(dot(s, d), dot(s, n));
+                lo = min(lo, q); hi = max(hi, q);
+            }
+            if (!front) {
+                // Wholly behind the eye: nothing to draw.
+                gl_Position = vec4(2.0, 2.0, 0.0, 1.0);
+                v_dir = vec3(0.0); v_lin = vec4(0.0); v_w = 0.0;
+                return;
+            }
+            if (!behind) {
+                lo -= 1.5; hi += 1.5;
+                vec2 q = vec2(ndc.x < 0.0 ? lo.x : hi.x, ndc.y < 0.0 ? lo.y : hi.y);
+                ndc = (sb + d * q.x + n * q.y) / hv;
+            }
+            gl_Position = vec4(ndc, 0.0, 1.0);
+            vec4 far = u_inverse * vec4(ndc, 1.0, 1.0);
+            vec3 dir = (far.xyz - u_eye * far.w) * sign(far.w);
+            v_dir = dir;
+            v_lin = vec4(dir.x * axis.y - dir.y * axis.x, dot(dir.xy, axis), dot(dir.xy, u_light.xy),
+                         dot(vec3(u_matrix[0][2], u_matrix[1][2], u_matrix[2][2]), dir));
+            v_w = dot(vec3(u_matrix[0][3], u_matrix[1][3], u_matrix[2][3]), dir);
+        }
+        """
+
+    /// The cylinder for each fragment, on the ray `eye + t·dir`: with `Q = |dir.xy|²`, the
+    /// ray passes the axis at distance `h = |cross|/√Q` and is inside the infinite cylinder for
+    /// `t = (dot ∓ √(r²Q − cross²))/Q`; the heights there against the bottom and the top say
+    /// whether it hits the side (entering between them), a cap (entering above the top or below
+    /// the bottom and leaving past it) or nothing. Coverage fades over a device pixel across the
+    /// silhouette: by `r − h` (the sides) and by how far the ray's height range inside the
+    /// cylinder overlaps the column's (the rims of the caps). The side's normal at the entry is
+    /// `(t·dir.xy − axis)/r`, so its light term is `(t·dirLight − axisLight)/r`; lit as
+    /// `solidFragment`, with the hit's own depth.
+    static let cylinderFragment = """
+        #version 300 es
+        precision highp float;
+        uniform vec4 u_color;
+        uniform vec3 u_eye;
+        uniform vec3 u_light;
+        uniform float u_ambient;
+        uniform vec2 u_eyeClip;
+        in vec3 v_dir;
+        in vec4 v_lin;
+        in float v_w;
+        flat in vec4 v_cyl;
+        flat in float v_axisLight;
+        out vec4 fragColor;
+        void main() {
+            float r = v_cyl.x;
+            // (A ray straight down the axis has Q = 0: the floor keeps it a cap hit, not NaN.)
+            float q = max(dot(v_dir.xy, v_dir.xy), 1e-20);
+            float iq = 1.0 / q;
+            float cross2 = v_lin.x * v_lin.x;
+            float h = sqrt(cross2 * iq);
+            float root = sqrt(max(r * r * q - cross2, 0.0));
+            float t0 = (v_lin.y - root) * iq;
+            float za = u_eye.z + t0 * v_dir.z, zb = u_eye.z + (v_lin.y + root) * iq * v_dir.z;
+            float gap = min(max(za, zb), v_cyl.z) - max(min(za, zb), v_cyl.y);
+            float cov = min(clamp((r - h) / max(fwidth(h), 1e-6) + 0.5, 0.0, 1.0),
+                            clamp(gap / max(fwidth(gap), 1e-12) + 0.5, 0.0, 1.0));
+            bool cap = za > v_cyl.z || za < v_cyl.y;
+            float t = cap ? ((za > v_cyl.z ? v_cyl.z : v_cyl.y) - u_eye.z) / v_dir.z : t0;
+            float depth = (u_eyeClip.x + t * v_lin.w) / (u_eyeClip.y + t * v_w);
+            if (cov <= 0.0 || t <= 0.0 || depth < -1.0 || depth > 1.0) discard;
+            gl_FragDepth = depth * 0.5 + 0.5;
+            float diffuse = cap ? (za > v_cyl.z ? u_light.z : -u_light.z) : (t0 * v_lin.z - v_axisLight) / r;
+            float shade = u_ambient + (1.0 - u_ambient) * max(diffuse, 0.0);
+            fragColor = vec4(u_color.rgb * shade, u_color.a) * cov;
+        }
+        """
+
     /// Screen-width ribbons (arcs): each point is projected with its neighbours; the vertex
     /// moves perpendicular to the ribbon's direction on screen by half the width (the command's
     /// `extrudeScale`, logical pixels), so the width is constant on screen at any pitch.

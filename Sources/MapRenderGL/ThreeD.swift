@@ -25,7 +25,7 @@ enum ThreeD {
     /// Splits the plan. Without 3D content and sky every command stays in `flat`, in order.
     static func passes(_ plan: RenderPlan, sky: Bool) -> Passes {
         var p = Passes()
-        let defer3D = sky || plan.commands.contains { $0.mesh.layout == .solid || $0.mesh.layout == .ribbon }
+        let defer3D = sky || plan.commands.contains { [.solid, .cylinder, .ribbon].contains($0.mesh.layout) }
         for cmd in plan.commands {
             switch cmd.mesh.layout {
             case .ground:
@@ -33,7 +33,7 @@ enum ThreeD {
                 if defer3D && isPointShape(cmd.mesh) { p.sprites.append(cmd) } else { p.flat.append(cmd) }
             case .screen: if defer3D { p.sprites.append(cmd) } else { p.flat.append(cmd) }
             case .raster: p.flat.append(cmd)
-            case .solid, .ribbon:
+            case .solid, .cylinder, .ribbon:
                 if isOpaque(cmd) { p.opaque.append(cmd) } else { p.translucent.append(cmd) }
             }
         }
@@ -67,6 +67,49 @@ enum ThreeD {
         } else {
             glDisable(GLenum(GL_CULL_FACE))
         }
+    }
+
+    /// The inverse of a column-major 4×4 matrix (cofactors over the determinant), or nil when it
+    /// is singular or not finite.
+    static func inverse(_ m: [Double]) -> [Double]? {
+        guard m.count == 16 else { return nil }
+        var inv = [Double](repeating: 0, count: 16)
+        inv[0] = m[5] * m[10] * m[15] - m[5] * m[11] * m[14] - m[9] * m[6] * m[15] + m[9] * m[7] * m[14]
+            + m[13] * m[6] * m[11] - m[13] * m[7] * m[10]
+        inv[4] = -m[4] * m[10] * m[15] + m[4] * m[11] * m[14] + m[8] * m[6] * m[15] - m[8] * m[7] * m[14]
+            - m[12] * m[6] * m[11] + m[12] * m[7] * m[10]
+        inv[8] = m[4] * m[9] * m[15] - m[4] * m[11] * m[13] - m[8] * m[5] * m[15] + m[8] * m[7] * m[13]
+            + m[12] * m[5] * m[11] - m[12] * m[7] * m[9]
+        inv[12] = -m[4] * m[9] * m[14] + m[4] * m[10] * m[13] + m[8] * m[5] * m[14] - m[8] * m[6] * m[13]
+            - m[12] * m[5] * m[10] + m[12] * m[6] * m[9]
+        inv[1] = -m[1] * m[10] * m[15] + m[1] * m[11] * m[14] + m[9] * m[2] * m[15] - m[9] * m[3] * m[14]
+            - m[13] * m[2] * m[11] + m[13] * m[3] * m[10]
+        inv[5] = m[0] * m[10] * m[15] - m[0] * m[11] * m[14] - m[8] * m[2] * m[15] + m[8] * m[3] * m[14]
+            + m[12] * m[2] * m[11] - m[12] * m[3] * m[10]
+        inv[9] = -m[0] * m[9] * m[15] + m[0] * m[11] * m[13] + m[8] * m[1] * m[15] - m[8] * m[3] * m[13]
+            - m[12] * m[1] * m[11] + m[12] * m[3] * m[9]
+        inv[13] = m[0] * m[9] * m[14] - m[0] * m[10] * m[13] - m[8] * m[1] * m[14] + m[8] * m[2] * m[13]
+            + m[12] * m[1] * m[10] - m[12] * m[2] * m[9]
+        inv[2] = m[1] * m[6] * m[15] - m[1] * m[7] * m[14] - m[5] * m[2] * m[15] + m[5] * m[3] * m[14]
+            + m[13] * m[2] * m[7] - m[13] * m[3] * m[6]
+        inv[6] = -m[0] * m[6] * m[15] + m[0] * m[7] * m[14] + m[4] * m[2] * m[15] - m[4] * m[3] * m[14]
+            - m[12] * m[2] * m[7] + m[12] * m[3] * m[6]
+        inv[10] = m[0] * m[5] * m[15] - m[0] * m[7] * m[13] - m[4] * m[1] * m[15] + m[4] * m[3] * m[13]
+            + m[12] * m[1] * m[7] - m[12] * m[3] * m[5]
+        inv[14] = -m[0] * m[5] * m[14] + m[0] * m[6] * m[13] + m[4] * m[1] * m[14] - m[4] * m[2] * m[13]
+            - m[12] * m[1] * m[6] + m[12] * m[2] * m[5]
+        inv[3] = -m[1] * m[6] * m[11] + m[1] * m[7] * m[10] + m[5] * m[2] * m[11] - m[5] * m[3] * m[10]
+            - m[9] * m[2] * m[7] + m[9] * m[3] * m[6]
+        inv[7] = m[0] * m[6] * m[11] - m[0] * m[7] * m[10] - m[4] * m[2] * m[11] + m[4] * m[3] * m[10]
+            + m[8] * m[2] * m[7] - m[8] * m[3] * m[6]
+        inv[11] = -m[0] * m[5] * m[11] + m[0] * m[7] * m[9] + m[4] * m[1] * m[11] - m[4] * m[3] * m[9]
+            - m[8] * m[1] * m[7] + m[8] * m[3] * m[5]
+        inv[15] = m[0] * m[5] * m[10] - m[0] * m[6] * m[9] - m[4] * m[1] * m[10] + m[4] * m[2] * m[9]
+            + m[8] * m[1] * m[6] - m[8] * m[2] * m[5]
+        let det = m[0] * inv[0] + m[1] * inv[4] + m[2] * inv[8] + m[3] * inv[12]
+        guard det != 0, det.isFinite else { return nil }
+        let out = inv.map { $0 / det }
+        return out.allSatisfy(\.isFinite) ? out : nil
     }
 
     /// The unit direction towards the light in the map frame (x east, y south, z up): fixed to the

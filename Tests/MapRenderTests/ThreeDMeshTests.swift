@@ -117,26 +117,53 @@ import Testing
         #expect(throws: SceneError.self) { try Arc(from: LatLng(lat: 0, lon: 0), to: LatLng(lat: 1, lon: 1), width: 0) }
     }
 
-    /// The planner puts 3D overlays in solid/ribbon commands and culls columns far off screen.
-    @Test func plannerEmitsSolids() throws {
+    /// A round column's impostor: four vertices, each with the axis at the origin, the radius
+    /// in map units (metres / (40 075 016.686 · cos lat)), the bottom and top heights and its
+    /// corner, as two triangles.
+    @Test func cylinderImpostorMesh() throws {
+        let c = try Column(position: LatLng(lat: 60, lon: 10), height: 120, radius: 50, base: 10)
+        let (mesh, origin) = SolidMeshes.cylinder(c)
+        #expect(origin == MapPoint(c.position))
+        #expect(mesh.layout == .cylinder)
+        let r = 50 / (40_075_016.685578 * cos(60 * Double.pi / 180))
+        for k in 0..<4 {
+            let v = mesh.vertices[(k * 6)..<(k * 6 + 6)].map { Double($0) }
+            #expect(v[0] == 0 && v[1] == 0)
+            #expect(abs(v[2] - r) <= r * 1e-6)
+            #expect(v[3] == 10 && v[4] == 120 && v[5] == Double(k))
+        }
+        #expect(mesh.indices == [0, 1, 2, 0, 2, 3])
+    }
+
+    /// The planner puts 3D overlays in cylinder/solid/ribbon commands and culls columns far off
+    /// screen: round columns (12 sides or more) are impostors unless `columnImpostors` is off,
+    /// boxes are prisms.
+    @Test(arguments: [true, false])
+    func plannerEmitsSolids(impostors: Bool) throws {
         let cam = Camera(center: LatLng(lat: 0, lon: 0), zoom: 14, size: ScreenSize(width: 200, height: 200))
         var scene = Scene()
         scene.add(.column(try Column(position: LatLng(lat: 0, lon: 0), height: 50)))
         scene.add(.column(try Column(position: LatLng(lat: 10, lon: 10), height: 50)))
+        scene.add(.column(try Column(position: LatLng(lat: 0, lon: 0.001), height: 50, color: .white, sides: 4)))
         scene.add(.arc(try Arc(from: LatLng(lat: 0, lon: -0.001), to: LatLng(lat: 0, lon: 0.001))))
-        let plan = RenderPlanner().plan(scene, camera: cam)
-        #expect(plan.commands.map(\.mesh.layout) == [.solid, .ribbon])
+        let planner = RenderPlanner()
+        planner.columnImpostors = impostors
+        let plan = planner.plan(scene, camera: cam)
+        #expect(plan.commands.map(\.mesh.layout) == [impostors ? .cylinder : .solid, .solid, .ribbon])
     }
 
     /// Opaque solids of one colour near each other are merged into one command (same vertices,
     /// re-based: vertex count is the sum of the parts'); other colours and translucent ones are not;
-    /// an unchanged view re-uses the merged mesh.
-    @Test func opaqueSolidsOfOneColourAreBatched() throws {
+    /// an unchanged view re-uses the merged mesh. Prisms go nearest first (the depth test rejects
+    /// what they hide early), impostors farthest first (their outlines blend over what is behind).
+    @Test(arguments: [true, false])
+    func opaqueSolidsOfOneColourAreBatched(impostors: Bool) throws {
         // All within one batch cell (1/4096 of the world, ~9.8 km, from lon 0.01° to 0.08°).
         let cam = Camera(center: LatLng(lat: 0.01, lon: 0.01), zoom: 15, size: ScreenSize(width: 400, height: 400))
         var scene = Scene()
         let green = Color(rgb: 0x2DA44E)
-        for k in 0..<5 {
+        // Listed neither north to south nor south to north.
+        for k in [2, 0, 4, 1, 3] {
             scene.add(
                 .column(
                     try Column(position: LatLng(lat: 0.01 + 0.0005 * Double(k), lon: 0.01), height: 50, color: green)))
@@ -147,19 +174,25 @@ import Testing
         scene.add(
             .column(try Column(position: LatLng(lat: 0.01, lon: 0.013), height: 50, color: green.withOpacity(0.5))))
         let planner = RenderPlanner()
+        planner.columnImpostors = impostors
         let plan = planner.plan(scene, camera: cam)
-        let solids = plan.commands.filter { $0.mesh.layout == .solid }
+        let layout: VertexLayout = impostors ? .cylinder : .solid
+        let solids = plan.commands.filter { $0.mesh.layout == layout }
         #expect(solids.count == 4)
         // A 20 m radius at zoom 15 is 20 · 512·2^15 / 40 075 017 = 8.4 px, 53 px round: the level of
-        // detail (a side per 6 px, at least 12) draws it with 12 sides.
-        let single = SolidMeshes.column(
-            try Column(
-                position: LatLng(lat: 0.01, lon: 0.01), height: 50, color: green,
-                sides: 12)
-        ).0
+        // detail (a side per 6 px, at least 12) draws a prism with 12 sides.
+        let column = try Column(position: LatLng(lat: 0.01, lon: 0.01), height: 50, color: green, sides: 12)
+        let single = impostors ? SolidMeshes.cylinder(column).0 : SolidMeshes.column(column).0
         #expect(solids[0].mesh.vertexCount == 5 * single.vertexCount)
         #expect(solids[0].mesh.triangleCount == 5 * single.triangleCount)
+        // Each part's mean y (map y grows southwards; the camera looks north, so south is near).
+        let per = single.vertexCount * 6
+        let ys = (0..<5).map { k in
+            stride(from: k * per + 1, to: (k + 1) * per, by: 6).reduce(0.0) { $0 + Double(solids[0].mesh.vertices[$1]) }
+                / Double(single.vertexCount)
+        }
+        #expect(ys == (impostors ? ys.sorted() : ys.sorted(by: >)), "\(ys)")
         let again = planner.plan(scene, camera: cam)
-        #expect(again.commands.first { $0.mesh.layout == .solid }?.mesh === solids[0].mesh)
+        #expect(again.commands.first { $0.mesh.layout == layout }?.mesh === solids[0].mesh)
     }
 }
