@@ -26,6 +26,14 @@ struct LineStroker {
     var roundStep = Double.pi / 12
     /// Joins turning by less than this (radians) are skipped: their gap is invisibly small.
     var minJoinAngle = 0.0
+    /// Round and miter joins turning by up to this (radians) are drawn by ending both segments'
+    /// quads on the miter points instead of adding a join patch: exact for miters, and for round
+    /// joins the miter's tip passes the arc by under 0.1 px. 0 turns it off.
+    var sharedMiterAngle = 0.0
+    /// Map units per pixel at the mesh's scale (or less), with `maxHalfWidth` the widest half
+    /// width drawn: a shared miter needs both segments longer than its inner point's retreat.
+    var unitsPerPixel = 0.0
+    var maxHalfWidth = 0.0
 
     /// A stroker whose round joins and caps are fine enough for a half width of up to
     /// `maxHalfWidth` pixels (arc error ≤ 0.2 px, at most 12 steps per half turn), and which skips
@@ -36,6 +44,18 @@ struct LineStroker {
         let h = max(maxHalfWidth, 0.5)
         roundStep = min(Double.pi / 3, max(Double.pi / 12, 2 * acos(max(-1, 1 - 0.2 / h))))
         minJoinAngle = min(0.2 / h, 0.2)
+        self.maxHalfWidth = h
+    }
+
+    /// Also shares miters at joins turning by little enough that a round join's arc and the
+    /// miter differ by under 0.1 px at the widest half width plus the half pixel that shader
+    /// coverage adds (`unitsPerPixel`: map units per pixel at the mesh's scale or less).
+    init(join: LineJoin, cap: LineCap, maxHalfWidth: Double, unitsPerPixel: Double) {
+        self.init(join: join, cap: cap, maxHalfWidth: maxHalfWidth)
+        guard unitsPerPixel > 0, unitsPerPixel.isFinite else { return }
+        self.unitsPerPixel = unitsPerPixel
+        // The miter passes the arc by h (1 / cos(θ/2) − 1).
+        sharedMiterAngle = 2 * acos(1 / (1 + 0.1 / (self.maxHalfWidth + 0.5)))
     }
 
     init(join: LineJoin, cap: LineCap) {
@@ -71,6 +91,30 @@ struct LineStroker {
             let len = (dx * dx + dy * dy).squareRoot()
             dirs.append(len > 0 ? (dx / len, dy / len) : (1, 0))
         }
+        // Shared miters (see `sharedMiterAngle`): per point, the left-hand miter vector where
+        // both segments end on it instead of meeting in a join patch.
+        var miter: [(Double, Double)?] = []
+        if sharedMiterAngle > 0, join == .round || join == .miter {
+            miter = [(Double, Double)?](repeating: nil, count: n)
+            let cosMax = cos(sharedMiterAngle)
+            for j in 0 ..< n {
+                let (pi, ni) = j > 0 ? (j - 1, j) : (n - 2, 0)
+                guard j > 0 && j < n - 1 || closed && j == 0, keep.map({ $0[pi] && $0[ni] }) ?? true else { continue }
+                let d1 = dirs[pi], d2 = dirs[ni]
+                let cosTurn = d1.0 * d2.0 + d1.1 * d2.1
+                guard cosTurn >= cosMax else { continue }
+                // Left normals; the miter m = (n1 + n2) / (1 + n1·n2) reaches each edge at one half width.
+                let k = 1 + cosTurn
+                let m = ((d1.1 + d2.1) / k, (-d1.0 - d2.0) / k)
+                // Its inner point retreats tan(θ/2) half widths along both segments.
+                let retreat = (max(0, 1 - cosTurn) / k).squareRoot() * maxHalfWidth * unitsPerPixel
+                let l1 = hypot(pts[pi + 1].x - pts[pi].x, pts[pi + 1].y - pts[pi].y)
+                let l2 = hypot(pts[ni + 1].x - pts[ni].x, pts[ni + 1].y - pts[ni].y)
+                guard l1 > retreat, l2 > retreat else { continue }
+                miter[j] = m
+            }
+            if closed { miter[n - 1] = miter[0] }
+        }
         var dist = startDistance
         for i in 0 ..< n - 1 {
             let a = pts[i], b = pts[i + 1]
@@ -87,15 +131,17 @@ struct LineStroker {
                 if i == 0 { sx = -dx; sy = -dy }
                 if i == n - 2 { tx = dx; ty = dy }
             }
-            let v0 = mesh.add(a.x, a.y, nx + sx, ny + sy, d0, 1)
-            let v1 = mesh.add(a.x, a.y, -nx + sx, -ny + sy, d0, -1)
-            let v2 = mesh.add(b.x, b.y, nx + tx, ny + ty, d1, 1)
-            let v3 = mesh.add(b.x, b.y, -nx + tx, -ny + ty, d1, -1)
+            let (ax, ay) = miter.isEmpty ? (nx, ny) : miter[i] ?? (nx, ny)
+            let (bx, by) = miter.isEmpty ? (nx, ny) : miter[i + 1] ?? (nx, ny)
+            let v0 = mesh.add(a.x, a.y, ax + sx, ay + sy, d0, 1)
+            let v1 = mesh.add(a.x, a.y, -ax + sx, -ay + sy, d0, -1)
+            let v2 = mesh.add(b.x, b.y, bx + tx, by + ty, d1, 1)
+            let v3 = mesh.add(b.x, b.y, -bx + tx, -by + ty, d1, -1)
             mesh.triangle(v0, v1, v2)
             mesh.triangle(v1, v3, v2)
             dist = d1
             // Join at b with the next segment.
-            if i < n - 2 || closed, keep.map({ $0[i + 1] }) ?? true {
+            if i < n - 2 || closed, keep.map({ $0[i + 1] }) ?? true, miter.isEmpty || miter[i + 1] == nil {
                 let nextDir = i < n - 2 ? dirs[i + 1] : dirs[0]
                 joinPatch(at: b, from: (dx, dy), to: nextDir, distance: d1, into: &mesh)
             }

@@ -217,7 +217,8 @@ public final class RenderPlanner: @unchecked Sendable {
         // at 0.5 px costs ~25× the triangles (shared/bench route-1m: 96k points left at 0.5 px,
         // 4k at 1 px).
         let tolerance = view.tolerance * min(2, max(1, (2 * halfWidth) / 4 / 0.5))
-        var stroker = LineStroker(join: style.join, cap: style.cap, maxHalfWidth: pow(2, Double(detail)))
+        var stroker = LineStroker(
+            join: style.join, cap: style.cap, maxHalfWidth: pow(2, Double(detail)), unitsPerPixel: 1 / view.bucketWorldSize)
         stroker.discJoins = _discJoins
         // The simplified pieces are cached first; the full mesh is built only when a view draws
         // it (a heavily self-overlapping line may only ever be drawn culled).

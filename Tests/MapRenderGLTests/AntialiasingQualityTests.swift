@@ -33,6 +33,11 @@ import Testing
         // A zig-zag with round joins (one triangle each, cut to the join's disc by coverage).
         s.add(.polyline(try Polyline(coordinates: [at(10, -74), at(25, -63), at(40, -76), at(55, -62), at(70, -75), at(85, -63), at(100, -76)],
                                      style: LineStyle(width: .pixels(5), color: Color(rgb: 0xCF222E), join: .round))))
+        // A gentle curve with round joins turning 10–25° (drawn with shared miters, no join patches).
+        s.add(.polyline(try Polyline(coordinates: (0 ..< 9).map { k -> LatLng in
+            let a = -0.3 + Double(k) * (0.17 + 0.02 * Double(k % 3))
+            return at(-100 + 40 * cos(a) + 3.1 * Double(k), -60 + 25 * sin(a))
+        }, style: LineStyle(width: .pixels(4), color: Color(rgb: 0x116329), join: .round))))
         s.add(.circle(try Circle(center: at(30, -35), radius: .meters(38), fill: Color(rgb: 0xFF0000, alpha: 0x40),
                                  stroke: Color(rgb: 0xFF0000), strokeWidth: 2)))
         s.add(.circle(try Circle(center: at(85, -40), radius: .pixels(17), fill: Color(rgb: 0x1A7F37), stroke: nil)))

@@ -85,6 +85,43 @@ func strokeArea(_ mesh: Mesh, halfWidth: Double, scale: Double) -> Double {
         }
     }
 
+    /// Gentle turns share miters: with half widths up to h = 3 the limit is the turn whose miter
+    /// passes a round join's arc by 0.1 px at h + ½ (2·acos(1 / (1 + 0.1/3.5)) ≈ 27°). At a 20°
+    /// turn between two 100 px legs the mesh is the two legs' quads alone (4 triangles), both
+    /// ending on the same two points, each one miter length (1 / cos 10° half widths) out along
+    /// the bisector; the quads are then trapezoids of the miter polygon, which has the legs'
+    /// area 2·100·2h exactly (the outer wedge h²·tan 10° it adds equals the inner overlap it
+    /// removes). A 40° turn, a leg shorter than the inner point's retreat (h·tan 10° ≈ 0.53 px)
+    /// and a bevel join keep their join patches.
+    @Test func gentleTurnsShareMiters() {
+        func mesh(_ pts: [(Double, Double)], join: LineJoin = .round) -> Mesh {
+            var b = GroundMeshBuilder(origin: MapPoint(x: 0, y: 0))
+            var stroker = LineStroker(join: join, cap: .butt, maxHalfWidth: h, unitsPerPixel: 1 / scale)
+            stroker.discJoins = true
+            stroker.stroke(pts.map { MapPoint(x: $0.0 / scale, y: $0.1 / scale) }, closed: false, into: &b)
+            return b.build()
+        }
+        let t = 20 * Double.pi / 180
+        for sign in [1.0, -1.0] { // turning either way
+            let m = mesh([(0, 0), (100, 0), (100 + 100 * cos(t), sign * 100 * sin(t))])
+            #expect(m.indices.count == 3 * 4, "two quads, no join")
+            #expect(abs(strokeArea(m, halfWidth: h, scale: scale) - 1200) < 1e-3)
+            let v = m.vertices
+            for (end, start) in [(2, 4), (3, 5)] { // the first quad's end vertices, the second's start ones
+                #expect(Array(v[(end * 6) ..< (end * 6 + 6)]) == Array(v[(start * 6) ..< (start * 6 + 6)]))
+                let e = (Double(v[end * 6 + 2]), Double(v[end * 6 + 3]))
+                #expect(abs((e.0 * e.0 + e.1 * e.1).squareRoot() - 1 / cos(t / 2)) < 1e-6)
+                // Along the bisector of the two legs' left normals, (0, −1) and (±sin t, −cos t).
+                let bisector = (sign * sin(t / 2), -cos(t / 2))
+                #expect(abs(abs(e.0 * bisector.0 + e.1 * bisector.1) - 1 / cos(t / 2)) < 1e-6)
+            }
+        }
+        let wide = 40 * Double.pi / 180
+        #expect(mesh([(0, 0), (100, 0), (100 + 100 * cos(wide), 100 * sin(wide))]).indices.count == 3 * 5)
+        #expect(mesh([(0, 0), (100, 0), (100 + 0.3 * cos(t), 0.3 * sin(t))]).indices.count == 3 * 5)
+        #expect(mesh([(0, 0), (100, 0), (100 + 100 * cos(t), 100 * sin(t))], join: .bevel).indices.count == 3 * 5)
+    }
+
     @Test func sharpMiterFallsBackToBevel() {
         // A hairpin: the miter would be ~1/sin(small angle) long; beyond the limit (2) it bevels,
         // so no vertex is extruded by more than 2 half-widths.
