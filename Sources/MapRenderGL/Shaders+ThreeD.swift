@@ -110,11 +110,10 @@ extension Shaders {
 
     /// The cylinder for each fragment, on the ray `eye + t·dir`: with `Q = |dir.xy|²`, the
     /// ray passes the axis at distance `h = |cross|/√Q` and is inside the infinite cylinder for
-    /// `t = (dot ∓ √(r²Q − cross²))/Q`; the heights there against the bottom and the top say
-    /// whether it hits the side (entering between them), a cap (entering above the top or below
-    /// the bottom and leaving past it) or nothing. Coverage fades over a device pixel across the
-    /// silhouette: by `r − h` (the sides) and by how far the ray's height range inside the
-    /// cylinder overlaps the column's (the rims of the caps). The side's normal at the entry is
+    /// `t = (dot ∓ √(r²Q − cross²))/Q`, and between the bottom and the top for the `t` of the
+    /// slab; the first `t` in both is the hit, on a cap when the slab comes second. Coverage fades
+    /// over a device pixel across the silhouette: by `r − h` (the sides) and by how far the two
+    /// intervals overlap (the rims of the caps). The side's normal at the entry is
     /// `(t·dir.xy − axis)/r`, so its light term is `(t·dirLight − axisLight)/r`; lit as
     /// `solidFragment`, with the hit's own depth.
     static let cylinderFragment = """
@@ -139,17 +138,21 @@ extension Shaders {
             float cross2 = v_lin.x * v_lin.x;
             float h = sqrt(cross2 * iq);
             float root = sqrt(max(r * r * q - cross2, 0.0));
-            float t0 = (v_lin.y - root) * iq;
-            float za = u_eye.z + t0 * v_dir.z, zb = u_eye.z + (v_lin.y + root) * iq * v_dir.z;
-            float gap = min(max(za, zb), v_cyl.z) - max(min(za, zb), v_cyl.y);
+            float t0 = (v_lin.y - root) * iq, t1 = (v_lin.y + root) * iq;
+            // The slab between bottom and top, in t (a level ray: all of t or none of it).
+            float dz = abs(v_dir.z) < 1e-30 ? 1e-30 : v_dir.z;
+            float s0 = (v_cyl.y - u_eye.z) / dz, s1 = (v_cyl.z - u_eye.z) / dz;
+            float lo = min(s0, s1), hi = max(s0, s1);
+            float gap = min(t1, hi) - max(t0, lo);
             float cov = min(clamp((r - h) / max(fwidth(h), 1e-6) + 0.5, 0.0, 1.0),
                             clamp(gap / max(fwidth(gap), 1e-12) + 0.5, 0.0, 1.0));
-            bool cap = za > v_cyl.z || za < v_cyl.y;
-            float t = cap ? ((za > v_cyl.z ? v_cyl.z : v_cyl.y) - u_eye.z) / v_dir.z : t0;
+            // Entering the slab after the cylinder: through a cap (the top looking down).
+            bool cap = lo > t0;
+            float t = cap ? lo : t0;
             float depth = (u_eyeClip.x + t * v_lin.w) / (u_eyeClip.y + t * v_w);
             if (cov <= 0.0 || t <= 0.0 || depth < -1.0 || depth > 1.0) discard;
             gl_FragDepth = depth * 0.5 + 0.5;
-            float diffuse = cap ? (za > v_cyl.z ? u_light.z : -u_light.z) : (t0 * v_lin.z - v_axisLight) / r;
+            float diffuse = cap ? (dz < 0.0 ? u_light.z : -u_light.z) : (t0 * v_lin.z - v_axisLight) / r;
             float shade = u_ambient + (1.0 - u_ambient) * max(diffuse, 0.0);
             fragColor = vec4(u_color.rgb * shade, u_color.a) * cov;
         }
