@@ -47,6 +47,8 @@ public final class MapViewer: @unchecked Sendable {
     public var onFrame: ((Int, Double, Camera) -> Void)?
 
     private var window: OpaquePointer?
+    /// SDL2's functions, loaded when the first window opens (see `SDLLibrary`).
+    private let sdl: SDLLibrary
     private let sessionLock = NSLock()
     private let cond = NSCondition()
     private var wake = true
@@ -73,16 +75,17 @@ public final class MapViewer: @unchecked Sendable {
         if (env["DISPLAY"] ?? "").isEmpty, (env["WAYLAND_DISPLAY"] ?? "").isEmpty, (env["SDL_VIDEODRIVER"] ?? "").isEmpty {
             throw ViewerError(noDisplay)
         }
-        SDL_SetHint(SDL_HINT_TOUCH_MOUSE_EVENTS, "0")
-        SDL_SetHint(SDL_HINT_MOUSE_TOUCH_EVENTS, "0")
-        SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
+        sdl = try SDLLibrary.shared.get()
+        _ = sdl.SetHint(SDL_HINT_TOUCH_MOUSE_EVENTS, "0")
+        _ = sdl.SetHint(SDL_HINT_MOUSE_TOUCH_EVENTS, "0")
+        _ = sdl.SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
         // Frames are drawn by our own (offscreen) renderer and copied into the window's surface.
         // Without this SDL may back that surface with a GL texture of its own: it then re-creates
         // the window with a GL flag (so the window first shown goes away, which confuses tools
         // that look for it) and runs a second GL context that GLLifetime does not tear down.
-        SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
-        guard SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else {
-            let why = String(cString: SDL_GetError())
+        _ = sdl.SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
+        guard sdl.Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else {
+            let why = sdl.GetError().map { String(cString: $0) } ?? "unknown error"
             throw ViewerError("cannot open a window (\(why)); is DISPLAY or WAYLAND_DISPLAY set? Use --headless to run without one")
         }
         let size = session.camera.size
@@ -90,14 +93,14 @@ public final class MapViewer: @unchecked Sendable {
         let centered = Int32(bitPattern: 0x2FFF_0000)
         // The window is the image's size in pixels (logical size × --scale): on X11 a window's
         // size is in pixels, and input coordinates are divided back by the ratio.
-        guard let w = SDL_CreateWindow(title, centered, centered, Int32((size.width * ratio).rounded()), Int32((size.height * ratio).rounded()),
+        guard let w = sdl.CreateWindow(title, centered, centered, Int32((size.width * ratio).rounded()), Int32((size.height * ratio).rounded()),
                                        SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue) else {
-            let why = String(cString: SDL_GetError())
-            SDL_Quit()
+            let why = sdl.GetError().map { String(cString: $0) } ?? "unknown error"
+            sdl.Quit()
             throw ViewerError("cannot open a window: \(why)")
         }
         window = w
-        wakeEvent = SDL_RegisterEvents(1)
+        wakeEvent = sdl.RegisterEvents(1)
         // Tiles arrive in the background: each one wakes the render thread (the frame shows
         // stand-ins until then).
         for layer in session.animated.still.rasterLayers {
@@ -106,8 +109,8 @@ public final class MapViewer: @unchecked Sendable {
     }
 
     deinit {
-        if let window { SDL_DestroyWindow(window) }
-        SDL_Quit()
+        if let window { sdl.DestroyWindow(window) }
+        sdl.Quit()
     }
 
     private func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
@@ -154,10 +157,10 @@ public final class MapViewer: @unchecked Sendable {
             if let script, nextScript < script.count { timeout = min(timeout, (script[nextScript].t - now) * 1000) }
             if script != nil, nextScript == script?.count { timeout = min(timeout, 5) }
             if followPoll > 0 { timeout = min(timeout, (lastPoll + followPoll - now) * 1000) }
-            if SDL_WaitEventTimeout(&event, Int32(max(1, timeout.rounded(.up)))) != 0 {
+            if sdl.WaitEventTimeout(&event, Int32(max(1, timeout.rounded(.up)))) != 0 {
                 repeat {
                     if !handle(&event) { running = false }
-                } while SDL_PollEvent(&event) != 0
+                } while sdl.PollEvent(&event) != 0
             }
             show()
             if let e = cond.withLock({ renderError }) { throw e }
@@ -232,7 +235,7 @@ public final class MapViewer: @unchecked Sendable {
             }
             var ev = SDL_Event()
             ev.type = wakeEvent
-            SDL_PushEvent(&ev)
+            _ = sdl.PushEvent(&ev)
             if more {
                 // Pace at 60 Hz.
                 let left = 1.0 / 60 - (seconds() - t0)
@@ -246,18 +249,18 @@ public final class MapViewer: @unchecked Sendable {
 
     private func show() {
         guard let bitmap = cond.withLock({ () -> Bitmap? in defer { mailbox = nil }; return mailbox }),
-              let window, let surface = SDL_GetWindowSurface(window) else { return }
+              let window, let surface = sdl.GetWindowSurface(window) else { return }
         lastShown = bitmap
         let s = surface.pointee
         let w = min(Int(s.w), bitmap.width), h = min(Int(s.h), bitmap.height)
         guard w > 0, h > 0 else { return }
-        if SDL_MUSTLOCK(surface) { SDL_LockSurface(surface) }
+        if SDL_MUSTLOCK(surface) { _ = sdl.LockSurface(surface) }
         bitmap.pixels.withUnsafeBytes { src in
-            _ = SDL_ConvertPixels(Int32(w), Int32(h), SDL_PIXELFORMAT_ABGR8888.rawValue, src.baseAddress, Int32(bitmap.width * 4),
+            _ = sdl.ConvertPixels(Int32(w), Int32(h), SDL_PIXELFORMAT_ABGR8888.rawValue, src.baseAddress, Int32(bitmap.width * 4),
                                   s.format.pointee.format, s.pixels, s.pitch)
         }
-        if SDL_MUSTLOCK(surface) { SDL_UnlockSurface(surface) }
-        SDL_UpdateWindowSurface(window)
+        if SDL_MUSTLOCK(surface) { sdl.UnlockSurface(surface) }
+        _ = sdl.UpdateWindowSurface(window)
     }
 
     private func SDL_MUSTLOCK(_ s: UnsafeMutablePointer<SDL_Surface>) -> Bool { (s.pointee.flags & UInt32(SDL_RLEACCEL)) != 0 }
@@ -265,7 +268,7 @@ public final class MapViewer: @unchecked Sendable {
     /// Handles one SDL event; false to quit.
     private func handle(_ e: inout SDL_Event) -> Bool {
         let t = seconds()
-        let mods = Self.modifiers(SDL_GetModState())
+        let mods = Self.modifiers(sdl.GetModState())
         switch SDL_EventType(e.type) {
         case SDL_QUIT:
             return false
@@ -273,7 +276,7 @@ public final class MapViewer: @unchecked Sendable {
             let we = SDL_WindowEventID(UInt32(e.window.event))
             if we == SDL_WINDOWEVENT_SIZE_CHANGED || we == SDL_WINDOWEVENT_RESIZED {
                 var lw: Int32 = 0, lh: Int32 = 0
-                SDL_GetWindowSize(window, &lw, &lh)
+                sdl.GetWindowSize(window, &lw, &lh)
                 sessionLock.withLock { session.resize(to: ScreenSize(width: Double(lw) / ratio, height: Double(lh) / ratio)) }
             }
             requestFrame()
