@@ -69,46 +69,25 @@ enum ThreeD {
         }
     }
 
-    /// The inverse of a column-major 4×4 matrix (cofactors over the determinant), or nil when it
-    /// is singular or not finite.
+    /// The inverse of a column-major 4×4 matrix (Gauss–Jordan elimination with partial
+    /// pivoting), or nil when it is singular or not finite.
     static func inverse(_ m: [Double]) -> [Double]? {
-        guard m.count == 16 else { return nil }
-        var inv = [Double](repeating: 0, count: 16)
-        inv[0] = m[5] * m[10] * m[15] - m[5] * m[11] * m[14] - m[9] * m[6] * m[15] + m[9] * m[7] * m[14]
-            + m[13] * m[6] * m[11] - m[13] * m[7] * m[10]
-        inv[4] = -m[4] * m[10] * m[15] + m[4] * m[11] * m[14] + m[8] * m[6] * m[15] - m[8] * m[7] * m[14]
-            - m[12] * m[6] * m[11] + m[12] * m[7] * m[10]
-        inv[8] = m[4] * m[9] * m[15] - m[4] * m[11] * m[13] - m[8] * m[5] * m[15] + m[8] * m[7] * m[13]
-            + m[12] * m[5] * m[11] - m[12] * m[7] * m[9]
-        inv[12] = -m[4] * m[9] * m[14] + m[4] * m[10] * m[13] + m[8] * m[5] * m[14] - m[8] * m[6] * m[13]
-            - m[12] * m[5] * m[10] + m[12] * m[6] * m[9]
-        inv[1] = -m[1] * m[10] * m[15] + m[1] * m[11] * m[14] + m[9] * m[2] * m[15] - m[9] * m[3] * m[14]
-            - m[13] * m[2] * m[11] + m[13] * m[3] * m[10]
-        inv[5] = m[0] * m[10] * m[15] - m[0] * m[11] * m[14] - m[8] * m[2] * m[15] + m[8] * m[3] * m[14]
-            + m[12] * m[2] * m[11] - m[12] * m[3] * m[10]
-        inv[9] = -m[0] * m[9] * m[15] + m[0] * m[11] * m[13] + m[8] * m[1] * m[15] - m[8] * m[3] * m[13]
-            - m[12] * m[1] * m[11] + m[12] * m[3] * m[9]
-        inv[13] = m[0] * m[9] * m[14] - m[0] * m[10] * m[13] - m[8] * m[1] * m[14] + m[8] * m[2] * m[13]
-            + m[12] * m[1] * m[10] - m[12] * m[2] * m[9]
-        inv[2] = m[1] * m[6] * m[15] - m[1] * m[7] * m[14] - m[5] * m[2] * m[15] + m[5] * m[3] * m[14]
-            + m[13] * m[2] * m[7] - m[13] * m[3] * m[6]
-        inv[6] = -m[0] * m[6] * m[15] + m[0] * m[7] * m[14] + m[4] * m[2] * m[15] - m[4] * m[3] * m[14]
-            - m[12] * m[2] * m[7] + m[12] * m[3] * m[6]
-        inv[10] = m[0] * m[5] * m[15] - m[0] * m[7] * m[13] - m[4] * m[1] * m[15] + m[4] * m[3] * m[13]
-            + m[12] * m[1] * m[7] - m[12] * m[3] * m[5]
-        inv[14] = -m[0] * m[5] * m[14] + m[0] * m[6] * m[13] + m[4] * m[1] * m[14] - m[4] * m[2] * m[13]
-            - m[12] * m[1] * m[6] + m[12] * m[2] * m[5]
-        inv[3] = -m[1] * m[6] * m[11] + m[1] * m[7] * m[10] + m[5] * m[2] * m[11] - m[5] * m[3] * m[10]
-            - m[9] * m[2] * m[7] + m[9] * m[3] * m[6]
-        inv[7] = m[0] * m[6] * m[11] - m[0] * m[7] * m[10] - m[4] * m[2] * m[11] + m[4] * m[3] * m[10]
-            + m[8] * m[2] * m[7] - m[8] * m[3] * m[6]
-        inv[11] = -m[0] * m[5] * m[11] + m[0] * m[7] * m[9] + m[4] * m[1] * m[11] - m[4] * m[3] * m[9]
-            - m[8] * m[1] * m[7] + m[8] * m[3] * m[5]
-        inv[15] = m[0] * m[5] * m[10] - m[0] * m[6] * m[9] - m[4] * m[1] * m[10] + m[4] * m[2] * m[9]
-            + m[8] * m[1] * m[6] - m[8] * m[2] * m[5]
-        let det = m[0] * inv[0] + m[1] * inv[4] + m[2] * inv[8] + m[3] * inv[12]
-        guard det != 0, det.isFinite else { return nil }
-        let out = inv.map { $0 / det }
+        guard m.count == 16, m.allSatisfy(\.isFinite) else { return nil }
+        // Rows of [A | I], A[r][c] = m[c * 4 + r].
+        var a = (0 ..< 4).map { r in (0 ..< 4).map { m[$0 * 4 + r] } + (0 ..< 4).map { $0 == r ? 1.0 : 0.0 } }
+        for col in 0 ..< 4 {
+            guard let pivot = (col ..< 4).max(by: { abs(a[$0][col]) < abs(a[$1][col]) }), a[pivot][col] != 0 else {
+                return nil
+            }
+            a.swapAt(col, pivot)
+            let p = a[col][col]
+            a[col] = a[col].map { $0 / p }
+            for r in 0 ..< 4 where r != col {
+                let f = a[r][col]
+                if f != 0 { a[r] = zip(a[r], a[col]).map { $0 - f * $1 } }
+            }
+        }
+        let out = (0 ..< 16).map { a[$0 % 4][4 + $0 / 4] }
         return out.allSatisfy(\.isFinite) ? out : nil
     }
 

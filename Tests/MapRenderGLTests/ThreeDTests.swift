@@ -2,7 +2,7 @@ import Foundation
 import GeoKit
 import MapCamera
 import MapRender
-import MapRenderGL
+@testable import MapRenderGL
 import MapScene
 import Testing
 
@@ -86,6 +86,23 @@ import Testing
         let aside = try #require(cam.project(rotated(-90, -40)))
         let q = try #require(frame.pixel(x: Int(aside.x), y: Int(aside.y)))
         #expect(q.r > 200 && q.b < 40, "route beside the column: \(q)")
+    }
+
+    /// The inverse the cylinder impostors unproject their rays with: a pitched, rotated camera's
+    /// view-projection matrix times it is the identity (to 1e-9 of the matrix's scale), and a
+    /// singular matrix has none.
+    @Test func matrixInverse() throws {
+        let cam = Camera(center: Self.center, zoom: 16, bearing: 30, pitch: 60, size: ScreenSize(width: 320, height: 240))
+        let m = cam.viewProjectionMatrix(relativeTo: MapPoint(Self.center))
+        let inv = try #require(ThreeD.inverse(m))
+        for r in 0..<4 {
+            for c in 0..<4 {
+                let x = (0..<4).reduce(0.0) { $0 + m[$1 * 4 + r] * inv[c * 4 + $1] }
+                #expect(abs(x - (r == c ? 1 : 0)) < 1e-9, "(\(r), \(c)): \(x)")
+            }
+        }
+        #expect(ThreeD.inverse([Double](repeating: 0, count: 16)) == nil)
+        #expect(ThreeD.inverse([1, 2, 3, 4, 2, 4, 6, 8, 0, 0, 1, 0, 0, 0, 0, 1]) == nil)
     }
 
     /// A round column seen straight down its axis (pitch 0, at the centre of the view) is its
