@@ -106,11 +106,13 @@ struct LineStroker {
                 // Left normals; the miter m = (n1 + n2) / (1 + n1·n2) reaches each edge at one half width.
                 let k = 1 + cosTurn
                 let m = ((d1.1 + d2.1) / k, (-d1.0 - d2.0) / k)
-                // Its inner point retreats tan(θ/2) half widths along both segments.
-                let retreat = (max(0, 1 - cosTurn) / k).squareRoot() * maxHalfWidth * unitsPerPixel
+                // Its inner point retreats tan(θ/2) half widths (plus shader coverage's half pixel)
+                // along both segments; they must be twice as long, so that segments shortened on
+                // screen (up to 2× at the far side of a pitched view) still do not fold.
+                let retreat = (max(0, 1 - cosTurn) / k).squareRoot() * (maxHalfWidth + 0.5) * unitsPerPixel
                 let l1 = hypot(pts[pi + 1].x - pts[pi].x, pts[pi + 1].y - pts[pi].y)
                 let l2 = hypot(pts[ni + 1].x - pts[ni].x, pts[ni + 1].y - pts[ni].y)
-                guard l1 > retreat, l2 > retreat else { continue }
+                guard l1 > 2 * retreat, l2 > 2 * retreat else { continue }
                 miter[j] = m
             }
             if closed { miter[n - 1] = miter[0] }

@@ -394,7 +394,7 @@ private final class GLState {
                 var md = baseMatrix
                 for i in 0 ..< 4 { md[12 + i] = baseMatrix[i] * tx + baseMatrix[4 + i] * ty + baseMatrix[12 + i] }
                 // The eye is where clip x, y and w vanish: the inverse's third column.
-                guard let inv = ThreeD.inverse(md), inv[11] != 0 else { return }
+                guard let inv = ThreeD.inverse(md), inv[11] != 0 else { return } // singular: nothing to see
                 let eye = (inv[8] / inv[11], inv[9] / inv[11], inv[10] / inv[11])
                 glUniformMatrix4fv(program.uniform("u_inverse"), 1, GLboolean(GL_FALSE), inv.map { Float($0) })
                 glUniform3f(program.uniform("u_eye"), Float(eye.0), Float(eye.1), Float(eye.2))

@@ -91,8 +91,8 @@ func strokeArea(_ mesh: Mesh, halfWidth: Double, scale: Double) -> Double {
     /// ending on the same two points, each one miter length (1 / cos 10° half widths) out along
     /// the bisector; the quads are then trapezoids of the miter polygon, which has the legs'
     /// area 2·100·2h exactly (the outer wedge h²·tan 10° it adds equals the inner overlap it
-    /// removes). A 40° turn, a leg shorter than the inner point's retreat (h·tan 10° ≈ 0.53 px)
-    /// and a bevel join keep their join patches.
+    /// removes). A 40° turn, a leg shorter than twice the inner point's retreat
+    /// ((h + ½)·tan 10° ≈ 0.62 px) and a bevel join keep their join patches.
     @Test func gentleTurnsShareMiters() {
         func mesh(_ pts: [(Double, Double)], join: LineJoin = .round) -> Mesh {
             var b = GroundMeshBuilder(origin: MapPoint(x: 0, y: 0))
@@ -118,7 +118,8 @@ func strokeArea(_ mesh: Mesh, halfWidth: Double, scale: Double) -> Double {
         }
         let wide = 40 * Double.pi / 180
         #expect(mesh([(0, 0), (100, 0), (100 + 100 * cos(wide), 100 * sin(wide))]).indices.count == 3 * 5)
-        #expect(mesh([(0, 0), (100, 0), (100 + 0.3 * cos(t), 0.3 * sin(t))]).indices.count == 3 * 5)
+        #expect(mesh([(0, 0), (100, 0), (100 + 1.2 * cos(t), 1.2 * sin(t))]).indices.count == 3 * 5)
+        #expect(mesh([(0, 0), (100, 0), (100 + 1.3 * cos(t), 1.3 * sin(t))]).indices.count == 3 * 4)
         #expect(mesh([(0, 0), (100, 0), (100 + 100 * cos(t), 100 * sin(t))], join: .bevel).indices.count == 3 * 5)
     }
 
