@@ -19,6 +19,17 @@ struct LineStroker {
     /// every true across value (−1…1), it tells the vertex shader to lay the corner out on screen
     /// and the fragment shaders to take coverage from the distance to the centre alone.
     static let discMark = 4.0
+    /// The across coordinates of the corners (0, 1, 2) of a round join's sector triangle: the
+    /// join's centre and two corners on the line tangent to the disc where the outer wedge's
+    /// bisector crosses it, which hold the sector of the disc the two segments leave open (a
+    /// third of the area of the triangle round the whole disc at a right-angle turn). It is laid
+    /// out with the map's bearing at pitch 0; at other pitches, where the segments' directions on
+    /// screen are no longer the map's turned, each corner stands in for the corresponding corner
+    /// of the triangle round the whole disc.
+    static let sectorMark = 5.0
+    /// Turns up to this (radians) get a sector triangle; sharper ones (the sector's corners run
+    /// far out along the tangent) the triangle round the whole disc.
+    static let maxSectorTurn = 150 * Double.pi / 180
     /// Round joins as one triangle around the join's disc (for shader coverage, which cuts the
     /// disc out) instead of a fan on the outer side.
     var discJoins = false
@@ -189,6 +200,16 @@ struct LineStroker {
             } else {
                 mesh.triangle(c, a, b)
             }
+        case .round where discJoins && atan2(abs(crossZ), dot) <= Self.maxSectorTurn:
+            // The sector between the two outer normals (turned by the turn θ): the centre and the
+            // points on the tangent at the bisector, tan(θ/2) half widths either side.
+            let bx = n1.0 + n2.0, by = n1.1 + n2.1, bl = (bx * bx + by * by).squareRoot()
+            let bis = (bx / bl, by / bl), t = tan(atan2(abs(crossZ), dot) / 2)
+            _ = mesh.add(p.x, p.y, 0, 0, distance, Self.sectorMark)
+            _ = mesh.add(p.x, p.y, bis.0 - t * bis.1, bis.1 + t * bis.0, distance, Self.sectorMark + 1)
+            _ = mesh.add(p.x, p.y, bis.0 + t * bis.1, bis.1 - t * bis.0, distance, Self.sectorMark + 2)
+            let first = mesh.count - 3
+            mesh.triangle(first, first + 1, first + 2)
         case .round where discJoins:
             // One triangle around the join whose inscribed circle is the line's half width; the
             // shader's coverage (distance from the centre) rounds it. Marked with an across

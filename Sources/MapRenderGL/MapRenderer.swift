@@ -360,6 +360,7 @@ private final class GLState {
                 default: break
                 }
                 glUniform1f(program.uniform("u_discOutset"), aa && cmd.coverage == .disc ? Float(1 / ratio) : 0)
+                glUniform1f(program.uniform("u_sectorJoins"), camera.pitch == 0 ? 1 : 0)
                 glUniform1f(program.uniform("u_extrudeScale"), Float(scale))
                 glUniform1f(program.uniform("u_pointShape"), gpu.pointShape ? 1 : 0)
                 glUniform1f(program.uniform("u_onGround"), cmd.widthOnGround ? 1 : 0)

@@ -275,6 +275,7 @@ extension Shaders {
         uniform float u_onGround;
         uniform vec2 u_screenAxes;
         uniform float u_discOutset;
+        uniform float u_sectorJoins;
         out float v_dist;
         out vec2 v_ext;
         out float v_c;
@@ -282,14 +283,19 @@ extension Shaders {
         flat out float v_inner;
         // Where the vertex lands; `screen` is true when its extrusion was made on screen (then the
         // antialiasing varyings must interpolate linearly on screen, not in perspective).
-        vec4 place(vec2 p, vec2 e, float len, bool disc, out bool screen) {
+        vec4 place(vec2 p, vec2 e, float len, bool disc, bool sector, out bool screen) {
             vec4 c = u_matrix * vec4(p, 0.0, 1.0);
             // Every vertex of a screen-width mesh (centres of fans included) says "screen", so a
             // triangle never mixes the two interpolations.
             screen = u_onGround < 0.5 && c.w > 0.0;
-            // A round join's triangle (across coordinate 4): on screen as it is, so the disc
-            // its coverage cuts out is round on screen at any pitch.
-            if (disc && screen && u_pointShape < 0.5) return vec4(c.xy + e * u_ratio * 2.0 / u_viewport * c.w, c.z, c.w);
+            // A round join's triangle (across coordinate 4 and more): on screen, so the disc its
+            // coverage cuts out is round on screen at any pitch; a sector (pitch 0) turned with the
+            // map, as the segments are, so it fills the wedge they leave open.
+            if (disc && screen && u_pointShape < 0.5) {
+                vec2 s = sector ? vec2(e.x * u_screenAxes.x - e.y * u_screenAxes.y, e.x * u_screenAxes.y + e.y * u_screenAxes.x)
+                                  * vec2(1.0, -1.0) : e;
+                return vec4(c.xy + s * u_ratio * 2.0 / u_viewport * c.w, c.z, c.w);
+            }
             if (u_pointShape > 0.5 && c.w > 0.0) {
                 // A shape around one point (pixel circle, dot): upright on screen, turned with the map.
                 vec2 s = vec2(e.x * u_screenAxes.x - e.y * u_screenAxes.y, e.x * u_screenAxes.y + e.y * u_screenAxes.x);
@@ -315,7 +321,16 @@ extension Shaders {
             vec2 p = a_pos * u_worldSize;
             v_dist = a_dist * u_worldSize;
             v_inner = a_dist;
-            vec2 e = a_extrude * u_extrudeScale;
+            // A round join's sector corner (across coordinate 5, 6, 7) where the view is pitched:
+            // the corresponding corner of the triangle round the whole disc (see `LineStroker`).
+            vec2 ext = a_extrude;
+            // (Pixel discs and rings carry their radius there instead: not joins.)
+            bool sector = u_pointShape < 0.5 && u_discOutset <= 0.0 && a_c > 4.5 && a_c < 7.5;
+            if (sector && u_sectorJoins < 0.5) {
+                // Two half widths out at 90°, 210° and 330° (no trigonometry per vertex).
+                ext = a_c < 5.5 ? vec2(0.0, 2.0) : vec2(a_c < 6.5 ? -1.7320508 : 1.7320508, -1.0);
+            }
+            vec2 e = ext * u_extrudeScale;
             float len = length(e);
             if (u_discOutset > 0.0 && len > 0.0) {
                 // Pixel discs and rings (radii in a_c and a_dist): the outer rim moves out and the
@@ -326,10 +341,10 @@ extension Shaders {
                 len = grown;
             }
             bool screen;
-            gl_Position = place(p, e, len, a_c > 3.0, screen);
+            gl_Position = place(p, e, len, a_c > 3.0, sector && u_sectorJoins > 0.5, screen);
             // Multiplied by w here and divided by the interpolated w per fragment: linear on screen.
             float k = screen ? gl_Position.w : 1.0;
-            v_ext = (u_discOutset > 0.0 ? e : a_extrude) * k;
+            v_ext = (u_discOutset > 0.0 ? e : ext) * k;
             v_c = a_c * k;
             v_w = k;
         }

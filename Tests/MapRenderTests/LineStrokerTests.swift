@@ -60,9 +60,12 @@ func strokeArea(_ mesh: Mesh, halfWidth: Double, scale: Double) -> Double {
         }
     }
 
-    /// With `discJoins` a round join is one triangle around the join: its inscribed circle is the
-    /// line's half width, so the shader's distance-from-centre coverage cuts out exactly the join's
-    /// disc. Hand-derived: an equilateral triangle with inradius h has area 3√3·h².
+    /// With `discJoins` a round join is one triangle that the shader's coverage (distance from
+    /// the centre) cuts to the join's disc. Up to a 150° turn it holds only the sector the two
+    /// segments leave open: the centre and two corners on the tangent at the bisector of the
+    /// outer normals, tan(θ/2) half widths either side (area h²·tan(θ/2): h² at a right angle),
+    /// marked 5, 6, 7. Sharper (a hairpin) it is the triangle round the whole disc: inradius h,
+    /// area 3√3·h², corners two half widths out, marked 4. Hand-derived.
     @Test func discJoinIsOneTriangleAroundTheDisc() {
         for turn in [(100.0, 100.0), (100.0, -100.0), (0.0, 1.0)] { // either way, and a hairpin
             var b = GroundMeshBuilder(origin: MapPoint(x: 0, y: 0))
@@ -71,16 +74,25 @@ func strokeArea(_ mesh: Mesh, halfWidth: Double, scale: Double) -> Double {
             stroker.stroke([(0.0, 0.0), (100, 0), turn].map { MapPoint(x: $0.0 / scale, y: $0.1 / scale) }, closed: false, into: &b)
             let mesh = b.build()
             #expect(mesh.indices.count == 3 * 5, "two quads and one join triangle")
+            let hairpin = turn.0 == 0
             let quads = 200 * h + 2 * h * ((turn.0 - 100) * (turn.0 - 100) + turn.1 * turn.1).squareRoot()
-            #expect(abs(strokeArea(mesh, halfWidth: h, scale: scale) - (quads + 3 * 3.0.squareRoot() * h * h)) < 1e-3)
-            // The join's corners: marked, on the join point, two half widths out (the incircle's
-            // radius is half the circumradius), 120° apart.
+            let join = hairpin ? 3 * 3.0.squareRoot() * h * h : h * h
+            #expect(abs(strokeArea(mesh, halfWidth: h, scale: scale) - (quads + join)) < 1e-3)
             let v = mesh.vertices
             let corners = mesh.indices[6 ..< 9].map { Int($0) * 6 } // after the first quad
-            for k in corners {
-                #expect(Double(v[k + 5]) == LineStroker.discMark)
+            for (i, k) in corners.enumerated() {
+                // On the join point.
                 #expect(abs(Double(v[k]) * scale - 100) < 1e-4 && abs(Double(v[k + 1]) * scale) < 1e-4)
-                #expect(abs((Double(v[k + 2]) * Double(v[k + 2]) + Double(v[k + 3]) * Double(v[k + 3])).squareRoot() - 2) < 1e-6)
+                let length = (Double(v[k + 2]) * Double(v[k + 2]) + Double(v[k + 3]) * Double(v[k + 3])).squareRoot()
+                if hairpin {
+                    #expect(Double(v[k + 5]) == LineStroker.discMark)
+                    #expect(abs(length - 2) < 1e-6)
+                } else {
+                    #expect(Double(v[k + 5]) == LineStroker.sectorMark + Double(i))
+                    #expect(abs(length - (i == 0 ? 0 : 2.0.squareRoot())) < 1e-6)
+                    // On the outer side: away from the turn (−y for a turn towards +y).
+                    if i > 0 { #expect(Double(v[k + 3]) * turn.1 < 0) }
+                }
             }
         }
     }
