@@ -6,10 +6,12 @@ import MapScene
 /// the line's centre and carries a unit normal (or a join/cap direction) that the shader scales
 /// by half the line width in pixels, so one mesh serves any pixel width and every zoom in its
 /// bucket. Each segment is its own quad and each vertex adds a bounded join patch on the outer
-/// side (round: a fan of at most 12 triangles, or with `discJoins` one triangle around the join's
-/// disc that the shader cuts out; miter: 2 triangles, bevel beyond a miter length of
-/// `miterLimit` half-widths; bevel: 1), so self-intersecting input costs the same per point
-/// as a tidy route. Overlaps are blended once per pixel by the backend (stencil), not here.
+/// side (round: a fan of at most 12 triangles, or with `discJoins` one triangle, round the
+/// sector of the join's disc the segments leave open or round the whole disc, that the shader
+/// cuts to the disc; miter: 2 triangles, bevel beyond a miter length of `miterLimit`
+/// half-widths; bevel: 1), or none where a gentle turn lets both quads end on shared miter
+/// points, so self-intersecting input costs the same per point as a tidy route. Overlaps are
+/// blended once per pixel by the backend (stencil), not here.
 struct LineStroker {
     var join: LineJoin
     var cap: LineCap
@@ -22,7 +24,7 @@ struct LineStroker {
     /// The across coordinates of the corners (0, 1, 2) of a round join's sector triangle: the
     /// join's centre and two corners on the line tangent to the disc where the outer wedge's
     /// bisector crosses it, which hold the sector of the disc the two segments leave open (a
-    /// third of the area of the triangle round the whole disc at a right-angle turn). It is laid
+    /// fifth of the area of the triangle round the whole disc at a right-angle turn). It is laid
     /// out with the map's bearing at pitch 0; at other pitches, where the segments' directions on
     /// screen are no longer the map's turned, each corner stands in for the corresponding corner
     /// of the triangle round the whole disc.
