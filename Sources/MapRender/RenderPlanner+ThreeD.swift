@@ -100,8 +100,8 @@ extension RenderPlanner {
     /// small enough that Float32 offsets inside a cell stay far below a pixel at zoom 22.
     static let batchCell = 1.0 / 4096
 
-    /// Merges opaque solids (columns, extrusions; ray-cast cylinders apart) of the same colour
-    /// whose origins share a batch cell into one command (drawn where the first of them was; the
+    /// Merges opaque solids (columns, extrusions; ray-cast cylinders in batches of their own) of
+    /// the same colour whose origins share a batch cell into one command (drawn where the first of them was; the
     /// depth buffer makes their order irrelevant to the image), so thousands of buildings cost a
     /// few draw calls. Prisms go nearest first for the bearing, so hidden fragments are rejected
     /// early; cylinders farthest first, so their antialiased outlines blend over what is behind

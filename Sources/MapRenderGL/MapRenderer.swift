@@ -335,9 +335,10 @@ private final class GLState {
                 current = program.id
             }
             let tx = (cmd.origin.x - base.x) * ws, ty = (cmd.origin.y - base.y) * ws
-            var m = [Float](repeating: 0, count: 16)
-            for i in 0 ..< 16 { m[i] = Float(baseMatrix[i]) }
-            for i in 0 ..< 4 { m[12 + i] = Float(baseMatrix[i] * tx + baseMatrix[4 + i] * ty + baseMatrix[12 + i]) }
+            // The command's matrix, translated in Double (cylinders also invert it).
+            var md = baseMatrix
+            for i in 0 ..< 4 { md[12 + i] = baseMatrix[i] * tx + baseMatrix[4 + i] * ty + baseMatrix[12 + i] }
+            let m = md.map { Float($0) }
             glUniformMatrix4fv(program.uniform("u_matrix"), 1, GLboolean(GL_FALSE), m)
             glUniform1f(program.uniform("u_worldSize"), worldSize)
             let c = cmd.color.premultiplied
@@ -392,8 +393,6 @@ private final class GLState {
                 glUniform1f(program.uniform("u_ambient"), ThreeD.ambient)
                 // Fragments unproject their rays with the inverse of this command's matrix,
                 // inverted in Double from the Double matrix.
-                var md = baseMatrix
-                for i in 0 ..< 4 { md[12 + i] = baseMatrix[i] * tx + baseMatrix[4 + i] * ty + baseMatrix[12 + i] }
                 // The eye is where clip x, y and w vanish: the inverse's third column.
                 guard let inv = ThreeD.inverse(md), inv[11] != 0 else { return } // singular: nothing to see
                 let eye = (inv[8] / inv[11], inv[9] / inv[11], inv[10] / inv[11])
