@@ -76,7 +76,9 @@ import Testing
         viewer.environment = env
         viewer.currentDirectoryURL = dir.url
         viewer.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        viewer.standardError = FileHandle.nullDevice
+        let errLog = dir.path("viewer.stderr")
+        FileManager.default.createFile(atPath: errLog, contents: nil)
+        viewer.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errLog))
         try viewer.run()
         defer { if viewer.isRunning { kill(viewer.processIdentifier, SIGKILL); viewer.waitUntilExit() } }
         let search = try x(xvfb.display, "timeout", ["20", "xdotool", "search", "--sync", "--onlyvisible", "--name", "Mapwright"])
@@ -139,6 +141,10 @@ import Testing
         let deadline = Date().addingTimeInterval(10)
         while viewer.isRunning && Date() < deadline { usleep(50_000) }
         #expect(!viewer.isRunning)
-        if !viewer.isRunning { #expect(viewer.terminationStatus == 0) }
+        if !viewer.isRunning {
+            let said = (try? String(contentsOfFile: errLog, encoding: .utf8)) ?? ""
+            #expect(viewer.terminationReason == .exit && viewer.terminationStatus == 0,
+                    "viewer ended with \(viewer.terminationReason == .exit ? "exit" : "signal") \(viewer.terminationStatus): \(said)")
+        }
     }
 }
