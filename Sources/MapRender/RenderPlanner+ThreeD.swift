@@ -101,11 +101,12 @@ extension RenderPlanner {
     static let batchCell = 1.0 / 4096
 
     /// Merges opaque solids (columns, extrusions; ray-cast cylinders in batches of their own) of
-    /// the same colour whose origins share a batch cell into one command (drawn where the first of them was; the
-    /// depth buffer makes their order irrelevant to the image), so thousands of buildings cost a
-    /// few draw calls. Prisms go nearest first for the bearing, so hidden fragments are rejected
-    /// early; cylinders farthest first, so their antialiased outlines blend over what is behind
-    /// them (their fragments set their own depth, which no early test can use anyway). The merged
+    /// the same colour whose origins share a batch cell into one command (drawn where the first
+    /// of them was; the depth buffer makes their order irrelevant to the image), so thousands of
+    /// buildings cost a few draw calls. Prisms go nearest first for the bearing, so hidden
+    /// fragments are rejected early; cylinders farthest first, so their antialiased outlines
+    /// blend over what is behind them (their fragments set their own depth, which no early test
+    /// can use anyway). The merged
     /// mesh is cached by the identities of its parts, so an unchanged view re-uses it.
     func batchSolids(_ commands: [DrawCommand], bearing: Double) -> [DrawCommand] {
         struct Group: Hashable {

@@ -295,6 +295,10 @@ private final class GLState {
         // One matrix per frame; each command's origin is a translation of it (exact in Double).
         let base = plan.commands.first?.origin ?? MapPoint(camera.center)
         let baseMatrix = camera.viewProjectionMatrix(relativeTo: base)
+        // Each command's matrix (translated to its origin in Double: cylinders also invert it)
+        // and its Float copy for the uniform, allocated once per frame and rewritten in place.
+        var md = baseMatrix
+        var m = baseMatrix.map { Float($0) }
         let ws = camera.worldSize
         var stencilRef: GLint = 0
         var current: GLuint = 0
@@ -335,10 +339,10 @@ private final class GLState {
                 current = program.id
             }
             let tx = (cmd.origin.x - base.x) * ws, ty = (cmd.origin.y - base.y) * ws
-            // The command's matrix, translated in Double (cylinders also invert it).
-            var md = baseMatrix
-            for i in 0 ..< 4 { md[12 + i] = baseMatrix[i] * tx + baseMatrix[4 + i] * ty + baseMatrix[12 + i] }
-            let m = md.map { Float($0) }
+            for i in 0 ..< 4 {
+                md[12 + i] = baseMatrix[i] * tx + baseMatrix[4 + i] * ty + baseMatrix[12 + i]
+                m[12 + i] = Float(md[12 + i])
+            }
             glUniformMatrix4fv(program.uniform("u_matrix"), 1, GLboolean(GL_FALSE), m)
             glUniform1f(program.uniform("u_worldSize"), worldSize)
             let c = cmd.color.premultiplied
