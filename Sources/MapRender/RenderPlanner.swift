@@ -215,7 +215,8 @@ public final class RenderPlanner: @unchecked Sendable {
         // Simplify to 0.5 px, or to a quarter of the line width (at most 1 px) for wider lines:
         // jitter narrower than a quarter of the stroke is invisible, yet a noisy GPS track kept
         // at 0.5 px costs ~25× the triangles (shared/bench route-1m: 96k points left at 0.5 px,
-        // 4k at 1 px).
+        // 4k at 1 px). Runs of points within 1.5 tolerances are averaged first (see Simplify), so
+        // sub-pixel noise does not hand Douglas–Peucker its outliers as vertices.
         let tolerance = view.tolerance * min(2, max(1, (2 * halfWidth) / 4 / 0.5))
         var stroker = LineStroker(
             join: style.join, cap: style.cap, maxHalfWidth: pow(2, Double(detail)), unitsPerPixel: 1 / view.bucketWorldSize)
@@ -238,7 +239,7 @@ public final class RenderPlanner: @unchecked Sendable {
             for piece in raw {
                 var simple: [MapPoint] = []
                 simple.reserveCapacity(piece.points.count / 4)
-                for p in Simplify.simplify(piece.points, tolerance: tolerance) where simple.last != p {
+                for p in Simplify.simplify(piece.points, tolerance: tolerance, averaging: true) where simple.last != p {
                     if let q = simple.last { length += ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot() }
                     simple.append(p)
                 }

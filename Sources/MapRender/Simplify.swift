@@ -11,8 +11,22 @@ enum Simplify {
     /// basemap's land cut into tiles) meets its neighbour along such edges; simplifying each
     /// tile alone would otherwise move a cut's end by up to the tolerance and open a sliver
     /// (a faint seam) between the tiles.
-    static func simplify(_ points: [MapPoint], tolerance: Double, keepAxisEdges: Bool = false) -> [MapPoint] {
+    ///
+    /// `averaging` (polylines): the pre-pass replaces each run of consecutive points whose
+    /// bounding box has a diagonal of at most `averagingSpan` × `tolerance` by the run's centroid
+    /// instead of keeping the run's first point. Every dropped point then lies within that
+    /// diagonal of the centroid, and so within (`averagingSpan` + 1) × `tolerance` of the result
+    /// (2 × `tolerance` with the radial pass). Sub-pixel noise (a GPS track sampled many times per
+    /// pixel) averages out instead of handing Douglas–Peucker its outliers as vertices: the
+    /// shared bench's 1M-point track, the 10k one plus ~0.3 px of noise per sample, keeps 879
+    /// points instead of 9 729 at 1 px (the 10k track: 834 instead of 868), and its line no longer
+    /// zig-zags through the noise's extremes.
+    static func simplify(_ points: [MapPoint], tolerance: Double, keepAxisEdges: Bool = false,
+                         averaging: Bool = false) -> [MapPoint] {
         guard points.count > 2, tolerance > 0 else { return points }
+        if averaging && !keepAxisEdges {
+            return douglasPeucker(averaged(points, span: averagingSpan * tolerance), tolerance: tolerance)
+        }
         let n = points.count
         var pinned = [Bool](repeating: false, count: keepAxisEdges ? n : 0)
         if keepAxisEdges {
@@ -48,6 +62,35 @@ enum Simplify {
             guard b > a else { continue }
             out += douglasPeucker(Array(radial[a ... b]), tolerance: tolerance).dropFirst()
         }
+        return out
+    }
+
+    /// The bounding-box diagonal of an averaged run, in tolerances (see `simplify`).
+    static let averagingSpan = 1.5
+
+    /// Both ends, and between them the centroid of each maximal run of consecutive points whose
+    /// bounding box has a diagonal of at most `span` (map units). O(n).
+    static func averaged(_ points: [MapPoint], span: Double) -> [MapPoint] {
+        let n = points.count
+        guard n > 2 else { return points }
+        let s2 = span * span
+        var out: [MapPoint] = [points[0]]
+        out.reserveCapacity(min(n, 1 << 16))
+        var i = 1
+        while i < n - 1 {
+            var x0 = points[i].x, x1 = x0, y0 = points[i].y, y1 = y0
+            var sx = 0.0, sy = 0.0, count = 0.0
+            while i < n - 1 {
+                let p = points[i]
+                let nx0 = min(x0, p.x), nx1 = max(x1, p.x), ny0 = min(y0, p.y), ny1 = max(y1, p.y)
+                if count > 0, (nx1 - nx0) * (nx1 - nx0) + (ny1 - ny0) * (ny1 - ny0) > s2 { break }
+                x0 = nx0; x1 = nx1; y0 = ny0; y1 = ny1
+                sx += p.x; sy += p.y; count += 1
+                i += 1
+            }
+            out.append(MapPoint(x: sx / count, y: sy / count))
+        }
+        out.append(points[n - 1])
         return out
     }
 
