@@ -158,11 +158,12 @@ struct SceneOptions: ParsableArguments {
         return loader
     }
 
-    /// Checks `--samples` and starts a snapshotter (printing the GL device with `--print-gl-info`).
-    func makeSnapshotter(command: String) throws -> MapSnapshotter {
+    /// Checks `--samples` and starts a snapshotter (printing the GL device with `--print-gl-info`,
+    /// unless `announce` is false: `render` prints it once it has its snapshotter).
+    func makeSnapshotter(command: String, announce: Bool = true) throws -> MapSnapshotter {
         if let samples, ![0, 1, 2, 4, 8].contains(samples) { throw CLIError("mapwright \(command): --samples must be 0, 2, 4 or 8") }
         let snapshotter = try MapSnapshotter(samples: samples)
-        if printGLInfo { FileHandle.standardError.write(Data("gl: \(snapshotter.deviceDescription)\n".utf8)) }
+        if printGLInfo && announce { FileHandle.standardError.write(Data("gl: \(snapshotter.deviceDescription)\n".utf8)) }
         return snapshotter
     }
 
