@@ -19,8 +19,8 @@ enum Simplify {
     /// (2 × `tolerance` with the radial pass). Sub-pixel noise (a GPS track sampled many times per
     /// pixel) averages out instead of handing Douglas–Peucker its outliers as vertices: the
     /// shared bench's 1M-point track, the 10k one plus ~0.3 px of noise per sample, keeps 879
-    /// points instead of 9 729 at 1 px (the 10k track: 834 instead of 868), and its line no longer
-    /// zig-zags through the noise's extremes.
+    /// points instead of 9 729 at 1 px over the whole track (the 10k track: 834 instead of 868),
+    /// and its line no longer zig-zags through the noise's extremes.
     static func simplify(_ points: [MapPoint], tolerance: Double, keepAxisEdges: Bool = false,
                          averaging: Bool = false) -> [MapPoint] {
         guard points.count > 2, tolerance > 0 else { return points }

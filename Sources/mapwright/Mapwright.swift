@@ -37,7 +37,7 @@ struct Mapwright: ParsableCommand {
             // not memory, until it is used; long-running commands (serve, view) keep glibc's
             // default, which gives freed memory back sooner.
             setMallocTopPad(64 << 20)
-            // `render` starts its renderer before the arguments are parsed (see RenderCommand.early).
+            // `render` starts its renderer before the arguments are parsed (see RenderCommand.startEarly).
             RenderCommand.startEarly()
         }
         let status: Int32

@@ -104,8 +104,8 @@ struct RenderCommand: ParsableCommand {
 
     /// A snapshotter with the default options, started by `main` before the arguments are parsed
     /// when the command is `render`: loading Mesa's driver and LLVM and making the context is
-    /// most of a cold render, and this way it overlaps Swift's start-up and the parsing (about
-    /// 10 ms of a ~100 ms cold render). `render` takes it when `--samples` is not given.
+    /// most of a cold render, and this way it overlaps Swift's start-up and the parsing (median
+    /// 97 → 92 ms for the bench's standard scene, interleaved runs). `render` takes it when `--samples` is not given.
     nonisolated(unsafe) private static var early: Started<MapSnapshotter>?
     private static let earlyLock = NSLock()
 
