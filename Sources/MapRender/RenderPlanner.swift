@@ -239,7 +239,7 @@ public final class RenderPlanner: @unchecked Sendable {
             for piece in raw {
                 var simple: [MapPoint] = []
                 simple.reserveCapacity(piece.points.count / 4)
-                for p in Simplify.simplify(piece.points, tolerance: tolerance, averaging: true) where simple.last != p {
+                for p in Simplify.simplifyLine(piece.points, tolerance: tolerance) where simple.last != p {
                     if let q = simple.last { length += ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot() }
                     simple.append(p)
                 }

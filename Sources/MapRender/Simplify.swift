@@ -11,22 +11,8 @@ enum Simplify {
     /// basemap's land cut into tiles) meets its neighbour along such edges; simplifying each
     /// tile alone would otherwise move a cut's end by up to the tolerance and open a sliver
     /// (a faint seam) between the tiles.
-    ///
-    /// `averaging` (polylines): the pre-pass replaces each run of consecutive points whose
-    /// bounding box has a diagonal of at most `averagingSpan` × `tolerance` by the run's centroid
-    /// instead of keeping the run's first point. Every dropped point then lies within that
-    /// diagonal of the centroid, and so within (`averagingSpan` + 1) × `tolerance` of the result
-    /// (2 × `tolerance` with the radial pass). Sub-pixel noise (a GPS track sampled many times per
-    /// pixel) averages out instead of handing Douglas–Peucker its outliers as vertices: the
-    /// shared bench's 1M-point track, the 10k one plus ~0.3 px of noise per sample, keeps 879
-    /// points instead of 9 729 at 1 px over the whole track (the 10k track: 834 instead of 868),
-    /// and its line no longer zig-zags through the noise's extremes.
-    static func simplify(_ points: [MapPoint], tolerance: Double, keepAxisEdges: Bool = false,
-                         averaging: Bool = false) -> [MapPoint] {
+    static func simplify(_ points: [MapPoint], tolerance: Double, keepAxisEdges: Bool = false) -> [MapPoint] {
         guard points.count > 2, tolerance > 0 else { return points }
-        if averaging && !keepAxisEdges {
-            return douglasPeucker(averaged(points, span: averagingSpan * tolerance), tolerance: tolerance)
-        }
         let n = points.count
         var pinned = [Bool](repeating: false, count: keepAxisEdges ? n : 0)
         if keepAxisEdges {
@@ -65,7 +51,21 @@ enum Simplify {
         return out
     }
 
-    /// The bounding-box diagonal of an averaged run, in tolerances (see `simplify`).
+    /// For polylines: like `simplify`, but the pre-pass replaces each run of consecutive points
+    /// whose bounding box has a diagonal of at most `averagingSpan` × `tolerance` by the run's
+    /// centroid instead of keeping the run's first point. Every dropped point then lies within
+    /// that diagonal of the centroid, and so within (`averagingSpan` + 1) × `tolerance` of the
+    /// result (2 × `tolerance` with the radial pass). Sub-pixel noise (a GPS track sampled many
+    /// times per pixel) averages out instead of handing Douglas–Peucker its outliers as vertices:
+    /// the shared bench's 1M-point track, the 10k one plus ~0.3 px of noise per sample, keeps 879
+    /// points instead of 9 729 at 1 px over the whole track (the 10k track: 834 instead of 868),
+    /// and its line no longer zig-zags through the noise's extremes. Always keeps both ends.
+    static func simplifyLine(_ points: [MapPoint], tolerance: Double) -> [MapPoint] {
+        guard points.count > 2, tolerance > 0 else { return points }
+        return douglasPeucker(averaged(points, span: averagingSpan * tolerance), tolerance: tolerance)
+    }
+
+    /// The bounding-box diagonal of an averaged run, in tolerances (see `simplifyLine`).
     static let averagingSpan = 1.5
 
     /// Both ends, and between them the centroid of each maximal run of consecutive points whose

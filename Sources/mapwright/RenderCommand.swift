@@ -62,7 +62,7 @@ struct RenderCommand: ParsableCommand {
             throw error
         }
         let snapshotter = try starting.value()
-        if options.printGLInfo { FileHandle.standardError.write(Data("gl: \(snapshotter.deviceDescription)\n".utf8)) }
+        options.announceGL(snapshotter)
         let bitmap = try snapshotter.render(snapshot)
         try options.reportTileWarnings(snapshot.rasterLayers, command: "render")
         try bitmap.writePNG(to: output)
@@ -105,7 +105,8 @@ struct RenderCommand: ParsableCommand {
     /// A snapshotter with the default options, started by `main` before the arguments are parsed
     /// when the command is `render`: loading Mesa's driver and LLVM and making the context is
     /// most of a cold render, and this way it overlaps Swift's start-up and the parsing (median
-    /// 97 → 92 ms for the bench's standard scene, interleaved runs). `render` takes it when `--samples` is not given.
+    /// 97 → 92 ms for the bench's standard scene, interleaved runs). `render` takes it when
+    /// `--samples` is not given.
     nonisolated(unsafe) private static var early: Started<MapSnapshotter>?
     private static let earlyLock = NSLock()
 

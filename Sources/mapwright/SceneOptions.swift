@@ -163,8 +163,13 @@ struct SceneOptions: ParsableArguments {
     func makeSnapshotter(command: String, announce: Bool = true) throws -> MapSnapshotter {
         if let samples, ![0, 1, 2, 4, 8].contains(samples) { throw CLIError("mapwright \(command): --samples must be 0, 2, 4 or 8") }
         let snapshotter = try MapSnapshotter(samples: samples)
-        if printGLInfo && announce { FileHandle.standardError.write(Data("gl: \(snapshotter.deviceDescription)\n".utf8)) }
+        if announce { announceGL(snapshotter) }
         return snapshotter
+    }
+
+    /// With `--print-gl-info`: the GL device, on standard error.
+    func announceGL(_ snapshotter: MapSnapshotter) {
+        if printGLInfo { FileHandle.standardError.write(Data("gl: \(snapshotter.deviceDescription)\n".utf8)) }
     }
 
     /// The custom GL layers the flags ask for (`--spinning-box`).

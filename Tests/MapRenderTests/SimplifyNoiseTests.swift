@@ -2,8 +2,9 @@ import Foundation
 import GeoKit
 import Testing
 @testable import MapRender
+import MapTestSupport
 
-/// Simplification of densely sampled, noisy tracks (`Simplify.simplify(averaging:)`), checked against
+/// Simplification of densely sampled, noisy tracks (`Simplify.simplifyLine`), checked against
 /// the noise-free curve the samples were generated from.
 @Suite struct SimplifyNoiseTests {
     /// A smooth closed-ish curve (a Lissajous figure, ~3 900 units long) at parameter `t` in 0...1.
@@ -11,26 +12,17 @@ import Testing
         MapPoint(x: 400 * sin(2 * .pi * 3 * t) + 500, y: 300 * sin(2 * .pi * 2 * t + 0.5) + 400)
     }
 
-    /// SplitMix64: deterministic noise without Foundation.
-    struct Noise {
-        var state: UInt64
-        mutating func next() -> Double {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            return Double(z >> 11) / Double(1 << 53)
-        }
-    }
-
     /// `n` samples of the curve, each moved by uniform noise of ±`amplitude` on both axes.
     static func noisy(_ n: Int, amplitude: Double, seed: UInt64 = 7) -> [MapPoint] {
-        var noise = Noise(state: seed)
-        return (0 ..< n).map { i in
+        var rng = SplitMix64(seed: seed)
+        var points: [MapPoint] = []
+        points.reserveCapacity(n)
+        for i in 0 ..< n {
             let p = curve(Double(i) / Double(n - 1))
-            return MapPoint(x: p.x + (noise.next() * 2 - 1) * amplitude, y: p.y + (noise.next() * 2 - 1) * amplitude)
+            let u = rng.unit(), v = rng.unit()
+            points.append(MapPoint(x: p.x + (u * 2 - 1) * amplitude, y: p.y + (v * 2 - 1) * amplitude))
         }
+        return points
     }
 
     static func distance(_ p: MapPoint, toSegment a: MapPoint, _ b: MapPoint) -> Double {
@@ -53,8 +45,8 @@ import Testing
         // axis (σ ≈ 0.29 px, as in shared/bench/route-1m.csv against route-10k.csv).
         let clean = (0 ..< 4000).map { Self.curve(Double($0) / 3999) }
         let noisy = Self.noisy(100_000, amplitude: 0.5)
-        let cleanKept = Simplify.simplify(clean, tolerance: 1, averaging: true)
-        let averaged = Simplify.simplify(noisy, tolerance: 1, averaging: true)
+        let cleanKept = Simplify.simplifyLine(clean, tolerance: 1)
+        let averaged = Simplify.simplifyLine(noisy, tolerance: 1)
         let plain = Simplify.simplify(noisy, tolerance: 1)
         // Cost follows what is visible: about as many vertices as the clean curve needs, where the
         // radial pass + Douglas–Peucker keeps several times more (each one a noise extreme).
@@ -84,7 +76,7 @@ import Testing
         }
         let bound = (Simplify.averagingSpan + 1) * tolerance + 1e-9
         for (input, stride) in [(noisy, 23), (square, 1)] {
-            let kept = Simplify.simplify(input, tolerance: tolerance, averaging: true)
+            let kept = Simplify.simplifyLine(input, tolerance: tolerance)
             #expect(kept.count < input.count)
             var worst = 0.0
             for i in Swift.stride(from: 0, to: input.count, by: stride) {
@@ -98,7 +90,7 @@ import Testing
         // Points further apart than the averaging span are runs of one: the result is plain
         // Douglas–Peucker's (here: every corner of a coarse zig-zag).
         let zig = (0 ... 50).map { MapPoint(x: Double($0) * 10, y: $0 % 2 == 0 ? 0 : 10) }
-        #expect(Simplify.simplify(zig, tolerance: 1, averaging: true) == zig)
+        #expect(Simplify.simplifyLine(zig, tolerance: 1) == zig)
         #expect(Simplify.averaged(zig, span: 1.5) == zig)
     }
 }

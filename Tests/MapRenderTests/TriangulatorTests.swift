@@ -1,4 +1,5 @@
 import Foundation
+import MapTestSupport
 import Testing
 @testable import MapRender
 
@@ -188,15 +189,7 @@ func combRing(teeth: Int) -> [Double] {
     }
 }
 
-/// SplitMix64, a small deterministic generator for test data.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func unit() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-    }
+extension SplitMix64 {
+    /// Uniform in [0, 1), from the top 53 of the next 64 bits.
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
