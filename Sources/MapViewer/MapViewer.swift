@@ -88,6 +88,8 @@ public final class MapViewer: @unchecked Sendable {
             let why = sdl.GetError().map { String(cString: $0) } ?? "unknown error"
             throw ViewerError("cannot open a window (\(why)); is DISPLAY or WAYLAND_DISPLAY set? Use --headless to run without one")
         }
+        // The render thread's wake-ups may race the window's destruction on quit (see X11ErrorFilter).
+        X11ErrorFilter.install()
         let size = session.camera.size
         ratio = session.camera.pixelRatio
         let centered = Int32(bitPattern: 0x2FFF_0000)

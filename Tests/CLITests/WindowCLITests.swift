@@ -10,32 +10,6 @@ import Testing
     let dir: ScratchDirectory
     init() throws { dir = try ScratchDirectory("window-cli") }
 
-    /// An Xvfb server on a free display number, stopped on deinit.
-    final class Xvfb {
-        let process = Process()
-        let display: String
-        init() throws {
-            var n = 90 + Int.random(in: 0..<400)
-            while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") || FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock") { n += 1 }
-            display = ":\(n)"
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-            process.arguments = [display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let deadline = Date().addingTimeInterval(10)
-            while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") {
-                guard Date() < deadline, process.isRunning else { throw CocoaError(.fileNoSuchFile) }
-                usleep(50_000)
-            }
-        }
-        deinit {
-            // SIGKILL: a child of the test runner may inherit a mask that blocks SIGTERM.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
-
     func x(_ display: String, _ tool: String, _ args: [String]) throws -> ProgramOutput {
         try runProgram("/usr/bin/env", ["DISPLAY=\(display)", tool] + args)
     }

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Keeps one harmless, asynchronous X11 error from ending the viewer.
+///
+/// The render thread wakes the main thread with `SDL_PushEvent`. On X11, SDL delivers that wake-up
+/// as a `ClientMessage` sent with `XSendEvent` to the viewer's window over a second connection to
+/// the X server. The main thread destroys the window on quit over its own connection, and the
+/// server is free to handle the two connections' requests in either order: when the destroy is
+/// handled first, the wake-up fails with `BadWindow`. X reports errors asynchronously, and Xlib's
+/// default handler prints "X Error of failed request: BadWindow … (X_SendEvent)" and calls
+/// `exit(1)`, so a clean Ctrl+Q could end with status 1 (seen once in CI under load).
+///
+/// `install()` puts a handler in front of the current one (SDL's or Xlib's default) that drops
+/// exactly that error — `BadWindow` on `X_SendEvent` — and passes every other error on unchanged.
+/// Xlib is looked up with `dlsym` in the already loaded `libX11.so.6` (SDL loads it for its X11
+/// driver); with another video driver (Wayland) there is nothing to install.
+public enum X11ErrorFilter {
+    /// Xlib's `BadWindow` error code (X.h).
+    public static let badWindow: UInt8 = 3
+    /// The core protocol's `X_SendEvent` request opcode (Xproto.h).
+    public static let sendEventOpcode: UInt8 = 25
+
+    /// Whether an error with this code from a request with this major opcode is dropped.
+    public static func ignores(errorCode: UInt8, requestCode: UInt8) -> Bool {
+        errorCode == badWindow && requestCode == sendEventOpcode
+    }
+
+    /// `int (*)(Display *, XErrorEvent *)`.
+    typealias Handler = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32
+    typealias SetHandler = @convention(c) (Handler?) -> Handler?
+
+    /// XErrorEvent's layout on LP64 and ILP32 alike: `int type; Display *display; XID resourceid;
+    /// unsigned long serial; unsigned char error_code, request_code, minor_code;` — the int is
+    /// padded to the pointer's alignment, and XID is an unsigned long.
+    static let errorCodeOffset = 2 * MemoryLayout<UnsafeRawPointer>.stride + 2 * MemoryLayout<UInt>.stride
+    static let requestCodeOffset = errorCodeOffset + 1
+
+    /// The handler that was current when `install()` ran (nil: Xlib's default is used).
+    nonisolated(unsafe) static var previous: Handler?
+    nonisolated(unsafe) static var installed = false
+    /// How many errors the filter has dropped (for tests and diagnostics).
+    nonisolated(unsafe) public private(set) static var dropped = 0
+
+    static let handler: Handler = { display, event in
+        guard let event else { return 0 }
+        let code = event.load(fromByteOffset: X11ErrorFilter.errorCodeOffset, as: UInt8.self)
+        let request = event.load(fromByteOffset: X11ErrorFilter.requestCodeOffset, as: UInt8.self)
+        if X11ErrorFilter.ignores(errorCode: code, requestCode: request) {
+            X11ErrorFilter.dropped += 1
+            return 0
+        }
+        if let previous = X11ErrorFilter.previous { return previous(display, event) }
+        // Xlib always returns a previous handler (its default one); this is only a guard.
+        FileHandle.standardError.write(Data("X error \(code) on request \(request)\n".utf8))
+        exit(1)
+    }
+
+    static func setHandler() -> SetHandler? {
+        guard let lib = dlopen("libX11.so.6", RTLD_NOW | RTLD_NOLOAD), let sym = dlsym(lib, "XSetErrorHandler") else { return nil }
+        return unsafeBitCast(sym, to: SetHandler.self)
+    }
+
+    /// Installs the filter once per process, on the thread that initialised SDL (call it after
+    /// `SDL_Init`). Returns false when libX11 is not loaded (no X11 driver in use).
+    @discardableResult
+    public static func install() -> Bool {
+        if installed { return true }
+        guard let set = setHandler() else { return false }
+        previous = set(handler)
+        installed = true
+        return true
+    }
+
+    /// Runs the installed handler on a synthetic error event, as Xlib would: for tests.
+    /// Returns the handler's result.
+    public static func deliver(errorCode: UInt8, requestCode: UInt8) -> Int32 {
+        var event = [UInt8](repeating: 0, count: requestCodeOffset + 8)
+        event[errorCodeOffset] = errorCode
+        event[requestCodeOffset] = requestCode
+        return event.withUnsafeMutableBytes { handler(nil, $0.baseAddress) }
+    }
+}
