@@ -60,14 +60,22 @@ public final class GLProgram {
 enum Shaders {
     /// A stroke fragment's coverage: the distance across the line (`v_c`, half widths) or from a
     /// fan's centre (`v_ext`), whichever is less, both linear on screen (`v_w`), against the
-    /// geometry's reach `u_outer` in device pixels (the edge half a pixel inside it).
-    static let strokeCoverage = "clamp((1.0 - min(abs(v_c), length(v_ext)) / v_w) * u_outer, 0.0, 1.0)"
+    /// geometry's reach `v_aa.y` (`u_outer`) in device pixels (the edge half a pixel inside it).
+    static let strokeCoverage = "clamp((1.0 - min(abs(v_c), length(v_ext)) / v_w) * v_aa.y, 0.0, 1.0)"
 
-    /// The opening of the ground fragment shaders: version, precision, colour and output.
+    /// The opening of the ground fragment shaders: version, precision, the per-draw constants and
+    /// the output. The constants (`v_color`; `v_aa`: antialiasing on, the stroke's reach
+    /// `u_outer`, the pixel ratio) come as `flat` inputs that the vertex shader copies from
+    /// uniforms, because llvmpipe (Mesa 22) loads a fragment shader's uniforms lane by lane, as
+    /// bounds-checked gathers of about 20 instructions per component for every 8 pixels, where
+    /// a flat input is loaded once per triangle. The gathers were a quarter of the stroke
+    /// shader's instructions and a third of the cylinder impostor's (its JIT code read with perf
+    /// and gdb); the hot shaders elsewhere do the same.
     static let groundFragmentHeader = """
     #version 300 es
     precision highp float;
-    uniform vec4 u_color;
+    flat in vec4 v_color;
+    flat in vec3 v_aa;
     out vec4 fragColor;
     """
 
@@ -81,6 +89,7 @@ enum Shaders {
     static let groundFragment = """
     #version 300 es
     precision highp float;
+    flat in vec3 v_aa;
     uniform vec4 u_color;
     uniform float u_dash[8];
     uniform int u_dashCount;
@@ -88,7 +97,6 @@ enum Shaders {
     uniform float u_dashOffset;
     uniform float u_fade;
     uniform float u_aa;
-    uniform float u_outer;
     uniform float u_ratio;
     uniform int u_pass;
     in float v_dist;
@@ -127,14 +135,12 @@ enum Shaders {
     /// Solid strokes without dashes, fade or passes (no `discard`: llvmpipe runs fewer steps).
     static let groundSolidFragment = """
     \(groundFragmentHeader)
-    uniform float u_aa;
-    uniform float u_outer;
     in vec2 v_ext;
     in float v_c;
     in float v_w;
     void main() {
-        float cov = u_aa > 0.5 ? \(strokeCoverage) : 1.0;
-        fragColor = u_color * cov;
+        float cov = v_aa.x > 0.5 ? \(strokeCoverage) : 1.0;
+        fragColor = v_color * cov;
     }
     """
 
@@ -145,7 +151,7 @@ enum Shaders {
     in float v_c;
     in float v_w;
     void main() {
-        fragColor = u_color * clamp(v_c / v_w, 0.0, 1.0);
+        fragColor = v_color * clamp(v_c / v_w, 0.0, 1.0);
     }
     """
 
@@ -153,20 +159,19 @@ enum Shaders {
     /// or none when negative, logical pixels) from the distance to the centre.
     static let groundDiscFragment = """
     \(groundFragmentHeader)
-    uniform float u_aa;
-    uniform float u_ratio;
     in vec2 v_ext;
     in float v_c;
     in float v_w;
     flat in float v_inner;
     void main() {
         float cov = 1.0;
-        if (u_aa > 0.5) {
-            float r = length(v_ext) / v_w * u_ratio;
-            cov = clamp(v_c / v_w * u_ratio + 0.5 - r, 0.0, 1.0);
-            if (v_inner >= 0.0) cov *= clamp(r - v_inner * u_ratio + 0.5, 0.0, 1.0);
+        if (v_aa.x > 0.5) {
+            float ratio = v_aa.z;
+            float r = length(v_ext) / v_w * ratio;
+            cov = clamp(v_c / v_w * ratio + 0.5 - r, 0.0, 1.0);
+            if (v_inner >= 0.0) cov *= clamp(r - v_inner * ratio + 0.5, 0.0, 1.0);
         }
-        fragColor = u_color * cov;
+        fragColor = v_color * cov;
     }
     """
 
@@ -183,7 +188,10 @@ enum Shaders {
     uniform vec2 u_viewport;
     uniform float u_ratio;
     uniform float u_shape;
+    uniform vec4 u_color;
     out vec2 v_uv;
+    flat out vec4 v_color;
+    flat out float v_shape;
     void main() {
         vec4 c = u_matrix * vec4(a_pos * u_worldSize, 0.0, 1.0);
         vec2 px = (c.xy / c.w * 0.5 + 0.5) * u_viewport;
@@ -193,6 +201,8 @@ enum Shaders {
         else px = floor(px + a_offset * vec2(1.0, -1.0) * u_ratio + 0.5);
         gl_Position = vec4((px / u_viewport * 2.0 - 1.0) * c.w, c.z, c.w);
         v_uv = a_uv;
+        v_color = u_color;
+        v_shape = u_shape;
     }
     """
 
@@ -200,12 +210,12 @@ enum Shaders {
     #version 300 es
     precision highp float;
     uniform sampler2D u_texture;
-    uniform vec4 u_color;
-    uniform float u_shape;
     in vec2 v_uv;
+    flat in vec4 v_color;
+    flat in float v_shape;
     out vec4 fragColor;
     void main() {
-        fragColor = u_shape > 0.5 ? u_color * clamp(v_uv.x, 0.0, 1.0) : texture(u_texture, v_uv) * u_color;
+        fragColor = v_shape > 0.5 ? v_color * clamp(v_uv.x, 0.0, 1.0) : texture(u_texture, v_uv) * v_color;
     }
     """
 
@@ -218,10 +228,18 @@ enum Shaders {
     layout(location = 1) in vec2 a_uv;
     uniform mat4 u_matrix;
     uniform float u_worldSize;
+    uniform vec4 u_color;
+    uniform float u_saturation;
+    uniform float u_contrast;
+    uniform vec2 u_brightness;
     out vec2 v_uv;
+    flat out vec4 v_adjust;
+    flat out float v_opacity;
     void main() {
         gl_Position = u_matrix * vec4(a_pos * u_worldSize, 0.0, 1.0);
         v_uv = a_uv;
+        v_adjust = vec4(u_saturation, u_contrast, u_brightness);
+        v_opacity = u_color.a;
     }
     """
 
@@ -232,21 +250,19 @@ enum Shaders {
     #version 300 es
     precision highp float;
     uniform sampler2D u_texture;
-    uniform vec4 u_color;
-    uniform float u_saturation;
-    uniform float u_contrast;
-    uniform vec2 u_brightness;
     in vec2 v_uv;
+    flat in vec4 v_adjust;
+    flat in float v_opacity;
     out vec4 fragColor;
     void main() {
         vec4 c = texture(u_texture, v_uv);
         if (c.a <= 0.0) discard;
         vec3 rgb = c.rgb / c.a;
         float average = (rgb.r + rgb.g + rgb.b) / 3.0;
-        rgb += (average - rgb) * u_saturation;
-        rgb = (rgb - 0.5) * u_contrast + 0.5;
-        rgb = mix(vec3(u_brightness.x), vec3(u_brightness.y), rgb);
-        fragColor = vec4(clamp(rgb, 0.0, 1.0) * c.a, c.a) * u_color.a;
+        rgb += (average - rgb) * v_adjust.x;
+        rgb = (rgb - 0.5) * v_adjust.y + 0.5;
+        rgb = mix(vec3(v_adjust.z), vec3(v_adjust.w), rgb);
+        fragColor = vec4(clamp(rgb, 0.0, 1.0) * c.a, c.a) * v_opacity;
     }
     """
 }

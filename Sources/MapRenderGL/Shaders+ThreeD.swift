@@ -12,22 +12,25 @@ extension Shaders {
         uniform float u_worldSize;
         uniform vec3 u_light;
         uniform float u_ambient;
+        uniform vec4 u_color;
         out float v_shade;
+        flat out vec4 v_color;
         void main() {
             gl_Position = u_matrix * vec4(a_pos.xy * u_worldSize, a_pos.z, 1.0);
             float diffuse = max(dot(normalize(a_normal), u_light), 0.0);
             v_shade = u_ambient + (1.0 - u_ambient) * diffuse;
+            v_color = u_color;
         }
         """
 
     static let solidFragment = """
         #version 300 es
         precision highp float;
-        uniform vec4 u_color;
         in float v_shade;
+        flat in vec4 v_color;
         out vec4 fragColor;
         void main() {
-            fragColor = vec4(u_color.rgb * v_shade, u_color.a);
+            fragColor = vec4(v_color.rgb * v_shade, v_color.a);
         }
         """
 
@@ -52,19 +55,26 @@ extension Shaders {
         uniform mat4 u_inverse;
         uniform vec3 u_eye;
         uniform vec3 u_light;
+        uniform vec4 u_color;
+        uniform float u_ambient;
+        uniform vec2 u_eyeClip;
         uniform float u_worldSize;
         uniform vec2 u_viewport;
         out vec3 v_dir;
         out vec4 v_lin;
         out float v_w;
         flat out vec4 v_cyl;
-        flat out float v_axisLight;
+        flat out vec4 v_shade;
+        flat out vec4 v_color;
         void main() {
             vec2 c = a_axis * u_worldSize;
             float r = a_cyl.x * u_worldSize;
             vec2 axis = c - u_eye.xy;
-            v_cyl = vec4(r, a_cyl.y, a_cyl.z, 0.0);
-            v_axisLight = dot(axis, u_light.xy);
+            // Per column, flat: llvmpipe loads a fragment shader's uniforms lane by lane (see
+            // `Shaders.groundFragmentHeader`), a flat input once per triangle.
+            v_cyl = vec4(r, a_cyl.y - u_eye.z, a_cyl.z - u_eye.z, u_light.z);
+            v_shade = vec4(dot(axis, u_light.xy), u_ambient, u_eyeClip);
+            v_color = u_color;
             int corner = int(a_cyl.w + 0.5);
             vec2 hv = 0.5 * u_viewport;
             vec2 ndc = vec2(corner == 1 || corner == 2 ? 1.0 : -1.0, corner >= 2 ? 1.0 : -1.0);
@@ -119,16 +129,12 @@ extension Shaders {
     static let cylinderFragment = """
         #version 300 es
         precision highp float;
-        uniform vec4 u_color;
-        uniform vec3 u_eye;
-        uniform vec3 u_light;
-        uniform float u_ambient;
-        uniform vec2 u_eyeClip;
         in vec3 v_dir;
         in vec4 v_lin;
         in float v_w;
         flat in vec4 v_cyl;
-        flat in float v_axisLight;
+        flat in vec4 v_shade;
+        flat in vec4 v_color;
         out vec4 fragColor;
         void main() {
             float r = v_cyl.x;
@@ -141,7 +147,7 @@ extension Shaders {
             float t0 = (v_lin.y - root) * iq, t1 = (v_lin.y + root) * iq;
             // The slab between bottom and top, in t (a level ray: all of t or none of it).
             float dz = abs(v_dir.z) < 1e-30 ? 1e-30 : v_dir.z;
-            float s0 = (v_cyl.y - u_eye.z) / dz, s1 = (v_cyl.z - u_eye.z) / dz;
+            float s0 = v_cyl.y / dz, s1 = v_cyl.z / dz;
             float lo = min(s0, s1), hi = max(s0, s1);
             float gap = min(t1, hi) - max(t0, lo);
             float cov = min(clamp((r - h) / max(fwidth(h), 1e-6) + 0.5, 0.0, 1.0),
@@ -149,12 +155,12 @@ extension Shaders {
             // Entering the slab after the cylinder: through a cap (the top looking down).
             bool cap = lo > t0;
             float t = cap ? lo : t0;
-            float depth = (u_eyeClip.x + t * v_lin.w) / (u_eyeClip.y + t * v_w);
+            float depth = (v_shade.z + t * v_lin.w) / (v_shade.w + t * v_w);
             if (cov <= 0.0 || t <= 0.0 || depth < -1.0 || depth > 1.0) discard;
             gl_FragDepth = depth * 0.5 + 0.5;
-            float diffuse = cap ? (dz < 0.0 ? u_light.z : -u_light.z) : (t0 * v_lin.z - v_axisLight) / r;
-            float shade = u_ambient + (1.0 - u_ambient) * max(diffuse, 0.0);
-            fragColor = vec4(u_color.rgb * shade, u_color.a) * cov;
+            float diffuse = cap ? (dz < 0.0 ? v_cyl.w : -v_cyl.w) : (t0 * v_lin.z - v_shade.x) / r;
+            float shade = v_shade.y + (1.0 - v_shade.y) * max(diffuse, 0.0);
+            fragColor = vec4(v_color.rgb * shade, v_color.a) * cov;
         }
         """
 
@@ -175,14 +181,20 @@ extension Shaders {
         uniform vec2 u_viewport;
         uniform float u_ratio;
         uniform float u_aa;
+        uniform vec4 u_color;
+        uniform float u_outer;
         out vec4 v_color;
         out float v_side;
         out float v_w;
+        flat out vec4 v_tint;
+        flat out vec2 v_aa;
         void main() {
             vec4 c = u_matrix * vec4(a_pos.xy * u_worldSize, a_pos.z, 1.0);
             vec4 p = u_matrix * vec4(a_prev.xy * u_worldSize, a_prev.z, 1.0);
             vec4 n = u_matrix * vec4(a_next.xy * u_worldSize, a_next.z, 1.0);
             v_color = a_color;
+            v_tint = u_color;
+            v_aa = vec2(u_aa, u_outer);
             v_side = a_side;
             v_w = 1.0;
             if (c.w <= 0.0 || p.w <= 0.0 || n.w <= 0.0) { gl_Position = c; return; }
@@ -202,16 +214,15 @@ extension Shaders {
     static let ribbonFragment = """
         #version 300 es
         precision highp float;
-        uniform vec4 u_color;
-        uniform float u_aa;
-        uniform float u_outer;
         in vec4 v_color;
         in float v_side;
         in float v_w;
+        flat in vec4 v_tint;
+        flat in vec2 v_aa;
         out vec4 fragColor;
         void main() {
-            float cov = u_aa > 0.5 ? clamp((1.0 - abs(v_side / v_w)) * u_outer, 0.0, 1.0) : 1.0;
-            fragColor = v_color * u_color * cov;
+            float cov = v_aa.x > 0.5 ? clamp((1.0 - abs(v_side / v_w)) * v_aa.y, 0.0, 1.0) : 1.0;
+            fragColor = v_color * v_tint * cov;
         }
         """
 
@@ -224,29 +235,38 @@ extension Shaders {
         precision highp float;
         layout(location = 0) in vec2 a_pos;
         uniform float u_bottom;
+        uniform float u_horizon;
+        uniform float u_band;
+        uniform float u_span;
+        uniform vec4 u_zenith;
+        uniform vec4 u_haze;
+        flat out vec3 v_sky;
+        flat out vec4 v_zenith;
+        flat out vec4 v_haze;
         void main() {
             float y = a_pos.y > 0.0 ? 1.0 : u_bottom;
             gl_Position = vec4(a_pos.x, y, 1.0, 1.0);
+            v_sky = vec3(u_horizon, u_band, u_span);
+            v_zenith = u_zenith;
+            v_haze = u_haze;
         }
         """
 
     static let skyFragment = """
         #version 300 es
         precision highp float;
-        uniform float u_horizon;
-        uniform float u_band;
-        uniform float u_span;
-        uniform vec4 u_zenith;
-        uniform vec4 u_haze;
+        flat in vec3 v_sky;
+        flat in vec4 v_zenith;
+        flat in vec4 v_haze;
         out vec4 fragColor;
         void main() {
-            float above = gl_FragCoord.y - u_horizon;
+            float above = gl_FragCoord.y - v_sky.x;
             if (above >= 0.0) {
-                float t = clamp(above / u_span, 0.0, 1.0);
-                fragColor = mix(u_haze, u_zenith, t * (2.0 - t));
+                float t = clamp(above / v_sky.z, 0.0, 1.0);
+                fragColor = mix(v_haze, v_zenith, t * (2.0 - t));
             } else {
-                float a = clamp(1.0 + above / u_band, 0.0, 1.0);
-                fragColor = u_haze * (a * (2.0 - a) * 0.5 + a * 0.5);
+                float a = clamp(1.0 + above / v_sky.y, 0.0, 1.0);
+                fragColor = v_haze * (a * (2.0 - a) * 0.5 + a * 0.5);
             }
         }
         """
@@ -276,11 +296,17 @@ extension Shaders {
         uniform vec2 u_screenAxes;
         uniform float u_discOutset;
         uniform float u_sectorJoins;
+        uniform vec4 u_color;
+        uniform float u_aa;
+        uniform float u_outer;
         out float v_dist;
         out vec2 v_ext;
         out float v_c;
         out float v_w;
         flat out float v_inner;
+        // The fragment shaders' constants, handed over flat (see `Shaders.groundFragmentHeader`).
+        flat out vec4 v_color;
+        flat out vec3 v_aa;
         // Where the vertex lands; `screen` is true when its extrusion was made on screen (then the
         // antialiasing varyings must interpolate linearly on screen, not in perspective).
         vec4 place(vec2 p, vec2 e, float len, bool disc, bool sector, out bool screen) {
@@ -321,6 +347,8 @@ extension Shaders {
             vec2 p = a_pos * u_worldSize;
             v_dist = a_dist * u_worldSize;
             v_inner = a_dist;
+            v_color = u_color;
+            v_aa = vec3(u_aa, u_outer, u_ratio);
             // A round join's sector corner (across coordinate 5, 6, 7) where the view is pitched:
             // the corresponding corner of the triangle round the whole disc (see `LineStroker`).
             vec2 ext = a_extrude;
