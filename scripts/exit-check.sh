@@ -16,8 +16,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 RENDERS=${1:-500}; RACES=${2:-200}
 if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then export PATH=/opt/swift/usr/bin:$PATH; fi
-swift build -c release --product mapwright >/dev/null && swift build -c release --product mapwright-bench >/dev/null || exit 1
-BIN=$(swift build -c release --show-bin-path)
+swift build -c release --static-swift-stdlib --product mapwright >/dev/null && swift build -c release --static-swift-stdlib --product mapwright-bench >/dev/null || exit 1
+BIN=$(swift build -c release --static-swift-stdlib --show-bin-path)
 ROUTE=../shared/bench/route-10k.csv
 [ -f "$ROUTE" ] || { echo "needs ../shared/bench/route-10k.csv"; exit 1; }
 D=$(mktemp -d); trap 'kill $L1 $L2 2>/dev/null; rm -rf "$D"' EXIT

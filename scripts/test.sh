@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then export PATH=/opt/swift/usr/bin:$PATH; fi
 swift build --build-tests
 # The release CLI, for BoundedWorkCLITests (issue 13's work bounds are for the optimised build).
-swift build -c release --product mapwright
+swift build -c release --static-swift-stdlib --product mapwright
 log=$(mktemp /tmp/mapwright-tests.XXXXXX)
 set +e
 swift test --skip-build --parallel >"$log" 2>&1

@@ -160,9 +160,14 @@ public final class MapSnapshotter: @unchecked Sendable {
                 attributionText = (credits + [attributionText].compactMap { $0 }).joined(separator: " · ")
             }
             let basemapMs = ms(t0)
-            let frame = try renderer.render(scene: scene, camera: camera, customLayers: snapshot.glLayers, time: snapshot.time)
+            // The frame ends with the closure, so the bitmap holds its pixels alone (unless the
+            // renderer keeps them for a partial redraw) and the extras draw on them in place
+            // instead of on a copy.
+            var bitmap: Bitmap = try {
+                let frame = try renderer.render(scene: scene, camera: camera, customLayers: snapshot.glLayers, time: snapshot.time)
+                return try Bitmap(width: frame.width, height: frame.height, pixels: frame.pixels)
+            }()
             let t1 = DispatchTime.now().uptimeNanoseconds
-            var bitmap = try Bitmap(width: frame.width, height: frame.height, pixels: frame.pixels)
             try drawExtras(on: &bitmap, snapshot: snapshot, attribution: attributionText)
             let r = renderer.lastTimings
             timings = Timings(basemap: basemapMs, plan: r.plan, draw: r.draw, readBack: r.readBack, extras: ms(t1), triangles: r.triangles)

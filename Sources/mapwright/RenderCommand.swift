@@ -63,6 +63,8 @@ struct RenderCommand: ParsableCommand {
         }
         let snapshotter = try starting.value()
         options.announceGL(snapshotter)
+        // One frame: nothing to redraw partially, so the renderer keeps no copy of its pixels.
+        snapshotter.renderer.partialRedraw = false
         let bitmap = try snapshotter.render(snapshot)
         try options.reportTileWarnings(snapshot.rasterLayers, command: "render")
         try bitmap.writePNG(to: output)
@@ -71,9 +73,8 @@ struct RenderCommand: ParsableCommand {
             print("\(c.center.lat) \(c.center.lon) \(c.zoom) \(c.bearing) \(c.pitch)")
         }
         if `repeat` > 0 {
-            // Every timed render draws the whole frame, as a render of a new scene would: the
-            // partial redraw of animations would otherwise find nothing changed.
-            snapshotter.renderer.partialRedraw = false
+            // Every timed render draws the whole frame, as a render of a new scene would (the
+            // partial redraw of animations, off above, would otherwise find nothing changed).
             var times: [Double] = []
             var parts: [[Double]] = Array(repeating: [], count: 6)
             for _ in 0..<`repeat` {

@@ -12,8 +12,8 @@ bench_setup() {
   RUNS=${2:-$runs}
   OUT=$(mktemp -d "/tmp/mapwright-$name.XXXXXX")
   trap 'rm -rf "$OUT"' EXIT
-  swift build -c release --product mapwright >/dev/null
-  BINDIR=$(swift build -c release --show-bin-path)
+  swift build -c release --static-swift-stdlib --product mapwright >/dev/null
+  BINDIR=$(swift build -c release --static-swift-stdlib --show-bin-path)
   MW=$BINDIR/mapwright
   echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr)"
   echo "date: $(date -u +%Y-%m-%dT%H:%MZ), load: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -9,7 +9,7 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 bench_setup motion 5 "$@"
-swift build -c release --product mapwright-bench >/dev/null
+swift build -c release --static-swift-stdlib --product mapwright-bench >/dev/null
 PULSES=(--pulse 37.76649,-122.4214196,150m --pulse 37.7669728,-122.4156743,250m --pulse 37.7635399,-122.4197586,60px)
 fps=()
 for i in $(seq "$RUNS"); do
