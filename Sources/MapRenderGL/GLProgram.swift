@@ -81,32 +81,26 @@ enum Shaders {
 
     /// Strokes: solid premultiplied colour with an optional dash pattern (logical pixels along
     /// the line, shifted by `u_dashOffset`), an optional fade-in over the first `u_fade` pixels,
-    /// and, with `u_aa`, coverage from the distance across the line (`v_c` in half widths, or
-    /// the distance from a join or cap fan's centre, `v_ext`, whichever is less: the geometry
-    /// reaches `u_outer` device pixels, the edge is half a pixel inside it) and from the
+    /// and, with `u_aa` (`v_aa.x`), coverage from the distance across the line (`v_c` in half
+    /// widths, or the distance from a join or cap fan's centre, `v_ext`, whichever is less: the
+    /// geometry reaches `u_outer` device pixels, the edge is half a pixel inside it) and from the
     /// distance to the nearest dash end. `u_pass` 1 keeps only fully covered fragments and 2
     /// only partly covered ones (translucent strokes blended once per pixel, in two passes).
     static let groundFragment = """
-    #version 300 es
-    precision highp float;
-    flat in vec3 v_aa;
-    uniform vec4 u_color;
+    \(groundFragmentHeader)
     uniform float u_dash[8];
     uniform int u_dashCount;
     uniform float u_dashTotal;
     uniform float u_dashOffset;
     uniform float u_fade;
-    uniform float u_aa;
-    uniform float u_ratio;
     uniform int u_pass;
     in float v_dist;
     in vec2 v_ext;
     in float v_c;
     in float v_w;
-    out vec4 fragColor;
     void main() {
         float cov = 1.0;
-        if (u_aa > 0.5) cov = \(strokeCoverage);
+        if (v_aa.x > 0.5) cov = \(strokeCoverage);
         if (u_dashTotal > 0.0) {
             float d = mod(v_dist - u_dashOffset, u_dashTotal);
             float start = 0.0;
@@ -121,14 +115,14 @@ enum Shaders {
                 }
                 start = end;
             }
-            if (u_aa > 0.5) cov *= clamp(sd * u_ratio + 0.5, 0.0, 1.0);
+            if (v_aa.x > 0.5) cov *= clamp(sd * v_aa.z + 0.5, 0.0, 1.0);
             else if (sd < 0.0) discard;
         }
         if (u_pass == 1 && cov < 0.999) discard;
         if (u_pass == 2 && (cov >= 0.999 || cov <= 0.001)) discard;
         // A fading tail: transparent at distance 0, full colour from u_fade on.
         if (u_fade > 0.0) cov *= clamp(v_dist / u_fade, 0.0, 1.0);
-        fragColor = u_color * cov;
+        fragColor = v_color * cov;
     }
     """
 

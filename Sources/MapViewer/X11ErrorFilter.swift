@@ -35,7 +35,7 @@ public enum X11ErrorFilter {
     static let errorCodeOffset = 2 * MemoryLayout<UnsafeRawPointer>.stride + 2 * MemoryLayout<UInt>.stride
     static let requestCodeOffset = errorCodeOffset + 1
 
-    /// The handler that was current when `install()` ran (nil: Xlib's default is used).
+    /// The handler that was current when `install()` ran (Xlib returns its default one when none was set).
     nonisolated(unsafe) static var previous: Handler?
     nonisolated(unsafe) static var installed = false
     /// How many errors the filter has dropped (for tests and diagnostics).
@@ -69,14 +69,5 @@ public enum X11ErrorFilter {
         previous = set(handler)
         installed = true
         return true
-    }
-
-    /// Runs the installed handler on a synthetic error event, as Xlib would: for tests.
-    /// Returns the handler's result.
-    public static func deliver(errorCode: UInt8, requestCode: UInt8) -> Int32 {
-        var event = [UInt8](repeating: 0, count: requestCodeOffset + 8)
-        event[errorCodeOffset] = errorCode
-        event[requestCodeOffset] = requestCode
-        return event.withUnsafeMutableBytes { handler(nil, $0.baseAddress) }
     }
 }
