@@ -138,9 +138,10 @@ extension RenderPlanner {
             let a = Double(sector) * 45 * .pi / 180
             let s: Double = g.cylinders ? -1 : 1
             let away = (s * sin(a), -s * cos(a))
-            let parts = idx.map { commands[$0] }.sorted {
-                $0.origin.x * away.0 + $0.origin.y * away.1 < $1.origin.x * away.0 + $1.origin.y * away.1
-            }
+            // Sorted by index and key, not by moving the (large) commands around.
+            let keys = idx.map { commands[$0].origin.x * away.0 + commands[$0].origin.y * away.1 }
+            let parts = (0 ..< idx.count).sorted { keys[$0] < keys[$1] || (keys[$0] == keys[$1] && $0 < $1) }
+                .map { commands[idx[$0]] }
             let base = MapPoint(x: (Double(g.cx) + 0.5) * cell, y: (Double(g.cy) + 0.5) * cell)
             let key = MeshKey(source: .solid(.batch(parts.map { ObjectIdentifier($0.mesh) })), bucket: 0, cell: nil)
             let (mesh, origin) = cached(key, retain: parts.map(\.mesh)) { (Self.merge(parts, base: base), base) }
