@@ -186,8 +186,10 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         public var rasterOpacity: Double?
         /// Route: draw the track's waypoints (default: the scene's `waypoints`, true).
         public var waypoints: Bool?
-        /// Base height in metres (extrusion).
+        /// Base height in metres (column, extrusion).
         public var base: Double?
+        /// Column: number of sides, 3…64 (default 24: a round column; under 12 a lit prism, 4 a box).
+        public var sides: Int?
         /// Property names for extrusion height and base.
         public var heightProperty: String?
         public var baseProperty: String?
@@ -324,9 +326,8 @@ public struct SceneDocument: Codable, Sendable, Equatable {
             throw SceneDocumentError(file: file + at, path: error.path.map(FormatError.shortened) ?? "", reason: error.message)
         }
         do {
-            let doc = try JSONDecoder().decode(SceneDocument.self, from: data)
             try checkKeys(json, file: file)
-            return doc
+            return try JSONDecoder().decode(SceneDocument.self, from: data)
         } catch let error as SceneDocumentError {
             throw error
         } catch let error as DecodingError {
@@ -350,19 +351,36 @@ public struct SceneDocument: Codable, Sendable, Equatable {
             if case .array(let a) = value { return a }
             return []
         }
-        func check(_ object: JSONValue?, _ allowed: Set<String>, _ path: String) throws {
+        // The keys decoded as `Int`: Foundation reports a fractional or huge number there as
+        // "not valid JSON" with no path, so they are checked here first.
+        func wholeNumbers(_ value: Any) -> Set<String> {
+            Set(Mirror(reflecting: value).children.compactMap { type(of: $0.value) == Int?.self ? $0.label : nil })
+        }
+        func check(_ object: JSONValue?, _ allowed: Set<String>, _ path: String, whole: Set<String> = []) throws {
             for key in members(object).keys.sorted() where !allowed.contains(key) {
                 let near = allowed.min { editDistance($0, key) < editDistance($1, key) }
                 let hint = near.map { editDistance($0, key) <= 2 ? " (did you mean '\($0)'?)" : "" } ?? ""
                 throw SceneDocumentError(file: file, path: path.isEmpty ? key : "\(path).\(key)",
                                          reason: "unknown key\(hint)")
             }
+            for key in whole.sorted() {
+                guard case .number(let n) = members(object)[key] else { continue }
+                if n.rounded() != n || abs(n) > 1e15 {
+                    throw SceneDocumentError(file: file, path: path.isEmpty ? key : "\(path).\(key)",
+                                             reason: "expected a whole number, found \(n)")
+                }
+            }
         }
         let root = members(top)
-        try check(top, names(SceneDocument()), "")
+        try check(top, names(SceneDocument()), "", whole: wholeNumbers(SceneDocument()))
         try check(root["camera"], names(CameraSpec()), "camera")
+        for (i, layer) in elements(root["tiles"]).enumerated() {
+            let spec = TilesSpec(source: "")
+            try check(layer, names(spec), "tiles[\(i)]", whole: wholeNumbers(spec))
+        }
         for (i, overlay) in elements(root["overlays"]).enumerated() {
-            try check(overlay, names(OverlaySpec(type: "")), "overlays[\(i)]")
+            let spec = OverlaySpec(type: "")
+            try check(overlay, names(spec), "overlays[\(i)]", whole: wholeNumbers(spec))
             try check(members(overlay)["casing"], names(CasingSpec(color: "")), "overlays[\(i)].casing")
             let animation = members(overlay)["animation"]
             try check(animation, names(AnimationSpec()), "overlays[\(i)].animation")

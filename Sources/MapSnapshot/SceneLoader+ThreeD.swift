@@ -18,8 +18,10 @@ extension SceneLoader {
             let radius = try positive(s.radius ?? 20, at("radius"))
             let base = try positive(s.base ?? 0, at("base"), allowZero: true)
             let c = try color(s.color, at("color")) ?? Color(rgb: 0x2DA44E)
+            let sides = s.sides ?? 24
+            guard (3...64).contains(sides) else { throw SceneLoadError(at("sides"), "\(sides) is not in 3…64") }
             let column = try wrap(at("")) { () throws(SceneError) in
-                try Column(position: p, height: height, radius: radius, base: base, color: c, zIndex: z)
+                try Column(position: p, height: height, radius: radius, base: base, color: c, sides: sides, zIndex: z)
             }
             return ([.column(column)], [p] + Self.raised(p, height: height, tilt: tilt))
         case "arc":

@@ -128,6 +128,55 @@ import Testing
         #expect(differs(image.pixel(x: Int(top.x), y: Int(top.y)), 228, 0, 0) <= 6)
     }
 
+    /// `sides` in a scene file: seen from straight above, a 4-sided column is the diamond of its
+    /// rim's corners (at east, south, west and north, radius r) and a round one the disc. At
+    /// 0.85 r from the axis the top covers the point towards east in both, the point towards
+    /// north-east only in the disc (the diamond's edge is at r/√2 ≈ 0.71 r there). Points are
+    /// projected at the top's height; out-of-range and fractional counts are located errors.
+    @Test func columnSidesFromASceneFile() throws {
+        let cam = Camera(center: Self.center, zoom: 16, size: ScreenSize(width: 200, height: 200))
+        let ws = 512 * pow(2, 16.0), c = MapPoint(Self.center)
+        let radius = 30.0, height = 40.0
+        let rpx = radius * MapPoint.unitsPerMeter(atLatitude: Self.center.lat) * ws // world px
+        func pixel(_ image: Bitmap, _ dx: Double, _ dy: Double) throws -> RGBA8? {
+            let ll = MapPoint(x: c.x + dx * rpx / ws, y: c.y + dy * rpx / ws).latLng
+            let s = try #require(cam.project(ll, height: height))
+            return image.pixel(x: Int(s.x), y: Int(s.y))
+        }
+        for sides in [4, 24] {
+            let scene = try write(
+                "sides\(sides).json",
+                """
+                {"size": [200, 200], "basemap": "none", "attribution": false,
+                 "camera": {"center": [\(Self.center.lat), \(Self.center.lon)], "zoom": 16},
+                 "overlays": [{"type": "column", "position": [\(Self.center.lat), \(Self.center.lon)],
+                               "height": \(height), "radius": \(radius), "sides": \(sides), "color": "#0000ff"}]}
+                """)
+            let out = path("sides\(sides).png")
+            let r = try runMapwright(["render", "--scene", scene, "-o", out])
+            #expect(r.status == 0, "\(r.stderr)")
+            let image = try Bitmap(contentsOfPNGFile: out)
+            // The top faces the light fully: the column's colour, not the white background.
+            let east = try pixel(image, 0.85, 0)
+            #expect(differs(east, 255, 255, 255) > 150, "sides \(sides): top at 0.85 r east")
+            let ne = try pixel(image, 0.85 / 2.squareRoot(), -0.85 / 2.squareRoot())
+            if sides == 4 {
+                #expect(differs(ne, 255, 255, 255) <= 6, "the box's top leaves the north-east point white")
+            } else {
+                #expect(differs(ne, 255, 255, 255) > 150, "the disc covers the north-east point")
+            }
+        }
+        for (value, expected) in [("4.5", "overlays[0].sides: expected a whole number, found 4.5"),
+                                  ("2", "overlays[0].sides: 2 is not in 3…64"), ("65", "overlays[0].sides: 65 is not in 3…64")] {
+            let scene = try write(
+                "bad.json",
+                #"{"overlays": [{"type": "column", "position": [1, 2], "height": 10, "sides": \#(value)}]}"#)
+            let r = try runMapwright(["render", "--scene", scene, "-o", path("bad.png")])
+            #expect(r.status != 0 && r.stderr.contains(expected), "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: path("bad.png")))
+        }
+    }
+
     /// Without --center/--zoom a pitched camera fits the columns with their tops: the top of each
     /// (projected with the printed camera) lies inside the image less the 24 px padding and shows
     /// the column.

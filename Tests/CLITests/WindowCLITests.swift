@@ -39,7 +39,7 @@ import Testing
     @Test func dragPansByTheDraggedAmountAndTheCompassTurns() throws {
         let xvfb = try Xvfb()
         let log = dir.path("camera.log")
-        FileManager.default.createFile(atPath: log, contents: nil)
+        #expect(FileManager.default.createFile(atPath: log, contents: nil))
         let viewer = Process()
         viewer.executableURL = mapwrightExecutable()
         viewer.arguments = ["view", "--center", "46.05,14.5", "--zoom", "11", "--size", "640x480", "--log-camera",
@@ -51,7 +51,7 @@ import Testing
         viewer.currentDirectoryURL = dir.url
         viewer.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         let errLog = dir.path("viewer.stderr")
-        FileManager.default.createFile(atPath: errLog, contents: nil)
+        #expect(FileManager.default.createFile(atPath: errLog, contents: nil))
         viewer.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errLog))
         try viewer.run()
         defer { if viewer.isRunning { kill(viewer.processIdentifier, SIGKILL); viewer.waitUntilExit() } }
