@@ -135,11 +135,11 @@ import Testing
     /// projected at the top's height; out-of-range and fractional counts are located errors.
     @Test func columnSidesFromASceneFile() throws {
         let cam = Camera(center: Self.center, zoom: 16, size: ScreenSize(width: 200, height: 200))
-        let ws = 512 * pow(2, 16.0), c = MapPoint(Self.center)
+        let c = MapPoint(Self.center)
         let radius = 30.0, height = 40.0
-        let rpx = radius * MapPoint.unitsPerMeter(atLatitude: Self.center.lat) * ws // world px
+        let rMap = radius * MapPoint.unitsPerMeter(atLatitude: Self.center.lat) // map units
         func pixel(_ image: Bitmap, _ dx: Double, _ dy: Double) throws -> RGBA8? {
-            let ll = MapPoint(x: c.x + dx * rpx / ws, y: c.y + dy * rpx / ws).latLng
+            let ll = MapPoint(x: c.x + dx * rMap, y: c.y + dy * rMap).latLng
             let s = try #require(cam.project(ll, height: height))
             return image.pixel(x: Int(s.x), y: Int(s.y))
         }

@@ -21,7 +21,10 @@ for r in $(seq $ROUNDS); do
   for s in $SCENES; do
     out=$("$MW" render --scene "$OUT/$s.json" -o "$OUT/$s.png" --repeat "$PER" 2>&1 >/dev/null || true)
     echo "$out" | sed -n 's/^render:.*median \([0-9.]*\) ms.*/\1/p' >> "$OUT/$s.medians"
-    echo "$out" | grep '^breakdown' >> "$OUT/$s.breakdowns" || echo "breakdown" >> "$OUT/$s.breakdowns"
+    # The frame without PNG (basemap, plan, draw, read back) of this round, from its breakdown.
+    frame=$(echo "$out" | sed -n 's/^breakdown.*basemap \([0-9.]*\), plan \([0-9.]*\), draw \([0-9.]*\), read back \([0-9.]*\),.*/\1 \2 \3 \4/p' \
+      | awk '{print $1 + $2 + $3 + $4}')
+    echo "${frame:-nan}" >> "$OUT/$s.frames"
     [ "$r" = $(( (ROUNDS + 1) / 2 )) ] && echo "$out" | grep '^breakdown' > "$OUT/$s.breakdown"
   done
 done
@@ -49,29 +52,19 @@ else
   echo "mapnik peers skipped: apt-get install python3-mapnik python3-geographiclib libmagics++-data"
 fi
 m1m=$(cat "$OUT/route-1m.median"); m3d=$(cat "$OUT/columns-200-pitch60.median")
-# Paired: each round's ratio of the two scenes' medians (rendered minutes apart at most), then
-# the median of those; a slow spell that spans a round cancels out of its ratio.
+# Paired: each round's ratio of the two scenes' figures (rendered minutes apart at most), then
+# the median of those; a slow spell that spans a round cancels out of its ratio. The figures are
+# the rounds' medians (.medians) or frames without PNG (.frames).
 paired() { python3 -c "
-import statistics, sys
-a = [float(x) for x in open('$OUT/$1.medians').read().split()]
-b = [float(x) for x in open('$OUT/$2.medians').read().split()]
+import statistics
+a = [float(x) for x in open('$OUT/$1.${3:-medians}').read().split()]
+b = [float(x) for x in open('$OUT/$2.${3:-medians}').read().split()]
 r = [x / y for x, y in zip(a, b)]
 print(f'{statistics.median(r):.2f} (rounds: ' + ' '.join(f'{x:.2f}' for x in r) + ')')"; }
 echo "ratio 1M/10k (goal <= 1.2): $(ratio "$m1m" "$m10"); paired by round: $(paired route-1m route-10k)"
 echo "ratio 3D (200 columns, pitch 60)/flat (goal <= 1.3): $(ratio "$m3d" "$m10"); paired by round: $(paired columns-200-pitch60 route-10k)"
-# The same for the frame without PNG (basemap, plan, draw, read back), from each round's breakdown.
-python3 -c "
-import re, statistics
-def frames(s):
-    out = []
-    for line in open('$OUT/' + s + '.breakdowns'):
-        ms = dict((k, float(v)) for k, v in re.findall(r'(basemap|plan|draw|read back) ([0-9.]+)', line))
-        out.append(sum(ms.values()) if len(ms) == 4 else float('nan'))
-    return out
-f, d = frames('route-10k'), frames('columns-200-pitch60')
-r = [x / y for x, y in zip(d, f)]
-print(f'frame without PNG (basemap, plan, draw, read back): flat {statistics.median(f):.2f} ms, 3D {statistics.median(d):.2f} ms;'
-      f' ratio paired by round {statistics.median(r):.2f} (rounds: ' + ' '.join(f'{x:.2f}' for x in r) + ')')"
+echo "frame without PNG (basemap, plan, draw, read back): flat $(median < "$OUT/route-10k.frames") ms," \
+  "3D $(median < "$OUT/columns-200-pitch60.frames") ms; ratio paired by round $(paired columns-200-pitch60 route-10k frames)"
 # Cold starts: whole processes, start to PNG written, median of 7; mapwright and the cold Mapnik
 # script take turns, for the same reason as the rounds above.
 ms_of() { local s e; s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N); echo $(( (e - s) / 1000000 )); }
