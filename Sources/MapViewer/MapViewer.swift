@@ -84,12 +84,11 @@ public final class MapViewer: @unchecked Sendable {
         // the window with a GL flag (so the window first shown goes away, which confuses tools
         // that look for it) and runs a second GL context that GLLifetime does not tear down.
         _ = sdl.SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
-        guard sdl.Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else {
+        // The render thread's wake-ups may race the window's destruction on quit (see X11ErrorFilter).
+        guard sdl.initVideo() == 0 else {
             let why = sdl.GetError().map { String(cString: $0) } ?? "unknown error"
             throw ViewerError("cannot open a window (\(why)); is DISPLAY or WAYLAND_DISPLAY set? Use --headless to run without one")
         }
-        // The render thread's wake-ups may race the window's destruction on quit (see X11ErrorFilter).
-        X11ErrorFilter.install()
         let size = session.camera.size
         ratio = session.camera.pixelRatio
         let centered = Int32(bitPattern: 0x2FFF_0000)

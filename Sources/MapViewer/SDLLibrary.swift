@@ -30,6 +30,13 @@ struct SDLLibrary: @unchecked Sendable {
     let GetModState: @convention(c) () -> SDL_Keymod
     let GetWindowSize: @convention(c) (Window?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?) -> Void
 
+    /// `SDL_Init` of video and events, with the X11 error filter in front of SDL's handler (see
+    /// `X11ErrorFilter`: installed after `SDL_Init`, `SDL_Quit` would take it away).
+    func initVideo() -> Int32 {
+        X11ErrorFilter.install()
+        return Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
+    }
+
     /// The shared object's name (Debian's `libsdl2-2.0-0`).
     static let soname = "libSDL2-2.0.so.0"
 

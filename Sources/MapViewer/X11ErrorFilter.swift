@@ -10,10 +10,13 @@ import Foundation
 /// default handler prints "X Error of failed request: BadWindow … (X_SendEvent)" and calls
 /// `exit(1)`, so a clean Ctrl+Q could end with status 1 (seen once in CI under load).
 ///
-/// `install()` puts a handler in front of the current one (SDL's or Xlib's default) that drops
-/// exactly that error — `BadWindow` on `X_SendEvent` — and passes every other error on unchanged.
-/// Xlib is looked up with `dlsym` in the already loaded `libX11.so.6` (SDL loads it for its X11
-/// driver); with another video driver (Wayland) there is nothing to install.
+/// `install()` puts a handler in front of the current one that drops exactly that error —
+/// `BadWindow` on `X_SendEvent` — and passes every other error on unchanged. It must run before
+/// `SDL_Init` (`SDLLibrary.initVideo` does both): SDL's X11 driver puts its own handler in front
+/// at `SDL_Init` and, at `SDL_Quit`, puts back the one it found — which is when the late error is
+/// read (closing the wake-up connection), so a filter installed after `SDL_Init` was gone by then
+/// (CI failed so once more). Xlib is `libX11.so.6`, opened with `dlopen`; where it is missing there
+/// is nothing to install.
 public enum X11ErrorFilter {
     /// Xlib's `BadWindow` error code (X.h).
     public static let badWindow: UInt8 = 3
@@ -35,9 +38,9 @@ public enum X11ErrorFilter {
     static let errorCodeOffset = 2 * MemoryLayout<UnsafeRawPointer>.stride + 2 * MemoryLayout<UInt>.stride
     static let requestCodeOffset = errorCodeOffset + 1
 
-    /// The handler that was current when `install()` ran (Xlib returns its default one when none was set).
+    /// The handler that was current when `install()` put the filter in front (Xlib returns its
+    /// default one when none was set).
     nonisolated(unsafe) static var previous: Handler?
-    nonisolated(unsafe) static var installed = false
     /// How many errors the filter has dropped (for tests and diagnostics).
     nonisolated(unsafe) public private(set) static var dropped = 0
 
@@ -56,18 +59,19 @@ public enum X11ErrorFilter {
     }
 
     static func setHandler() -> SetHandler? {
-        guard let lib = dlopen("libX11.so.6", RTLD_NOW | RTLD_NOLOAD), let sym = dlsym(lib, "XSetErrorHandler") else { return nil }
+        guard let lib = dlopen("libX11.so.6", RTLD_NOW), let sym = dlsym(lib, "XSetErrorHandler") else { return nil }
         return unsafeBitCast(sym, to: SetHandler.self)
     }
 
-    /// Installs the filter once per process, on the thread that initialised SDL (call it after
-    /// `SDL_Init`). Returns false when libX11 is not loaded (no X11 driver in use).
+    /// Puts the filter in front of the current handler (again, when something replaced it since),
+    /// on the thread that initialises SDL, before `SDL_Init`. Returns false without libX11.
     @discardableResult
     public static func install() -> Bool {
-        if installed { return true }
         guard let set = setHandler() else { return false }
-        previous = set(handler)
-        installed = true
+        let current = set(handler)
+        if let current, unsafeBitCast(current, to: UnsafeRawPointer.self) != unsafeBitCast(handler, to: UnsafeRawPointer.self) {
+            previous = current
+        }
         return true
     }
 }

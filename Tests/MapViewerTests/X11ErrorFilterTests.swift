@@ -1,6 +1,6 @@
 import Foundation
 import MapTestSupport
-import MapViewer
+@testable import MapViewer
 import Testing
 
 /// The filter that keeps the render thread's late wake-up (XSendEvent to a window the main thread
@@ -34,7 +34,21 @@ import Testing
     nonisolated(unsafe) static var passedOn: [UInt8] = []
 
     @Test func aSendEventToAGoneWindowIsDroppedAndOtherErrorsArePassedOn() throws {
+        try sendEventToAGoneWindow(throughSDL: false)
+    }
+
+    /// The viewer's own order through real SDL: `initVideo` installs the filter and initialises SDL
+    /// (whose X11 driver puts its handler in front), then `SDL_Quit` puts back the handler it found.
+    /// The filter must still be in front afterwards: that is when the late wake-up's error is read.
+    /// (With the filter installed after `SDL_Init`, the quit restored the test's recording handler
+    /// and the error reached it: checked.)
+    @Test func theFilterOutlivesSDLQuit() throws {
+        try sendEventToAGoneWindow(throughSDL: true)
+    }
+
+    func sendEventToAGoneWindow(throughSDL: Bool) throws {
         let xvfb = try Xvfb()
+        Self.passedOn = []
         let lib = try #require(dlopen("libX11.so.6", RTLD_NOW | RTLD_GLOBAL), "libX11 (installed with libsdl2-dev)")
         func f<T>(_ name: String, _: T.Type) throws -> T { unsafeBitCast(try #require(dlsym(lib, name)), to: T.self) }
         let open = try f("XOpenDisplay", OpenDisplay.self), send = try f("XSendEvent", SendEvent.self)
@@ -47,7 +61,17 @@ import Testing
             X11ErrorFilterTests.passedOn.append(event.load(fromByteOffset: 32, as: UInt8.self))
             return 0
         }
-        #expect(X11ErrorFilter.install())
+        if throughSDL {
+            let sdl = try SDLLibrary.shared.get()
+            // SDL's X11 driver opens the display DISPLAY names; restored after, for other tests.
+            let saved = getenv("DISPLAY").map { String(cString: $0) }
+            setenv("DISPLAY", xvfb.display, 1)
+            defer { if let saved { setenv("DISPLAY", saved, 1) } else { unsetenv("DISPLAY") } }
+            try #require(sdl.initVideo() == 0, "SDL_Init: \(sdl.GetError().map { String(cString: $0) } ?? "")")
+            sdl.Quit()
+        } else {
+            #expect(X11ErrorFilter.install())
+        }
         let display = try #require(open(xvfb.display), "cannot open \(xvfb.display)")
         defer { _ = close(display) }
         let before = X11ErrorFilter.dropped
