@@ -33,6 +33,16 @@ extension Camera {
         return projectWorldOffset(px: dx * ws, py: dy * ws, pz: height * pixelsPerMeter)
     }
 
+    /// Projects a point in normalised Web Mercator space (with a height in metres) to the
+    /// screen, its x taken as given: a copy of the world east or west of the centre's (x past 0…1)
+    /// lands there, not on the copy nearest the centre. Nil as `project(_:height:)`.
+    public func project(_ p: MapPoint, height: Double = 0) -> ScreenPoint? {
+        guard isFinite, p.x.isFinite, p.y.isFinite, height.isFinite else { return nil }
+        let c = centerMapPoint
+        let ws = worldSize
+        return projectWorldOffset(px: (p.x - c.x) * ws, py: (p.y - c.y) * ws, pz: height * pixelsPerMeter)
+    }
+
     /// Projects an offset from the centre in world pixels (x east, y south, z up in pixels).
     func projectWorldOffset(px: Double, py: Double, pz: Double) -> ScreenPoint? {
         let a = angle, t = pitchRadians

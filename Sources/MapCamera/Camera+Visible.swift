@@ -16,7 +16,7 @@ extension Camera {
 
     /// The ground point under a screen point in normalised Mercator space, the longitude kept
     /// continuous around the centre (not wrapped); nil above the horizon.
-    func unprojectToMapPoint(_ s: ScreenPoint) -> MapPoint? {
+    public func unprojectToMapPoint(_ s: ScreenPoint) -> MapPoint? {
         guard isFinite, let g = groundOffset(at: s) else { return nil }
         let c = centerMapPoint
         return MapPoint(x: c.x + g.px / worldSize, y: c.y + g.py / worldSize)

@@ -60,7 +60,8 @@ public final class RoutePath: Sendable {
         var d = [0.0], m = [0.0]
         d.reserveCapacity(points.count)
         m.reserveCapacity(points.count)
-        let mp = points.map { MapPoint($0) }
+        // Steps across the antimeridian take the shorter way round, as the drawn route does.
+        let mp = GeoPath.mapPoints(points, steps: .shorterWay)
         for i in 1..<points.count {
             d.append(d[i - 1] + geo.inverse(points[i - 1], points[i]).distance)
             let dx = mp[i].x - mp[i - 1].x, dy = mp[i].y - mp[i - 1].y

@@ -26,6 +26,8 @@ struct PlanView {
 
     /// The camera.
     let camera: Camera
+    /// The x interval of the ground the view shows, with a margin (see `groundSpan(_:)`).
+    let groundSpan: ClosedRange<Double>?
 
     init(camera: Camera) {
         self.camera = camera
@@ -41,11 +43,13 @@ struct PlanView {
         var reachesHorizon = false
         let w = camera.size.width, h = camera.size.height
         for (x, y) in [(0.0, 0.0), (w, 0), (0, h), (w, h), (w / 2, 0), (w / 2, h), (0, h / 2), (w, h / 2)] {
-            guard let g = camera.unproject(ScreenPoint(x: x, y: y)) else { reachesHorizon = true; break }
-            let m = MapPoint(g)
+            // x continuous across the antimeridian (a wrapped longitude would put a corner of a
+            // view across it, or wider than the world, on the wrong side of the centre).
+            guard let m = camera.unprojectToMapPoint(ScreenPoint(x: x, y: y)) else { reachesHorizon = true; break }
             radius = max(radius, ((m.x - center.x) * (m.x - center.x) + (m.y - center.y) * (m.y - center.y)).squareRoot())
         }
         viewRadius = reachesHorizon || !radius.isFinite ? nil : radius
+        groundSpan = Self.groundSpan(camera)
     }
 
     /// A length in logical pixels at this view.

@@ -74,39 +74,66 @@ public final class RenderPlanner: @unchecked Sendable {
         generation += 1
         let view = PlanView(camera: camera)
         var commands: [DrawCommand] = []
-        var labels: [Label] = []
+        var labels: [(Label, Int)] = []
+        // The view seen from world copy k: the camera moved k worlds west (see
+        // RenderPlanner+WorldCopies), made once per plan and copy.
+        var shiftedViews: [Int: PlanView] = [:]
+        func copyView(_ k: Int) -> PlanView {
+            if k == 0 { return view }
+            if let v = shiftedViews[k] { return v }
+            var c = camera
+            c.center.lon -= 360 * Double(k)
+            let v = PlanView(camera: c)
+            shiftedViews[k] = v
+            return v
+        }
         for overlay in scene.drawingOrder {
-            switch overlay {
-            case .polyline(let line):
+            let copies = Self.xExtent(overlay).map { view.copies(lo: $0.lo, hi: $0.hi) } ?? [0]
+            for k in copies {
                 let first = commands.count
-                addPolyline(line, view, &commands)
-                if case .meters = line.style.width {
-                    for i in first ..< commands.count { commands[i].widthOnGround = true }
-                }
-            case .polygon(let poly): addPolygon(poly, view, &commands)
-            case .circle(let circle): addCircle(circle, view, &commands)
-            case .marker(let marker):
-                addMarker(marker, view, &commands)
-                if let text = marker.label, !text.isEmpty,
-                   let label = try? Label(position: marker.position, text: text, anchor: (0, 0.5),
-                                          offset: markerLabelOffset(marker.style)) {
-                    labels.append(label)
-                }
-            case .label(let label): addLabel(label, view, &commands)
-            case .sprite(let sprite):
-                addQuad(at: sprite.position, image: sprite.image, anchor: sprite.anchor, offset: sprite.offset,
-                        view, &commands)
-            case .column(let column): addColumn(column, view, &commands)
-            case .extrusion(let extrusion): addExtrusion(extrusion, view, &commands)
-            case .arc(let arc): addArc(arc, view, &commands)
-            case .image(let image): addGroundImage(image, view, &commands)
+                plan(overlay, copyView(k), copy: k, &commands, &labels)
+                if k != 0 { for i in first ..< commands.count { commands[i].origin.x += Double(k) } }
             }
         }
         // Marker labels go on top of everything else in the scene.
-        for label in labels { addLabel(label, view, &commands) }
+        for (label, k) in labels {
+            let first = commands.count
+            addLabel(label, copyView(k), &commands)
+            if k != 0 { for i in first ..< commands.count { commands[i].origin.x += Double(k) } }
+        }
         commands = batchSolids(commands, bearing: camera.bearing)
         evict()
         return RenderPlan(camera: camera, background: scene.background, commands: commands)
+    }
+
+    /// One overlay's commands for one world copy's view (and its marker label for later).
+    private func plan(_ overlay: Overlay, _ view: PlanView, copy k: Int, _ commands: inout [DrawCommand],
+                      _ labels: inout [(Label, Int)]) {
+        switch overlay {
+        case .polyline(let line):
+            let first = commands.count
+            addPolyline(line, view, &commands)
+            if case .meters = line.style.width {
+                for i in first ..< commands.count { commands[i].widthOnGround = true }
+            }
+        case .polygon(let poly): addPolygon(poly, view, &commands)
+        case .circle(let circle): addCircle(circle, view, &commands)
+        case .marker(let marker):
+            addMarker(marker, view, &commands)
+            if let text = marker.label, !text.isEmpty,
+               let label = try? Label(position: marker.position, text: text, anchor: (0, 0.5),
+                                      offset: markerLabelOffset(marker.style)) {
+                labels.append((label, k))
+            }
+        case .label(let label): addLabel(label, view, &commands)
+        case .sprite(let sprite):
+            addQuad(at: sprite.position, image: sprite.image, anchor: sprite.anchor, offset: sprite.offset,
+                    view, &commands)
+        case .column(let column): addColumn(column, view, &commands)
+        case .extrusion(let extrusion): addExtrusion(extrusion, view, &commands)
+        case .arc(let arc): addArc(arc, view, &commands)
+        case .image(let image): addGroundImage(image, view, &commands)
+        }
     }
 
     // MARK: cache

@@ -15,6 +15,9 @@ public struct Circle: Sendable {
     public var strokeWidth: Double
     /// Drawing order; nil takes the default for circles.
     public var zIndex: Int?
+    /// Drawn again in every copy of the world the view shows (true), or only where its
+    /// coordinates put it (false: the basemap places its labels and dots per copy itself).
+    public var worldCopies = true
 
     /// Creates a circle; throws `SceneError` for an invalid centre or a negative / non-finite radius,
     /// or a metric radius over 10 000 km (`Circle.maxRadiusMeters`).

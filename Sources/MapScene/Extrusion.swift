@@ -39,10 +39,14 @@ public struct Extrusion: Sendable {
         exterior: [LatLng], holes: [[LatLng]] = [], height: Double, base: Double = 0,
         color: Color = Color(rgb: 0x8C959F), zIndex: Int? = nil
     ) throws(SceneError) {
+        let ext = try GeoPath(coordinates: exterior, parameter: "exterior")
         var hs: [GeoPath] = []
-        for (i, h) in holes.enumerated() { hs.append(try GeoPath(coordinates: h, parameter: "holes[\(i)]")) }
+        for (i, h) in holes.enumerated() {
+            hs.append(try GeoPath(coordinates: h, parameter: "holes[\(i)]",
+                                     within: ext.bounds.map { $0.minX ... $0.maxX }))
+        }
         try self.init(
-            exterior: try GeoPath(coordinates: exterior, parameter: "exterior"), holes: hs,
+            exterior: ext, holes: hs,
             height: height, base: base, color: color, zIndex: zIndex)
     }
 }

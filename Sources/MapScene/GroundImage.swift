@@ -49,6 +49,10 @@ public struct GroundImage: Sendable {
     public var adjustments: RasterAdjustments
     /// Drawing order; nil takes the default for images (under every other overlay).
     public var zIndex: Int?
+    /// Drawn again in every copy of the world the view shows, east and west (true, as MapLibre's
+    /// `renderWorldCopies`), or only where its coordinates put it (false: for geometry its
+    /// maker already placed in each copy the view needs, like basemap features and tiles).
+    public var worldCopies = true
 
     /// An image between four corners (top-left, top-right, bottom-right, bottom-left), world units.
     public init(corners: [MapPoint], image: SpriteImage, textureRect: (u0: Double, v0: Double, u1: Double, v1: Double) = (0, 0, 1, 1),

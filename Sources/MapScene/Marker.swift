@@ -75,6 +75,9 @@ public struct Label: Sendable {
     public var offset: (x: Double, y: Double)
     /// Drawing order; nil takes the default for labels.
     public var zIndex: Int?
+    /// Drawn again in every copy of the world the view shows (true), or only where its
+    /// coordinates put it (false: the basemap places its labels and dots per copy itself).
+    public var worldCopies = true
 
     /// Creates a label; throws `SceneError` for an invalid position or size (0 < size ≤ 256).
     public init(position: LatLng, text: String, size: Double = 14, color: Color = Color(rgb: 0x1F2328),

@@ -111,9 +111,12 @@ public final class Picker {
                 return Pick(kind: .circle, overlay: i, position: g, screenDistance: d)
             }
         case .polygon(let poly):
-            guard let g = camera.unproject(s) else { return nil }
-            let m = MapPoint(g)
-            if let b = poly.exterior.bounds, b.contains(m), Self.inside(m, poly.exterior.points),
+            guard let g = camera.unproject(s), let b = poly.exterior.bounds else { return nil }
+            // On the copy of the world the polygon's own coordinates are in (a ring across the
+            // antimeridian runs past x = 1 or below 0; `unproject` wraps the longitude).
+            var m = MapPoint(g)
+            m.x += (b.mid.x - m.x).rounded()
+            if b.contains(m), Self.inside(m, poly.exterior.points),
                !poly.holes.contains(where: { Self.inside(m, $0.points) }) {
                 return Pick(kind: .polygon, overlay: i, position: g, screenDistance: 0)
             }

@@ -14,6 +14,10 @@ public struct Polygon: Sendable {
     public var strokeWidth: Double
     /// Drawing order; nil takes the default for polygons.
     public var zIndex: Int?
+    /// Drawn again in every copy of the world the view shows, east and west (true, as MapLibre's
+    /// `renderWorldCopies`), or only where its coordinates put it (false: for geometry its
+    /// maker already placed in each copy the view needs, like basemap features and tiles).
+    public var worldCopies = true
 
     /// Creates a polygon from shared rings.
     public init(exterior: GeoPath, holes: [GeoPath] = [], fill: Color = Color(rgb: 0x1F6FEB, alpha: 0x40),
@@ -25,9 +29,13 @@ public struct Polygon: Sendable {
     /// Creates a polygon from rings of positions in degrees; throws `SceneError` for invalid positions.
     public init(exterior: [LatLng], holes: [[LatLng]] = [], fill: Color = Color(rgb: 0x1F6FEB, alpha: 0x40),
                 stroke: Color? = nil, strokeWidth: Double = 1, zIndex: Int? = nil) throws(SceneError) {
+        // Holes start next to the exterior (both may run past the antimeridian).
+        let ext = try GeoPath(coordinates: exterior, parameter: "exterior")
         var hs: [GeoPath] = []
-        for (i, h) in holes.enumerated() { hs.append(try GeoPath(coordinates: h, parameter: "holes[\(i)]")) }
-        self.init(exterior: try GeoPath(coordinates: exterior, parameter: "exterior"), holes: hs, fill: fill,
-                  stroke: stroke, strokeWidth: strokeWidth, zIndex: zIndex)
+        for (i, h) in holes.enumerated() {
+            hs.append(try GeoPath(coordinates: h, parameter: "holes[\(i)]",
+                                     within: ext.bounds.map { $0.minX ... $0.maxX }))
+        }
+        self.init(exterior: ext, holes: hs, fill: fill, stroke: stroke, strokeWidth: strokeWidth, zIndex: zIndex)
     }
 }

@@ -70,15 +70,21 @@ public struct Polyline: Sendable {
     /// The time of each point, seconds since 1970-01-01 UTC (a track's times), or nil. Picking
     /// reports the time at the picked point from these; ignored unless there is one per point.
     public var times: [Double]?
+    /// Drawn again in every copy of the world the view shows, east and west (true, as MapLibre's
+    /// `renderWorldCopies`), or only where its coordinates put it (false: for geometry its
+    /// maker already placed in each copy the view needs, like basemap features and tiles).
+    public var worldCopies = true
 
     /// Creates a polyline from a shared path.
     public init(path: GeoPath, style: LineStyle = LineStyle(), geodesic: Bool = false, zIndex: Int? = nil) {
         self.path = path; self.style = style; self.geodesic = geodesic; self.zIndex = zIndex
     }
 
-    /// Creates a polyline from positions in degrees; throws `SceneError` for invalid positions.
+    /// Creates a polyline from positions in degrees, each step the shorter way round the
+    /// antimeridian (`GeoPath.Steps.shorterWay`); throws `SceneError` for invalid positions.
     public init(coordinates: [LatLng], style: LineStyle = LineStyle(), geodesic: Bool = false,
                 zIndex: Int? = nil) throws(SceneError) {
-        self.init(path: try GeoPath(coordinates: coordinates), style: style, geodesic: geodesic, zIndex: zIndex)
+        self.init(path: try GeoPath(coordinates: coordinates, steps: .shorterWay), style: style, geodesic: geodesic,
+                  zIndex: zIndex)
     }
 }

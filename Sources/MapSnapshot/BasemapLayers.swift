@@ -38,7 +38,10 @@ final class BasemapLayers: @unchecked Sendable {
             let fill = Color(kind == .land ? style.land : style.lake)
             for polygon in features.polygons where polygon.kind == kind {
                 guard let paths = polygonPath(polygon), let exterior = paths.first else { continue }
-                out.append(.polygon(Polygon(exterior: exterior, holes: Array(paths.dropFirst()), fill: fill)))
+                // The basemap hands over each world copy the view needs, already placed.
+                var p = Polygon(exterior: exterior, holes: Array(paths.dropFirst()), fill: fill)
+                p.worldCopies = false
+                out.append(.polygon(p))
             }
         }
         for line in features.lines {
@@ -47,7 +50,9 @@ final class BasemapLayers: @unchecked Sendable {
             case .countryBorder: (style.border, style.borderWidth(atZoom: camera.zoom))
             case .coastline, .lakeShore: (style.coastline, style.coastlineWidth)
             }
-            out.append(.polyline(Polyline(path: path, style: LineStyle(width: .pixels(width), color: Color(color)))))
+            var l = Polyline(path: path, style: LineStyle(width: .pixels(width), color: Color(color)))
+            l.worldCopies = false
+            out.append(.polyline(l))
         }
         lock.unlock()
         if let labels {
@@ -90,12 +95,15 @@ final class BasemapLayers: @unchecked Sendable {
         let textColor = Color(style.labelText), halo = Color(style.labelHalo)
         for place in sorted {
             if place.isCountry && camera.zoom > BasemapPlace.countryLabelMaxZoom { continue }
-            guard let s = camera.project(place.position), s.x >= 0, s.y >= 0, s.x <= w, s.y <= h else { continue }
+            // Each copy of the world the view shows has its own copy of the place (`point`);
+            // its label is placed, and drawn, there and nowhere else.
+            guard let s = camera.project(place.point), s.x >= 0, s.y >= 0, s.x <= w, s.y <= h else { continue }
+            let position = LatLng(lat: place.position.lat, lon: place.point.x * 360 - 180)
             let size = style.labelSize(for: place)
             let dot = place.isCountry ? 0 : style.placeDotSize / 2
             let anchor: (x: Double, y: Double) = place.isCountry ? (0.5, 0.5) : (0, 0.5)
             let offset: (x: Double, y: Double) = (place.isCountry ? 0 : dot + 3, 0)
-            guard let label = try? Label(position: place.position, text: place.name, size: size, color: textColor,
+            guard var label = try? Label(position: position, text: place.name, size: size, color: textColor,
                                          haloColor: halo, haloWidth: style.labelHaloWidth, anchor: anchor,
                                          offset: offset),
                   let image = labels.rasterize(label, pixelRatio: camera.pixelRatio) else { continue }
@@ -106,10 +114,12 @@ final class BasemapLayers: @unchecked Sendable {
             if boxes.contains(where: { $0.0 < box.2 && box.0 < $0.2 && $0.1 < box.3 && box.1 < $0.3 }) { continue }
             boxes.append(box)
             if !place.isCountry,
-               let c = try? Circle(center: place.position, radius: .pixels(dot), fill: Color(style.placeDot),
+               var c = try? Circle(center: position, radius: .pixels(dot), fill: Color(style.placeDot),
                                    stroke: place.isCapital ? halo : nil, strokeWidth: 1) {
+                c.worldCopies = false
                 out.append(.circle(c))
             }
+            label.worldCopies = false
             out.append(.label(label))
         }
         return out

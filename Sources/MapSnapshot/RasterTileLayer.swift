@@ -210,8 +210,9 @@ public final class RasterTileLayer: @unchecked Sendable {
                            MapPoint(x: r.maxX + dx, y: r.maxY), MapPoint(x: r.minX + dx, y: r.maxY)]
             let k = Double(1 << (part.z - id.z))
             let u0 = (Double(part.x) / k - Double(id.x)), v0 = (Double(part.y) / k - Double(id.y))
-            let g = GroundImage(corners: corners, image: image, textureRect: (u0, v0, u0 + 1 / k, v0 + 1 / k), opacity: opacity,
+            var g = GroundImage(corners: corners, image: image, textureRect: (u0, v0, u0 + 1 / k, v0 + 1 / k), opacity: opacity,
                                 adjustments: adjustments, zIndex: zIndex)
+            g.worldCopies = false  // the cover already holds each copy (`wrap`)
             out.append((id.z, g))
         }
         for tile in cover {

@@ -287,7 +287,7 @@ public struct SceneLoader {
             let style = try lineStyle(s, at: at)
             var waypoints: [Waypoint] = []
             for (part, times) in try routeParts(s, at: at, waypoints: &waypoints) {
-                let path = try wrap(at("")) { () throws(SceneError) in try GeoPath(coordinates: part) }
+                let path = try wrap(at("")) { () throws(SceneError) in try GeoPath(coordinates: part, steps: .shorterWay) }
                 var line = Polyline(path: path, style: style, geodesic: s.geodesic ?? false, zIndex: z)
                 line.times = times
                 out.overlays.append(.polyline(line))

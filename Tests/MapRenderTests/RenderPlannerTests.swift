@@ -28,6 +28,37 @@ import Testing
         #expect(RenderPlanner().plan(near, camera: Self.camera).commands.count == 6)
     }
 
+    @Test func overlaysArePlannedInEveryWorldCopyTheViewShows() throws {
+        // A marker at −170° seen from 180°: drawn one world east of its own x (10° past 180°).
+        var s = Scene()
+        s.add(.marker(try Marker(position: LatLng(lat: 0, lon: -170))))
+        let seam = Camera(center: LatLng(lat: 0, lon: 180), zoom: 3, size: ScreenSize(width: 600, height: 400))
+        let near = RenderPlanner().plan(s, camera: seam).commands
+        #expect(!near.isEmpty)
+        #expect(near.allSatisfy { abs($0.origin.x - 190.0 / 360 - 0.5) < 1e-9 })
+        // Zoom 0, 1400 px across: the world (512 px) shows 2.7 times; a marker at 90°E is in 3
+        // copies, each the same commands one world apart, the meshes shared.
+        let wide = Camera(center: LatLng(lat: 0, lon: 0), zoom: 0, size: ScreenSize(width: 1400, height: 300))
+        var m = Scene()
+        m.add(.marker(try Marker(position: LatLng(lat: 0, lon: 90))))
+        let cmds = RenderPlanner().plan(m, camera: wide).commands
+        let xs = Set(cmds.map { ($0.origin.x * 4).rounded() / 4 })
+        #expect(xs == [-0.25, 0.75, 1.75])
+        #expect(Set(cmds.map { ObjectIdentifier($0.mesh) }).count * 3 == cmds.count)
+        // Off, the overlay stays where its coordinates put it (the basemap places its own copies).
+        var line = try Polyline(coordinates: [LatLng(lat: 0, lon: -175), LatLng(lat: 1, lon: -171)])
+        var one = Scene()
+        one.add(.polyline(line))
+        #expect(RenderPlanner().plan(one, camera: seam).commands.count == 1)
+        line.worldCopies = false
+        var placed = Scene()
+        placed.add(.polyline(line))
+        #expect(RenderPlanner().plan(placed, camera: seam).commands.isEmpty)
+        // The centre's own copy only, for a view inside the world: no extra work.
+        #expect(RenderPlanner().plan(m, camera: Camera(center: LatLng(lat: 0, lon: 90), zoom: 5,
+                                                      size: ScreenSize(width: 400, height: 300))).commands.count == cmds.count / 3)
+    }
+
     @Test func hugeGeometryIsClippedToTheView() throws {
         // A meridian-to-meridian zig-zag of 20k points across the whole US at zoom 15: only the
         // part near the view is tessellated, and every vertex lies within the clip cell.

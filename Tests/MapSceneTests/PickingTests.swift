@@ -96,6 +96,21 @@ import Testing
         #expect(picker.pick([.polygon(poly)], at: try #require(cam.project(LatLng(lat: 45.775, lon: 14.390))), camera: cam) == nil)
     }
 
+    @Test func polygonsAcrossTheAntimeridianAreHitOnBothSides() throws {
+        // A 10° square round 180° (given past 180°, as GeoJSON allows): clicks 2° either side of
+        // the antimeridian are inside it, one 7° east of it is not.
+        let cam = Camera(center: LatLng(lat: 0, lon: 180), zoom: 3, size: ScreenSize(width: 600, height: 400))
+        let poly = try Polygon(exterior: [LatLng(lat: -5, lon: 175), LatLng(lat: -5, lon: 185),
+                                          LatLng(lat: 5, lon: 185), LatLng(lat: 5, lon: 175)], fill: .white)
+        let picker = Picker()
+        for lon in [178.0, -178.0] {
+            let at = try #require(cam.project(LatLng(lat: 1, lon: lon)))
+            #expect(picker.pick([.polygon(poly)], at: at, camera: cam)?.kind == .polygon, "at \(lon)")
+        }
+        let outside = try #require(cam.project(LatLng(lat: 1, lon: -173)))
+        #expect(picker.pick([.polygon(poly)], at: outside, camera: cam) == nil)
+    }
+
     @Test func columnsAreHitOnTheirSilhouette() throws {
         let cam = Self.camera(bearing: 20, pitch: 60)
         let p = LatLng(lat: 45.776, lon: 14.393)

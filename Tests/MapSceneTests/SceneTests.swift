@@ -42,6 +42,33 @@ import Testing
         #expect(throws: SceneError.self) { try GeoPath(points: [MapPoint(x: .infinity, y: 0)]) }
     }
 
+    @Test func pathsCrossTheAntimeridianAsTheirStepsSay() throws {
+        // x = (lon + 180) / 360, here in 3600ths: 179.9° → 3599, −179.9° → 1.
+        func tenths(_ p: GeoPath) -> [Double] { p.points.map { ($0.x * 3600).rounded() } }
+        let track = [LatLng(lat: 0, lon: 179.9), LatLng(lat: 1, lon: -179.9), LatLng(lat: 2, lon: -179.5)]
+        // The shorter way (tracks): past x = 1 into the next copy east.
+        #expect(tenths(try GeoPath(coordinates: track, steps: .shorterWay)) == [3599, 3601, 3605])
+        // As given (GeoJSON): back round the world.
+        #expect(tenths(try GeoPath(coordinates: track)) == [3599, 1, 5])
+        // Westwards: below 0.
+        let west = try GeoPath(coordinates: [LatLng(lat: 0, lon: -179.9), LatLng(lat: 0, lon: 179.9)], steps: .shorterWay)
+        #expect(tenths(west) == [1, -1])
+        // Steps of 180° are kept as given (0° → 180° goes east, 180° → 0° west).
+        let half = try GeoPath(coordinates: [LatLng(lat: 0, lon: 0), LatLng(lat: 0, lon: 180), LatLng(lat: 0, lon: 0)],
+                               steps: .shorterWay)
+        #expect(half.points.map(\.x) == [0.5, 1, 0.5])
+        // Polyline(coordinates:) is a track.
+        #expect(tenths(try Polyline(coordinates: track).path) == [3599, 3601, 3605])
+        // A polygon given past 180° (175…185) keeps a hole given in −180…180 in its copy of the
+        // world; a hole already inside stays.
+        let poly = try Polygon(exterior: [LatLng(lat: -5, lon: 175), LatLng(lat: -5, lon: 185), LatLng(lat: 5, lon: 185), LatLng(lat: 5, lon: 175)],
+                               holes: [[LatLng(lat: -1, lon: -179), LatLng(lat: -1, lon: -177), LatLng(lat: 1, lon: -177)],
+                                       [LatLng(lat: -1, lon: 177), LatLng(lat: -1, lon: 179), LatLng(lat: 1, lon: 179)]])
+        #expect(poly.exterior.points.map { ($0.x * 360).rounded() } == [355, 365, 365, 355])
+        #expect(poly.holes[0].points.map { ($0.x * 360).rounded() } == [361, 363, 363])
+        #expect(poly.holes[1].points.map { ($0.x * 360).rounded() } == [357, 359, 359])
+    }
+
     @Test func circleRejectsBadRadii() {
         let c = LatLng(lat: 0, lon: 0)
         #expect(throws: SceneError.self) { try Circle(center: c, radius: .meters(-1)) }
