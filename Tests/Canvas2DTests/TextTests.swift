@@ -82,3 +82,93 @@ func inkBox(_ b: Bitmap, where predicate: (RGBA8) -> Bool) -> (minX: Int, minY: 
         #expect(results.allSatisfy { $0 == reference })
     }
 }
+
+/// Text beyond what DejaVu Sans draws letter by letter: glyphs from a fallback font, and scripts
+/// that are shaped (joined, written right to left). The truths are the scripts' own rules.
+@Suite struct ComplexTextTests {
+    /// The ink mask (alpha > 96) of one line drawn in black at 40 px on a clear canvas.
+    static func mask(_ text: String, width: Int = 200) throws -> (bits: [[Bool]], bitmap: Bitmap) {
+        let canvas = try Canvas(pixelWidth: width, pixelHeight: 64)
+        canvas.drawText(text, at: CanvasPoint(x: 10, y: 46), font: Font(size: 40), color: .black)
+        let b = try canvas.makeBitmap()
+        return ((0 ..< b.height).map { y in (0 ..< b.width).map { x in (b.pixel(x: x, y: y)?.a ?? 0) > 96 } }, b)
+    }
+
+    /// 4-connected components of set pixels.
+    static func components(_ m: [[Bool]]) -> Int {
+        var seen = m.map { $0.map { _ in false } }
+        var count = 0
+        for y in m.indices {
+            for x in m[y].indices where m[y][x] && !seen[y][x] {
+                count += 1
+                var stack = [(x, y)]
+                seen[y][x] = true
+                while let (px, py) = stack.popLast() {
+                    for (nx, ny) in [(px + 1, py), (px - 1, py), (px, py + 1), (px, py - 1)]
+                    where ny >= 0 && ny < m.count && nx >= 0 && nx < m[ny].count && m[ny][nx] && !seen[ny][nx] {
+                        seen[ny][nx] = true
+                        stack.append((nx, ny))
+                    }
+                }
+            }
+        }
+        return count
+    }
+
+    @Test func cjkTakesItsGlyphsFromAFallbackFont() throws {
+        // Han characters are full width: each advances exactly one em (40 px), which DejaVu
+        // Sans's missing-glyph box does not.
+        let m = Canvas.measure("東京", font: Font(size: 40))
+        expectNear(m.width, 80, tolerance: 0.5)
+        // The two halves hold different glyphs (missing-glyph boxes would be the same).
+        let (bits, _) = try Self.mask("東京")
+        let left = bits.map { Array($0[10 ..< 50]) }, right = bits.map { Array($0[50 ..< 90]) }
+        let inkLeft = left.joined().filter { $0 }.count, inkRight = right.joined().filter { $0 }.count
+        #expect(inkLeft > 150 && inkRight > 150, "ink \(inkLeft), \(inkRight)")
+        let differ = zip(left.joined(), right.joined()).filter { $0 != $1 }.count
+        #expect(differ > 100, "halves differ in \(differ) px")
+    }
+
+    @Test func hebrewRunsRightToLeft() throws {
+        // Alef then bet, in logical order: read right to left, alef is the right-hand glyph.
+        let alef = Canvas.measure("א", font: Font(size: 40)), bet = Canvas.measure("ב", font: Font(size: 40))
+        let both = Canvas.measure("אב", font: Font(size: 40))
+        expectNear(both.width, alef.width + bet.width, tolerance: 1)
+        let (pair, _) = try Self.mask("אב"), (a, _) = try Self.mask("א"), (b, _) = try Self.mask("ב")
+        // Alef's ink drawn alone at the pen, moved right by bet's advance, matches the pair's
+        // right-hand part; drawn at the pen, it does not.
+        func overlap(_ glyph: [[Bool]], shift: Int) -> Double {
+            var hit = 0, total = 0
+            for y in glyph.indices {
+                for x in glyph[y].indices where glyph[y][x] {
+                    total += 1
+                    if x + shift < pair[y].count, pair[y][x + shift] { hit += 1 }
+                }
+            }
+            return total > 0 ? Double(hit) / Double(total) : 0
+        }
+        let shift = Int(bet.width.rounded())
+        #expect(overlap(a, shift: shift) > 0.9, "alef on the right")
+        #expect(overlap(b, shift: 0) > 0.9, "bet on the left")
+        #expect(overlap(a, shift: 0) < 0.6, "alef is not on the left")
+    }
+
+    @Test func arabicLettersJoin() throws {
+        // Seen joins on both sides: "سسس" is one connected stroke when shaped, three glyphs when not.
+        let (bits, _) = try Self.mask("سسس")
+        #expect(Self.components(bits) == 1)
+        // Alef joins nothing on its left: "اا" stays two separate strokes.
+        let (alefs, _) = try Self.mask("اا")
+        #expect(Self.components(alefs) == 2)
+    }
+
+    @Test func latinKeepsCairosOwnPath() throws {
+        // Text DejaVu Sans draws letter by letter is measured as before (Cairo's toy API): the
+        // advance of "Berlin" at 20 px matches the sum of its letters' advances (no kerning pair
+        // in it), and the same string with a Han character appended is wider by one em.
+        let word = Canvas.measure("Berlin", font: Font(size: 20))
+        let letters = "Berlin".map { Canvas.measure(String($0), font: Font(size: 20)).width }.reduce(0, +)
+        expectNear(word.width, letters, tolerance: 0.01)
+        expectNear(Canvas.measure("Berlin東", font: Font(size: 20)).width, word.width + 20, tolerance: 0.5)
+    }
+}
