@@ -19,13 +19,7 @@ extension Canvas {
             cairo_move_to(cr, origin.x, origin.y - baseline)
             if let halo, halo.width.isFinite, halo.width > 0, halo.color.alpha > 0 {
                 pango_cairo_layout_path(cr, layout)
-                cairo_set_line_width(cr, 2 * halo.width)
-                cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-                cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-                cairo_set_dash(cr, nil, 0, 0)
-                cairo_set_source_rgba(cr, halo.color.red, halo.color.green, halo.color.blue, halo.color.alpha)
-                cairo_stroke_preserve(cr)
-                withSource(paint) { cairo_fill(cr) }
+                strokeHaloThenFill(halo, paint)
             } else {
                 withSource(paint) { pango_cairo_show_layout(cr, layout) }
             }
@@ -36,19 +30,25 @@ extension Canvas {
             cairo_new_path(cr)
             cairo_move_to(cr, origin.x, origin.y)
             cairo_text_path(cr, text)
-            cairo_set_line_width(cr, 2 * halo.width)
-            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-            cairo_set_dash(cr, nil, 0, 0)
-            cairo_set_source_rgba(cr, halo.color.red, halo.color.green, halo.color.blue, halo.color.alpha)
-            cairo_stroke_preserve(cr)
-            withSource(paint) { cairo_fill(cr) }
+            strokeHaloThenFill(halo, paint)
         } else {
             cairo_new_path(cr)
             cairo_move_to(cr, origin.x, origin.y)
             withSource(paint) { cairo_show_text(cr, text) }
         }
         cairo_new_path(cr)
+    }
+
+    /// The current path (glyph outlines): stroked with round joins at twice the halo's width in
+    /// its colour, then filled with `paint`.
+    private func strokeHaloThenFill(_ halo: TextHalo, _ paint: Paint) {
+        cairo_set_line_width(cr, 2 * halo.width)
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        cairo_set_dash(cr, nil, 0, 0)
+        cairo_set_source_rgba(cr, halo.color.red, halo.color.green, halo.color.blue, halo.color.alpha)
+        cairo_stroke_preserve(cr)
+        withSource(paint) { cairo_fill(cr) }
     }
 
     /// Draws one line of text in one colour.

@@ -162,6 +162,19 @@ func inkBox(_ b: Bitmap, where predicate: (RGBA8) -> Bool) -> (minX: Int, minY: 
         #expect(Self.components(alefs) == 2)
     }
 
+    @Test func haloesSurroundShapedText() throws {
+        // As for Latin text: light halo pixels reach about the halo width (3 px) beyond the ink.
+        let canvas = try Canvas(pixelWidth: 120, pixelHeight: 50)
+        canvas.clear(RGBAColor(r8: 0, g8: 0, b8: 255))
+        canvas.drawText("東京", at: CanvasPoint(x: 10, y: 36), font: Font(size: 24), color: .black,
+                        halo: TextHalo(color: .white, width: 3))
+        let b = try canvas.makeBitmap()
+        let dark = try #require(inkBox(b) { $0.r < 40 && $0.b < 40 })
+        let light = try #require(inkBox(b) { $0.r > 230 && $0.g > 230 })
+        for (l, d) in [(light.minX, dark.minX - 3), (light.minY, dark.minY - 3)] { #expect(abs(l - d) <= 1, "\(light) \(dark)") }
+        for (l, d) in [(light.maxX, dark.maxX + 3), (light.maxY, dark.maxY + 3)] { #expect(abs(l - d) <= 1, "\(light) \(dark)") }
+    }
+
     @Test func latinKeepsCairosOwnPath() throws {
         // Text DejaVu Sans draws letter by letter is measured as before (Cairo's toy API): the
         // advance of "Berlin" at 20 px matches the sum of its letters' advances (no kerning pair
