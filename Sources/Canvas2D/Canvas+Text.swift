@@ -140,10 +140,7 @@ extension Canvas {
     /// options: grey antialiasing, no hinting, positions not rounded); nil when Pango fails.
     static func layout(_ text: String, font: Font, in cr: OpaquePointer) -> OpaquePointer? {
         guard let layout = pango_cairo_create_layout(cr) else { return nil }
-        if let context = pango_layout_get_context(layout), let options = cairo_font_options_create() {
-            cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
-            cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-            cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        if let context = pango_layout_get_context(layout), let options = textFontOptions() {
             pango_cairo_context_set_font_options(context, options)
             cairo_font_options_destroy(options)
             pango_context_set_round_glyph_positions(context, 0)
@@ -167,12 +164,18 @@ extension Canvas {
     /// Grey antialiasing, no hinting, unhinted metrics: text looks the same at every scale and
     /// on every machine with the same font files, whatever the local fontconfig settings.
     static func configureText(_ cr: OpaquePointer) {
-        guard let options = cairo_font_options_create() else { return }
+        guard let options = textFontOptions() else { return }
+        cairo_set_font_options(cr, options)
+        cairo_font_options_destroy(options)
+    }
+
+    /// New font options (the caller destroys them): grey antialiasing, no hinting, unhinted metrics.
+    static func textFontOptions() -> OpaquePointer? {
+        guard let options = cairo_font_options_create() else { return nil }
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-        cairo_set_font_options(cr, options)
-        cairo_font_options_destroy(options)
+        return options
     }
 }
 

@@ -25,7 +25,7 @@ extension Camera {
     /// The four corners of the visible ground in normalised Mercator space (top-left,
     /// top-right, bottom-right, bottom-left as seen on screen), x continuous around the
     /// centre; empty when the camera is not finite.
-    var visibleGroundQuad: [MapPoint] {
+    public var visibleGroundQuad: [MapPoint] {
         let top = topGroundY
         let w = size.width, h = size.height
         let corners = [

@@ -26,7 +26,7 @@ struct PlanView {
 
     /// The camera.
     let camera: Camera
-    /// The x interval of the ground the view shows, with a margin (see `groundSpan(_:)`).
+    /// The x interval of the ground the view shows, with a margin (see `groundSpan(_:worldSize:)`).
     let groundSpan: ClosedRange<Double>?
 
     init(camera: Camera) {
@@ -49,7 +49,7 @@ struct PlanView {
             radius = max(radius, ((m.x - center.x) * (m.x - center.x) + (m.y - center.y) * (m.y - center.y)).squareRoot())
         }
         viewRadius = reachesHorizon || !radius.isFinite ? nil : radius
-        groundSpan = Self.groundSpan(camera)
+        groundSpan = Self.groundSpan(camera, worldSize: worldSize)
     }
 
     /// A length in logical pixels at this view.

@@ -14,15 +14,15 @@ extension PlanView {
     /// The x interval (map units) of the ground the view shows, grown by 1024 logical pixels at
     /// its coarsest scale so that sprites, labels and wide strokes anchored just outside count;
     /// nil for a camera with non-finite values.
-    static func groundSpan(_ camera: Camera) -> ClosedRange<Double>? {
-        let quad = camera.visibleGroundPolygon.map { MapPoint(x: ($0.lon + 180) / 360, y: $0.lat) }
+    static func groundSpan(_ camera: Camera, worldSize: Double) -> ClosedRange<Double>? {
+        let quad = camera.visibleGroundQuad
         guard quad.count == 4 else { return nil }
         let xs = quad.map(\.x)
         guard let lo = xs.min(), let hi = xs.max(), lo.isFinite, hi.isFinite else { return nil }
         // Map units per logical pixel along each edge of the ground quad (x only: that is
         // what the span measures), at least the scale at the centre.
         let w = max(camera.size.width, 1), h = max(camera.size.height, 1)
-        var perPx = 1 / (512 * pow(2, camera.zoom.isFinite ? min(max(camera.zoom, -2), 26) : 0))
+        var perPx = 1 / worldSize
         for (i, len) in [w, h, w, h].enumerated() {
             perPx = max(perPx, abs(xs[(i + 1) % 4] - xs[i]) / len)
         }
@@ -81,10 +81,8 @@ extension RenderPlanner {
         case .column(let c): return (x(c.position), x(c.position))
         case .arc(let a):
             // The arc runs from `from` the shorter way round.
-            let x0 = x(a.from)
-            var x1 = x(a.to)
-            if abs(x1 - x0) > 0.5 { x1 -= (x1 - x0).rounded() }
-            return (min(x0, x1), max(x0, x1))
+            let ends = GeoPath.mapPoints([a.from, a.to], steps: .shorterWay)
+            return (min(ends[0].x, ends[1].x), max(ends[0].x, ends[1].x))
         }
     }
 }

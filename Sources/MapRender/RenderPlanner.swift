@@ -87,20 +87,18 @@ public final class RenderPlanner: @unchecked Sendable {
             shiftedViews[k] = v
             return v
         }
-        for overlay in scene.drawingOrder {
-            let copies = Self.xExtent(overlay).map { view.copies(lo: $0.lo, hi: $0.hi) } ?? [0]
-            for k in copies {
-                let first = commands.count
-                plan(overlay, copyView(k), copy: k, &commands, &labels)
-                if k != 0 { for i in first ..< commands.count { commands[i].origin.x += Double(k) } }
-            }
-        }
-        // Marker labels go on top of everything else in the scene.
-        for (label, k) in labels {
+        // Plans into copy k's view, then moves what it added k worlds east.
+        func inCopy(_ k: Int, _ body: (PlanView) -> Void) {
             let first = commands.count
-            addLabel(label, copyView(k), &commands)
+            body(copyView(k))
             if k != 0 { for i in first ..< commands.count { commands[i].origin.x += Double(k) } }
         }
+        for overlay in scene.drawingOrder {
+            let copies = Self.xExtent(overlay).map { view.copies(lo: $0.lo, hi: $0.hi) } ?? [0]
+            for k in copies { inCopy(k) { plan(overlay, $0, copy: k, &commands, &labels) } }
+        }
+        // Marker labels go on top of everything else in the scene.
+        for (label, k) in labels { inCopy(k) { addLabel(label, $0, &commands) } }
         commands = batchSolids(commands, bearing: camera.bearing)
         evict()
         return RenderPlan(camera: camera, background: scene.background, commands: commands)

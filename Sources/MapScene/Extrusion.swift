@@ -39,14 +39,9 @@ public struct Extrusion: Sendable {
         exterior: [LatLng], holes: [[LatLng]] = [], height: Double, base: Double = 0,
         color: Color = Color(rgb: 0x8C959F), zIndex: Int? = nil
     ) throws(SceneError) {
-        let ext = try GeoPath(coordinates: exterior, parameter: "exterior")
-        var hs: [GeoPath] = []
-        for (i, h) in holes.enumerated() {
-            hs.append(try GeoPath(coordinates: h, parameter: "holes[\(i)]",
-                                     within: ext.bounds.map { $0.minX ... $0.maxX }))
-        }
+        let rings = try GeoPath.rings(exterior: exterior, holes: holes)
         try self.init(
-            exterior: ext, holes: hs,
+            exterior: rings.exterior, holes: rings.holes,
             height: height, base: base, color: color, zIndex: zIndex)
     }
 }

@@ -70,6 +70,17 @@ public final class GeoPath: Sendable {
         return pts
     }
 
+    /// A polygon's rings from positions in degrees, taken as given (`Steps.asGiven`), each hole
+    /// moved by whole turns into its exterior's copy of the world when it lies in another (both
+    /// may run past the antimeridian). Throws `SceneError` naming `exterior[i]` or `holes[k][i]`.
+    public static func rings(exterior: [LatLng], holes: [[LatLng]]) throws(SceneError) -> (exterior: GeoPath, holes: [GeoPath]) {
+        let ext = try GeoPath(coordinates: exterior, parameter: "exterior")
+        let span = ext.bounds.map { $0.minX ... $0.maxX }
+        var hs: [GeoPath] = []
+        for (i, h) in holes.enumerated() { hs.append(try GeoPath(coordinates: h, parameter: "holes[\(i)]", within: span)) }
+        return (ext, hs)
+    }
+
     /// The number of points.
     public var count: Int { points.count }
 }

@@ -29,13 +29,7 @@ public struct Polygon: Sendable {
     /// Creates a polygon from rings of positions in degrees; throws `SceneError` for invalid positions.
     public init(exterior: [LatLng], holes: [[LatLng]] = [], fill: Color = Color(rgb: 0x1F6FEB, alpha: 0x40),
                 stroke: Color? = nil, strokeWidth: Double = 1, zIndex: Int? = nil) throws(SceneError) {
-        // Holes start next to the exterior (both may run past the antimeridian).
-        let ext = try GeoPath(coordinates: exterior, parameter: "exterior")
-        var hs: [GeoPath] = []
-        for (i, h) in holes.enumerated() {
-            hs.append(try GeoPath(coordinates: h, parameter: "holes[\(i)]",
-                                     within: ext.bounds.map { $0.minX ... $0.maxX }))
-        }
-        self.init(exterior: ext, holes: hs, fill: fill, stroke: stroke, strokeWidth: strokeWidth, zIndex: zIndex)
+        let rings = try GeoPath.rings(exterior: exterior, holes: holes)
+        self.init(exterior: rings.exterior, holes: rings.holes, fill: fill, stroke: stroke, strokeWidth: strokeWidth, zIndex: zIndex)
     }
 }
