@@ -22,7 +22,9 @@ extension Camera {
     /// fitted camera has no padding of its own: its centre of perspective is the viewport
     /// centre. Longitudes are taken along the shorter way round (a set of points across the
     /// antimeridian is fitted across it). With steep pitch, where the far plane cuts the ground
-    /// below the top edge, the top of the fitted area is that far-plane line.
+    /// below the top edge, the top of the fitted area is that far-plane line. At pitch 0 a view
+    /// no taller than the world is kept inside its edges at ±85.05° as far as the points and
+    /// padding allow.
     public static func fitting(
         _ points: [LatLng], size: ScreenSize, padding: EdgeInsets = .zero,
         bearing: Double = 0, pitch: Double = 0, maxZoom: Double = 22
@@ -123,11 +125,44 @@ extension Camera {
             }
         }
         guard !vertices.isEmpty else { return nil }
-        let vx = vertices.map(\.0).reduce(0, +) / Double(vertices.count)
-        let vy = vertices.map(\.1).reduce(0, +) / Double(vertices.count)
+        var vx = vertices.map(\.0).reduce(0, +) / Double(vertices.count)
+        var vy = vertices.map(\.1).reduce(0, +) / Double(vertices.count)
         // Rotate back and undo the normalisation.
+        func mapY(_ x: Double, _ y: Double) -> Double { meanY + unit * (-sin(a) * x + cos(a) * y) }
+        if cam.pitch == 0 {
+            // Keep the view inside the world's top and bottom edges (±85.05°) where it is not
+            // taller than the world, as far as the feasible centres allow: the centre's map y
+            // is linear on their convex region, so the centres at the nearest allowed y form a
+            // segment (through pairs of its vertices); take that segment's middle.
+            let b = cam.bearing * .pi / 180
+            let half = (abs(size.height / 2 * cos(b)) + abs(size.width / 2 * sin(b))) / (512 * pow(2, zoom))
+            let y0 = mapY(vx, vy)
+            if half <= 0.5, y0.isFinite, y0 < half || y0 > 1 - half {
+                let ys = vertices.map { mapY($0.0, $0.1) }
+                let t = min(max(min(max(y0, half), 1 - half), ys.min()!), ys.max()!)
+                var onLine: [(Double, Double)] = []
+                for i in vertices.indices {
+                    for j in i..<vertices.count {
+                        let di = ys[i] - t, dj = ys[j] - t
+                        if abs(di) < 1e-15 {
+                            onLine.append(vertices[i])
+                        } else if di * dj < 0 {
+                            let f = di / (di - dj)
+                            onLine.append((vertices[i].0 + f * (vertices[j].0 - vertices[i].0),
+                                           vertices[i].1 + f * (vertices[j].1 - vertices[i].1)))
+                        }
+                    }
+                }
+                // Along the line of equal y: the direction (cos a, sin a) in the rotated frame.
+                let along = onLine.map { (cos(a) * $0.0 + sin(a) * $0.1, $0) }
+                if let lo = along.min(by: { $0.0 < $1.0 }), let hi = along.max(by: { $0.0 < $1.0 }) {
+                    vx = (lo.1.0 + hi.1.0) / 2
+                    vy = (lo.1.1 + hi.1.1) / 2
+                }
+            }
+        }
         let cx = meanX + unit * (cos(a) * vx + sin(a) * vy)
-        let cy = meanY + unit * (-sin(a) * vx + cos(a) * vy)
+        let cy = mapY(vx, vy)
         let lat = Camera.clampLatitude(Camera.latitude(mercatorY: cy))
         cam.center = LatLng(lat: lat, lon: LatLng.wrapLongitude(cx * 360 - 180))
         cam.zoom = zoom

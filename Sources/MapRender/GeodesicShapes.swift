@@ -7,33 +7,63 @@ enum GeodesicShapes {
     /// polygon) and the rim to stroke.
     struct CircleShape {
         /// Rings to fill. One for an ordinary circle; for a circle around one pole, the polar cap
-        /// closed along the ±85.05° edge, twice (one world apart) so that every longitude is covered.
+        /// closed along the ±85.05° edge, then the same one world to the side (for a circle drawn
+        /// without world copies, so that every longitude near it is covered).
         var fills: [[MapPoint]]
-        /// The rim: closed when `rimClosed`, otherwise (a circle around a pole) an open line whose
-        /// ends are one world apart, drawn twice like the fill.
+        /// The rim: one closed ring when `rimClosed`. Otherwise open lines: the parts of the rim
+        /// inside Web Mercator's latitudes (beyond ±85.05° it is not drawn, not flattened onto
+        /// the edge); for a circle around a pole, whose rim's ends are one world apart, those
+        /// parts and then the same one world to the side, like the fill.
         var rims: [[MapPoint]]
         var rimClosed: Bool
+        /// How many of `rims` belong to the circle itself (the rest are its copy one world away).
+        var copyStart: Int
     }
 
     /// The circle of `radius` metres around `center` with `count` rim points (GeoKit's geodesic
     /// circle: WGS84 direct problems, longitudes continuous), handling circles that contain a pole.
     static func circle(center: LatLng, radius: Double, count: Int) -> CircleShape {
-        guard let circle = try? Geodesic.wgs84.circle(center: center, radius: radius, count: count) else {
-            return CircleShape(fills: [], rims: [], rimClosed: true)
+        guard var circle = try? Geodesic.wgs84.circle(center: center, radius: radius, count: count) else {
+            return CircleShape(fills: [], rims: [], rimClosed: true, copyStart: 0)
         }
-        func unwrapNearCenter(_ pts: [LatLng]) -> [MapPoint] {
-            // The rim starts due north of the centre; keep it on the centre's side of the antimeridian.
-            guard let first = pts.first else { return [] }
-            var shift = 0.0
-            while first.lon + shift - center.lon > 180 { shift -= 360 }
-            while first.lon + shift - center.lon < -180 { shift += 360 }
-            return pts.map { MapPoint(LatLng(lat: $0.lat, lon: $0.lon + shift)) }
+        if circle.containsSouthPole, !circle.containsNorthPole, circle.points.count > 1 {
+            // A polar cap's ring is cut where the rim starts, one world from where it ends, and
+            // neighbouring copies meet along that cut. Start it beyond the pole (due south, as
+            // due north is for a circle round the North Pole), where the rim is nearest the
+            // map's edge or past it, rather than across the cap's middle.
+            let h = circle.points.count / 2
+            var rim: [LatLng] = []
+            for p in circle.points[h...] + circle.points[..<h] {
+                let lon = rim.last.map { $0.lon + LatLng.wrapLongitude(p.lon - $0.lon) } ?? p.lon
+                rim.append(LatLng(lat: p.lat, lon: lon))
+            }
+            circle.points = rim
         }
         let onePole = circle.containsNorthPole != circle.containsSouthPole
+        func unwrapped(_ pts: [LatLng]) -> [LatLng] {
+            // Keep the rim's start within half a world of the centre; a polar cap's world-wide
+            // span is centred on the centre (from 180° east of it to 180° west).
+            guard let first = pts.first else { return [] }
+            let lons = pts.map(\.lon)
+            let ref = onePole ? (lons.min()! + lons.max()!) / 2 : first.lon
+            var shift = 0.0
+            while ref + shift - center.lon > 180 { shift -= 360 }
+            while ref + shift - center.lon < -180 { shift += 360 }
+            return pts.map { LatLng(lat: $0.lat, lon: $0.lon + shift) }
+        }
+        func unwrapNearCenter(_ pts: [LatLng]) -> [MapPoint] { unwrapped(pts).map { MapPoint($0) } }
         var fill = unwrapNearCenter(circle.mercatorRing())
         if fill.count > 1, fill.first == fill.last { fill.removeLast() }
         guard onePole, let first = circle.points.first else {
-            return CircleShape(fills: [fill], rims: [unwrapNearCenter(circle.points)], rimClosed: true)
+            let limit = WebMercator.maxLatitude
+            guard let out = circle.points.firstIndex(where: { abs($0.lat) > limit }) else {
+                return CircleShape(fills: [fill], rims: [unwrapNearCenter(circle.points)], rimClosed: true, copyStart: 1)
+            }
+            // Start the open rim at a point beyond the edge, so that its parts inside come out whole.
+            var rim = Array(circle.points[out...]) + Array(circle.points[..<out])
+            rim.append(rim[0])
+            let parts = insideMercator(unwrapped(rim))
+            return CircleShape(fills: [fill], rims: parts, rimClosed: false, copyStart: parts.count)
         }
         var rim = circle.points
         let last = rim[rim.count - 1]
@@ -43,7 +73,35 @@ enum GeodesicShapes {
         let span = (rimPts.last?.x ?? 0) - (rimPts.first?.x ?? 0)
         let dx = span > 0 ? -1.0 : 1.0
         let shifted = { (ring: [MapPoint]) in ring.map { MapPoint(x: $0.x + dx, y: $0.y) } }
-        return CircleShape(fills: [fill, shifted(fill)], rims: [rimPts, shifted(rimPts)], rimClosed: false)
+        let parts = insideMercator(unwrapped(rim))
+        return CircleShape(fills: [fill, shifted(fill)], rims: parts + parts.map(shifted), rimClosed: false,
+                           copyStart: parts.count)
+    }
+
+    /// The parts of a line (longitudes continuous) that lie within Web Mercator's latitudes,
+    /// each ending where the line crosses ±85.05° (interpolated along the segment by latitude).
+    static func insideMercator(_ pts: [LatLng]) -> [[MapPoint]] {
+        let limit = WebMercator.maxLatitude
+        func crossing(_ a: LatLng, _ b: LatLng) -> MapPoint {  // a inside, b beyond the edge
+            let edge = b.lat > 0 ? limit : -limit
+            let t = (edge - a.lat) / (b.lat - a.lat)
+            let lon = t.isFinite ? a.lon + min(max(t, 0), 1) * (b.lon - a.lon) : a.lon
+            return MapPoint(LatLng(lat: edge, lon: lon))
+        }
+        var parts: [[MapPoint]] = []
+        var cur: [MapPoint] = []
+        for (i, p) in pts.enumerated() {
+            if abs(p.lat) <= limit {
+                if cur.isEmpty, i > 0 { cur.append(crossing(p, pts[i - 1])) }
+                cur.append(MapPoint(p))
+            } else if !cur.isEmpty {
+                cur.append(crossing(pts[i - 1], p))
+                parts.append(cur)
+                cur = []
+            }
+        }
+        if cur.count >= 2 { parts.append(cur) }
+        return parts
     }
 
     /// Densifies a line so that each segment follows the great circle (on a sphere) between

@@ -73,6 +73,10 @@ extension RenderPlanner {
             var r = 0.0
             if case .meters(let m) = c.radius, m.isFinite, m > 0 {
                 r = min(0.5, 1.5 * m * MapPoint.unitsPerMeter(atLatitude: min(max(c.center.lat, -85), 85)))
+                // A circle round one pole fills the polar cap: one world wide, from the rim's
+                // start (due north of the centre, or beyond the pole) one way round; its copies
+                // fill the rest of the view.
+                if c.center.isValid, containsOnePole(c.center, radius: m) { r = 1 }
             }
             return (x(c.center) - r, x(c.center) + r)
         case .marker(let m): return (x(m.position), x(m.position))
@@ -84,5 +88,14 @@ extension RenderPlanner {
             let ends = GeoPath.mapPoints([a.from, a.to], steps: .shorterWay)
             return (min(ends[0].x, ends[1].x), max(ends[0].x, ends[1].x))
         }
+    }
+
+
+    /// Whether a geodesic circle encloses exactly one pole (as `GeodesicCircle` decides it).
+    static func containsOnePole(_ center: LatLng, radius: Double) -> Bool {
+        let g = Geodesic.wgs84
+        let north = g.inverse(center, LatLng(lat: 90, lon: center.lon)).distance < radius
+        let south = g.inverse(center, LatLng(lat: -90, lon: center.lon)).distance < radius
+        return north != south
     }
 }

@@ -569,10 +569,16 @@ public final class RenderPlanner: @unchecked Sendable {
         case .meters(let m):
             guard m > 0 else { return }
             let unitsRadius = m * MapPoint.unitsPerMeter(atLatitude: circle.center.lat) * 1.1
-            let approx = MapRect(origin: MapPoint(x: c.x - unitsRadius, y: c.y - unitsRadius),
-                                 width: 2 * unitsRadius, height: 2 * unitsRadius)
+            // A circle round a pole covers the polar cap: the world's width centred on its centre.
+            let approx = Self.containsOnePole(circle.center, radius: m)
+                ? MapRect(origin: MapPoint(x: c.x - 0.5, y: 0), width: 1, height: 1)
+                : MapRect(origin: MapPoint(x: c.x - unitsRadius, y: c.y - unitsRadius),
+                          width: 2 * unitsRadius, height: 2 * unitsRadius)
             guard view.mayBeVisible(approx, marginPx: strokeHalf + 2) else { return }
-            let rpx = unitsRadius / 1.1 * view.bucketWorldSize
+            // Rim points for the radius in pixels where Mercator stretches the circle most: at
+            // the latitude it reaches nearest a pole (the map's edge at most).
+            let reach = min(abs(circle.center.lat) + m / 111_000, 85)
+            let rpx = m * MapPoint.unitsPerMeter(atLatitude: max(reach, abs(circle.center.lat))) * view.bucketWorldSize
             let n = max(32, min(1024, Int((Double.pi * (2 * rpx).squareRoot()).rounded(.up))))
             let ringKey = { (part: Int) in
                 MeshKey(source: .geoCircle(lat: circle.center.lat, lon: circle.center.lon, radius: m, segments: n, part: part),
@@ -586,12 +592,20 @@ public final class RenderPlanner: @unchecked Sendable {
                 return s
             }
             if circle.fill.a > 0 {
-                // Part 0 and, for a circle around a pole, part 2: its copy one world away.
-                for part in [0, 2] {
+                // Part 0 and, for a circle around a pole that is not drawn in world copies (which
+                // place the cap's copies themselves), part 2: its copy one world away.
+                for part in circle.worldCopies ? [0] : [0, 2] {
                     let (mesh, origin) = cached(ringKey(part)) {
                         let fills = shape().fills
                         let k = part / 2
-                        return (k < fills.count ? Self.fillMesh([fills[k]], origin: c) : Mesh(layout: .ground, vertices: [], indices: []), c)
+                        guard k < fills.count else { return (Mesh(layout: .ground, vertices: [], indices: []), c) }
+                        // No antialiased fringe along the map's top and bottom edges, nor along
+                        // a polar cap's cut, where its world copies meet edge to edge.
+                        let xs = fills[k].map(\.x)
+                        let cut = shape().fills.count > 1
+                            ? MapRect(origin: MapPoint(x: xs.min() ?? 0, y: 0), width: 1, height: 1)
+                            : MapRect(origin: MapPoint(x: c.x - 1e6, y: 0), width: 2e6, height: 1)
+                        return (Self.fillMesh([fills[k]], origin: c, clip: cut), c)
                     }
                     if !mesh.indices.isEmpty { out.append(DrawCommand(mesh: mesh, origin: origin, color: circle.fill, coverage: .fill)) }
                 }
@@ -600,7 +614,7 @@ public final class RenderPlanner: @unchecked Sendable {
                 let (mesh, origin) = cached(ringKey(1)) {
                     var b = GroundMeshBuilder(origin: c)
                     let s = shape()
-                    for rim in s.rims {
+                    for rim in circle.worldCopies ? Array(s.rims.prefix(s.copyStart)) : s.rims {
                         LineStroker(join: .miter, cap: .butt).stroke(rim, closed: s.rimClosed, into: &b)
                     }
                     return (b.build(), c)

@@ -181,6 +181,55 @@ import Testing
         }
     }
 
+    /// A translucent polar cap is blended once at every longitude: one world of it per world
+    /// copy, the copies meeting edge to edge (it used to be drawn twice over half the view, once
+    /// as the cap's own second copy and once as the planner's world copy). Around either pole;
+    /// where the copies meet (beyond the pole) there is no antialiased seam. Expected colour:
+    /// #ff000080 over white, 255·(1 − 128/255) = 127 in green and blue, every 5° of longitude
+    /// (the cuts are at 220° and −140°).
+    @Test(arguments: [(80.0, 60.0, 3_000.0), (-88.0, -80.0, 1_500.0)])
+    func translucentPolarCapsAreBlendedOnce(_ c: (lat: Double, view: Double, km: Double)) throws {
+        let out = path("cap\(c.lat).png")
+        let r = try runMapwright([
+            "render", "-o", out, "--basemap", "none", "--no-attribution", "--center", "\(c.view),40", "--zoom", "0.5",
+            "--size", "1024x700", "--circle", "\(c.lat),40,\(Int(c.km))km", "--circle-fill", "ff000080",
+            "--circle-stroke-width", "0",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let image = try Bitmap(contentsOfPNGFile: out)
+        let cam = Camera(center: LatLng(lat: c.view, lon: 40), zoom: 0.5, size: ScreenSize(width: 1024, height: 700))
+        let capLat = c.lat > 0 ? 80.0 : -80  // inside both caps at every longitude
+        var seen = 0
+        for lon in stride(from: -300.0, through: 380, by: 5) {
+            guard let s = cam.project(LatLng(lat: capLat, lon: lon)), s.x >= 2, s.x < 1022, s.y >= 0, s.y < 700 else { continue }
+            seen += 1
+            #expect(colorDistance(image.pixel(x: Int(s.x), y: Int(s.y)), 255, 127, 127) <= 2, "\(capLat)°, \(lon)°")
+        }
+        #expect(seen > 80)  // the view is 1.4 worlds wide: copies meet in it
+    }
+
+    /// A circle whose rim runs past the Mercator edge (84°N, 300 km reaches 86.7°N) is drawn
+    /// up to the edge; its rim is not drawn along the edge where it leaves the map.
+    @Test func rimsLeaveTheMapAtItsEdge() throws {
+        let out = path("edge.png")
+        let cam = Camera(center: LatLng(lat: 83.5, lon: 30), zoom: 4, size: ScreenSize(width: 1024, height: 768))
+        let r = try runMapwright([
+            "render", "-o", out, "--basemap", "none", "--no-attribution", "--center", "83.5,30", "--zoom", "4",
+            "--circle", "84,30,300km", "--circle-fill", "ff000080", "--circle-stroke", "0000ff",
+            "--circle-stroke-width", "4",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let image = try Bitmap(contentsOfPNGFile: out)
+        let edge = try #require(cam.project(LatLng(lat: 85.0511, lon: 30)))
+        #expect(edge.y > 10 && edge.y < 100)
+        // Two pixels inside the map, below the edge, at the centre's longitude: the fill.
+        #expect(colorDistance(image.pixel(x: Int(edge.x), y: Int(edge.y) + 2), 255, 127, 127) <= 2)
+        // The rim where it is on the map: at the circle's southernmost point.
+        let south = try #require(cam.project(LatLng(lat: 84 - 300_000 / 111_600, lon: 30)))
+        let band = (-4...4).compactMap { image.pixel(x: Int(south.x), y: Int(south.y) + $0) }
+        #expect(band.contains { colorDistance($0, 0, 0, 255) <= 16 })
+    }
+
     @Test func missingOutputDirectoryFailsCleanly() throws {
         let r = try runMapwright(["render", "-o", "/nonexistent-dir/x.png", "--center", "0,0", "--zoom", "1",
                                   "--basemap", "none"])

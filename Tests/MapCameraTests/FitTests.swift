@@ -123,6 +123,37 @@ import Testing
         #expect(viaBounds == cam)
     }
 
+    /// Points reaching nearly to the Mercator edge (85°, as a polar cap does) across 120° of
+    /// longitude: the Mercator midpoint of the bounds would put the view's top 180 px past the
+    /// world's edge; the fit moves the view down until its top is on the edge (y = 0 in
+    /// normalised Mercator), every point still in view. Turned 30°, a single point at 84°N
+    /// stopped at zoom 3 (it could be anywhere in the view): the view's highest corner comes
+    /// down to the edge. Far from the poles nothing moves.
+    @Test(arguments: [(0.0, 22.0), (30, 3)])
+    func viewsByAPoleStayInsideTheWorld(_ c: (bearing: Double, maxZoom: Double)) throws {
+        let size = ScreenSize(width: 800, height: 600)
+        let pts = c.bearing == 0
+            ? [LatLng(lat: 85, lon: -60), LatLng(lat: 70, lon: -60), LatLng(lat: 70, lon: 60), LatLng(lat: 85, lon: 60)]
+            : [LatLng(lat: 84, lon: 0)]
+        let cam = try #require(Camera.fitting(pts, size: size, bearing: c.bearing, maxZoom: c.maxZoom))
+        let ws = 512 * pow(2, cam.zoom)
+        let b = c.bearing * .pi / 180
+        let cornerYs = [(0.0, 0.0), (size.width, 0), (size.width, size.height), (0, size.height)].map { sx, sy in
+            // Pitch 0: a screen offset turned by the bearing, in world pixels.
+            let dx = sx - size.width / 2, dy = sy - size.height / 2
+            return mercY(cam.center.lat) + (sin(b) * dx + cos(b) * dy) / ws
+        }
+        expectNear(cornerYs.min()!, 0, tolerance: 1e-9)
+        #expect(cornerYs.max()! < 1)
+        if c.bearing != 0 { #expect(cam.zoom == 3) }
+        for p in pts {
+            let s = try #require(cam.project(p))
+            #expect(s.x >= -1e-6 && s.x <= size.width + 1e-6 && s.y >= -1e-6 && s.y <= size.height + 1e-6, "\(p)")
+        }
+        let mid = try #require(Camera.fitting([LatLng(lat: 10, lon: 0), LatLng(lat: 20, lon: 10)], size: size))
+        expectNear(mercY(mid.center.lat), (mercY(10) + mercY(20)) / 2, tolerance: 1e-12)
+    }
+
     @Test func badInputGivesNil() {
         let size = ScreenSize(width: 800, height: 600)
         #expect(Camera.fitting([], size: size) == nil)
