@@ -94,7 +94,7 @@ public final class RenderPlanner: @unchecked Sendable {
             if k != 0 { for i in first ..< commands.count { commands[i].origin.x += Double(k) } }
         }
         for overlay in scene.drawingOrder {
-            let copies = Self.xExtent(overlay).map { view.copies(lo: $0.lo, hi: $0.hi) } ?? [0]
+            let copies = overlay.worldXExtent.map { view.copies(lo: $0.lo, hi: $0.hi) } ?? [0]
             for k in copies { inCopy(k) { plan(overlay, $0, copy: k, &commands, &labels) } }
         }
         // Marker labels go on top of everything else in the scene.
@@ -570,7 +570,7 @@ public final class RenderPlanner: @unchecked Sendable {
             guard m > 0 else { return }
             let unitsRadius = m * MapPoint.unitsPerMeter(atLatitude: circle.center.lat) * 1.1
             // A circle round a pole covers the polar cap: the world's width centred on its centre.
-            let approx = Self.containsOnePole(circle.center, radius: m)
+            let approx = Circle.containsOnePole(circle.center, radius: m)
                 ? MapRect(origin: MapPoint(x: c.x - 0.5, y: 0), width: 1, height: 1)
                 : MapRect(origin: MapPoint(x: c.x - unitsRadius, y: c.y - unitsRadius),
                           width: 2 * unitsRadius, height: 2 * unitsRadius)

@@ -43,7 +43,9 @@ public struct Pick: Sendable, Equatable {
 /// Circles and polygons are hit inside their area or within the tolerance of their outline;
 /// markers within the tolerance of their symbol; columns anywhere on their screen silhouette.
 /// The overlay drawn on top wins (higher z-index, then later in the list); among routes at the
-/// same z the nearest wins.
+/// same z the nearest wins. Overlays are hit in every copy of the world they are drawn in
+/// (`Overlay.worldXExtent`: a marker's copy one world east in a zoomed-out view, a route across
+/// the antimeridian on either side); the pick's position stays in the overlay's coordinates.
 ///
 /// A picker caches each route's cumulative distances by its path's identity, so keep one for
 /// repeated picks (hover) over the same overlays. Not thread-safe.
@@ -60,23 +62,62 @@ public final class Picker {
     public func pick(_ overlays: [Overlay], at point: ScreenPoint, camera: Camera,
                      tolerance: Double = Picker.defaultTolerance) -> Pick? {
         guard point.x.isFinite, point.y.isFinite, tolerance.isFinite, tolerance >= 0 else { return nil }
+        let reach = copyReach(at: point, camera: camera, tolerance: tolerance)
         var best: (z: Int, index: Int, pick: Pick)?
         for (i, overlay) in overlays.enumerated() {
             let z = overlay.effectiveZIndex
             if let b = best, z < b.z { continue }
-            guard let p = hit(overlay, index: i, at: point, camera: camera, tolerance: tolerance) else { continue }
-            if let b = best, z == b.z, p.kind == b.pick.kind, p.screenDistance > b.pick.screenDistance { continue }
-            best = (z, i, p)
+            // Every copy of the world the overlay shows in near the pointer, as renderers draw
+            // them: the copy k worlds east is hit with the camera moved k worlds west.
+            var ks = [0]
+            if let e = overlay.worldXExtent, e.lo.isFinite, e.hi.isFinite {
+                if let r = reach {
+                    let first = (r.lowerBound - e.hi).rounded(.up), last = (r.upperBound - e.lo).rounded(.down)
+                    ks = first <= last && abs(first) < 64 && abs(last) < 64 ? Array(Int(first) ... Int(last)) : []
+                } else {
+                    // The pointer is above the horizon: the copy nearest the centre.
+                    let k = (MapPoint(camera.center).x - (e.lo + e.hi) / 2).rounded()
+                    ks = abs(k) < 64 ? [Int(k)] : [0]
+                }
+            }
+            for k in ks {
+                // The position stays in the overlay's own coordinates (a marker's, a route's point).
+                guard let p = hit(overlay, index: i, at: point, camera: camera, copy: Double(k), tolerance: tolerance)
+                else { continue }
+                if let b = best, z == b.z, b.index == i || p.kind == b.pick.kind,
+                   p.screenDistance > b.pick.screenDistance { continue }
+                best = (z, i, p)
+            }
         }
         return best?.pick
     }
 
-    func hit(_ overlay: Overlay, index i: Int, at s: ScreenPoint, camera: Camera, tolerance: Double) -> Pick? {
+    /// The x interval (map units) near the ground under the pointer where an overlay's copy
+    /// could be hit: the tolerance and the largest symbols (256 logical px) either side, at the
+    /// scale there; nil when the pointer is above the horizon.
+    private func copyReach(at s: ScreenPoint, camera: Camera, tolerance: Double) -> ClosedRange<Double>? {
+        let m = tolerance + 256
+        guard let at = camera.unprojectToMapPoint(s)?.x, at.isFinite else { return nil }
+        // Points above the horizon are left out (the ground there is farther than any copy).
+        let xs = [ScreenPoint(x: s.x - m, y: s.y), ScreenPoint(x: s.x + m, y: s.y),
+                  ScreenPoint(x: s.x, y: s.y - m), ScreenPoint(x: s.x, y: s.y + m)]
+            .compactMap { camera.unprojectToMapPoint($0)?.x }.filter(\.isFinite) + [at]
+        return xs.min()! ... xs.max()!
+    }
+
+    /// Hits the overlay's copy `k` worlds east of its own coordinates (0: as given).
+    func hit(_ overlay: Overlay, index i: Int, at s: ScreenPoint, camera: Camera, copy k: Double = 0,
+             tolerance: Double) -> Pick? {
+        func project(_ p: LatLng, height: Double = 0) -> ScreenPoint? {
+            let m = MapPoint(p)
+            return camera.project(MapPoint(x: m.x + k, y: m.y), height: height)
+        }
         switch overlay {
         case .polyline(let line):
-            return route(line, index: i, at: s, camera: camera, tolerance: tolerance + Self.halfWidth(line.style.width, camera))
+            return route(line, index: i, at: s, camera: camera, copy: k,
+                         tolerance: tolerance + Self.halfWidth(line.style.width, camera))
         case .marker(let m):
-            guard let c = camera.project(m.position) else { return nil }
+            guard let c = project(m.position) else { return nil }
             // The symbol's centre: a pin's head sits above its tip.
             let (centre, radius): (ScreenPoint, Double) = switch m.style {
             case .dot: (c, Marker.dotDiameter / 2)
@@ -90,12 +131,12 @@ public final class Picker {
             guard d <= tolerance else { return nil }
             return Pick(kind: .marker, overlay: i, position: m.position, screenDistance: d, label: m.label)
         case .label(let l):
-            guard let c = camera.project(l.position) else { return nil }
+            guard let c = project(l.position) else { return nil }
             let d = hypot(s.x - c.x, s.y - c.y)
             guard d <= tolerance + l.size else { return nil }
             return Pick(kind: .label, overlay: i, position: l.position, screenDistance: max(0, d - l.size), label: l.text)
         case .circle(let circle):
-            guard let c = camera.project(circle.center) else { return nil }
+            guard let c = project(circle.center) else { return nil }
             let rim = circle.strokeWidth / 2
             switch circle.radius {
             case .pixels(let r):
@@ -124,14 +165,16 @@ public final class Picker {
             let width = poly.strokeWidth / 2
             var nearest = Double.infinity
             for ring in [poly.exterior] + poly.holes {
-                if let n = Self.nearestOnScreen(ring.points, closed: true, to: s, camera: camera) { nearest = min(nearest, n.distance) }
+                if let n = Self.nearestOnScreen(ring.points, closed: true, to: s, camera: camera, copy: k) {
+                    nearest = min(nearest, n.distance)
+                }
             }
             let d = max(0, nearest - width)
             guard d <= tolerance else { return nil }
             return Pick(kind: .polygon, overlay: i, position: g, screenDistance: d)
         case .column(let col):
-            guard let base = camera.project(col.position, height: col.base),
-                  let top = camera.project(col.position, height: col.base + col.height) else { return nil }
+            guard let base = project(col.position, height: col.base),
+                  let top = project(col.position, height: col.base + col.height) else { return nil }
             let mpp = camera.metersPerPixel(at: base) ?? .infinity
             let radius = col.radius / mpp
             let d = max(0, Self.segmentDistance(s, base, top).distance - radius)
@@ -152,9 +195,11 @@ public final class Picker {
         }
     }
 
-    func route(_ line: Polyline, index i: Int, at s: ScreenPoint, camera: Camera, tolerance: Double) -> Pick? {
+    func route(_ line: Polyline, index i: Int, at s: ScreenPoint, camera: Camera, copy k: Double,
+               tolerance: Double) -> Pick? {
         let pts = line.path.points
-        guard let n = Self.nearestOnScreen(pts, closed: false, to: s, camera: camera), n.distance <= tolerance else {
+        guard let n = Self.nearestOnScreen(pts, closed: false, to: s, camera: camera, copy: k), n.distance <= tolerance
+        else {
             return nil
         }
         let a = pts[n.segment].latLng
@@ -208,22 +253,25 @@ public final class Picker {
         var distance: Double
     }
 
-    /// The nearest point of a projected line to `s` (segments with an end behind the camera skipped).
-    static func nearestOnScreen(_ pts: [MapPoint], closed: Bool, to s: ScreenPoint, camera: Camera) -> ScreenNearest? {
+    /// The nearest point of a projected line to `s` (segments with an end behind the camera
+    /// skipped), the line taken as given, moved `k` worlds east.
+    static func nearestOnScreen(_ pts: [MapPoint], closed: Bool, to s: ScreenPoint, camera: Camera,
+                                copy k: Double = 0) -> ScreenNearest? {
         guard !pts.isEmpty else { return nil }
+        func project(_ p: MapPoint) -> ScreenPoint? { camera.project(MapPoint(x: p.x + k, y: p.y)) }
         var best: ScreenNearest?
-        var prev = camera.project(pts[0].latLng)
+        var prev = project(pts[0])
         if pts.count == 1, let p = prev {
             return ScreenNearest(segment: 0, fraction: 0, point: p, distance: hypot(s.x - p.x, s.y - p.y))
         }
         let count = closed ? pts.count : pts.count - 1
-        for k in 0..<count {
-            let next = camera.project(pts[(k + 1) % pts.count].latLng)
+        for i in 0..<count {
+            let next = project(pts[(i + 1) % pts.count])
             defer { prev = next }
             guard let a = prev, let b = next else { continue }
             let r = segmentDistance(s, a, b)
             if best == nil || r.distance < best!.distance {
-                best = ScreenNearest(segment: k, fraction: r.t, point: r.point, distance: r.distance)
+                best = ScreenNearest(segment: i, fraction: r.t, point: r.point, distance: r.distance)
             }
         }
         return best

@@ -111,6 +111,38 @@ import Testing
         #expect(picker.pick([.polygon(poly)], at: outside, camera: cam) == nil)
     }
 
+    /// At zoom 0.5 a 1024 px view shows the world 1.4 times: a marker at 170°E is drawn twice,
+    /// 724 px apart (512·2^0.5), and a click on either copy hits it (a route across the
+    /// antimeridian, given past 180°, likewise on the copy west of the centre). A click between
+    /// them hits nothing.
+    @Test func everyWorldCopyIsHit() throws {
+        let cam = Camera(center: LatLng(lat: 0, lon: 0), zoom: 0.5, size: ScreenSize(width: 1024, height: 600))
+        let world = 512 * pow(2, 0.5)
+        let picker = Picker()
+        let route = try Polyline(coordinates: [LatLng(lat: -20, lon: 160), LatLng(lat: -20, lon: -160)])
+        for lon in [170.0, -170] {
+            let s = try #require(cam.project(LatLng(lat: -20, lon: lon)))
+            for x in [s.x, s.x - world, s.x + world] where x > 0 && x < 1024 {
+                #expect(picker.pick([.polyline(route)], at: ScreenPoint(x: x, y: s.y), camera: cam)?.kind == .route,
+                        "route at \(lon)°, x \(x)")
+            }
+        }
+        // The route is not a line across the view from one copy's end to the other's start
+        // (each point projected to its own nearest copy made that segment): 0° is clear of it.
+        let mid = try #require(cam.project(LatLng(lat: -20, lon: 0)))
+        #expect(picker.pick([.polyline(route)], at: mid, camera: cam) == nil)
+        let marker = try Marker(position: LatLng(lat: 10, lon: 170), style: .dot, color: .white, label: "A")
+        let east = try #require(cam.project(LatLng(lat: 10, lon: 170)))
+        let west = ScreenPoint(x: east.x - world, y: east.y)
+        #expect(west.x > 0 && east.x < 1024)
+        for s in [east, west] {
+            let p = try #require(picker.pick([.marker(marker)], at: s, camera: cam), "at \(s)")
+            #expect(p.kind == .marker && p.label == "A" && p.screenDistance < 1)
+            #expect(p.position == LatLng(lat: 10, lon: 170))
+        }
+        #expect(picker.pick([.marker(marker)], at: ScreenPoint(x: east.x - world / 2, y: east.y), camera: cam) == nil)
+    }
+
     @Test func columnsAreHitOnTheirSilhouette() throws {
         let cam = Self.camera(bearing: 20, pitch: 60)
         let p = LatLng(lat: 45.776, lon: 14.393)

@@ -1,0 +1,58 @@
+import Foundation
+import GeoKit
+
+extension Overlay {
+    /// The x interval (normalised Web Mercator, one world = 1) the overlay's geometry covers
+    /// without its pixel-sized parts, or nil for one that stays where its coordinates put it
+    /// (`worldCopies` off) or has none. Renderers draw the overlay again, and pickers hit it,
+    /// in every copy of the world (x + k for whole k) that this interval shifted meets.
+    public var worldXExtent: (lo: Double, hi: Double)? {
+        func x(_ p: LatLng) -> Double { (p.lon + 180) / 360 }
+        switch self {
+        case .polyline(let l):
+            guard l.worldCopies, let b = l.path.bounds else { return nil }
+            return (b.minX, b.maxX)
+        case .polygon(let p):
+            guard p.worldCopies, let b = p.exterior.bounds else { return nil }
+            return (b.minX, b.maxX)
+        case .extrusion(let e):
+            guard let b = e.exterior.bounds else { return nil }
+            return (b.minX, b.maxX)
+        case .image(let g):
+            guard g.worldCopies, g.isValid else { return nil }
+            let xs = g.corners.map(\.x)
+            return (xs.min()!, xs.max()!)
+        case .circle(let c):
+            guard c.worldCopies else { return nil }
+            // A geodesic circle in metres reaches about its radius east and west (more near the
+            // poles, where Mercator stretches it; at most the whole world round a pole).
+            var r = 0.0
+            if case .meters(let m) = c.radius, m.isFinite, m > 0 {
+                r = min(0.5, 1.5 * m * MapPoint.unitsPerMeter(atLatitude: min(max(c.center.lat, -85), 85)))
+                // A circle round one pole fills the polar cap: one world wide, from the rim's
+                // start (due north of the centre, or beyond the pole) one way round; its copies
+                // fill the rest of the view.
+                if c.center.isValid, Circle.containsOnePole(c.center, radius: m) { r = 1 }
+            }
+            return (x(c.center) - r, x(c.center) + r)
+        case .marker(let m): return (x(m.position), x(m.position))
+        case .label(let l): return l.worldCopies ? (x(l.position), x(l.position)) : nil
+        case .sprite(let s): return (x(s.position), x(s.position))
+        case .column(let c): return (x(c.position), x(c.position))
+        case .arc(let a):
+            // The arc runs from `from` the shorter way round.
+            let ends = GeoPath.mapPoints([a.from, a.to], steps: .shorterWay)
+            return (min(ends[0].x, ends[1].x), max(ends[0].x, ends[1].x))
+        }
+    }
+}
+
+extension Circle {
+    /// Whether a geodesic circle encloses exactly one pole (as `GeodesicCircle` decides it).
+    public static func containsOnePole(_ center: LatLng, radius: Double) -> Bool {
+        let g = Geodesic.wgs84
+        let north = g.inverse(center, LatLng(lat: 90, lon: center.lon)).distance < radius
+        let south = g.inverse(center, LatLng(lat: -90, lon: center.lon)).distance < radius
+        return north != south
+    }
+}
