@@ -23,8 +23,8 @@ extension Camera {
     /// centre. Longitudes are taken along the shorter way round (a set of points across the
     /// antimeridian is fitted across it). With steep pitch, where the far plane cuts the ground
     /// below the top edge, the top of the fitted area is that far-plane line. At pitch 0 a view
-    /// no taller than the world is kept inside its edges at ±85.05° as far as the points and
-    /// padding allow.
+    /// no taller than the world is kept inside its edges at ±85.05° as far as the points allow,
+    /// the padding giving way where it alone would keep the view past an edge.
     public static func fitting(
         _ points: [LatLng], size: ScreenSize, padding: EdgeInsets = .zero,
         bearing: Double = 0, pitch: Double = 0, maxZoom: Double = 22
@@ -53,6 +53,15 @@ extension Camera {
             guard let g = cam.rotatedGroundOffset(at: s) else { return nil }
             corners.append(g)
         }
+        struct NoGround: Error {}
+        // The whole viewport on the ground, the same way (pitch 0 only: no far-plane line).
+        func fullViewCorners() throws -> [(Double, Double)] {
+            try [ScreenPoint(x: 0, y: 0), ScreenPoint(x: size.width, y: 0),
+                 ScreenPoint(x: size.width, y: size.height), ScreenPoint(x: 0, y: size.height)].map {
+                guard let g = cam.rotatedGroundOffset(at: $0) else { throw NoGround() }
+                return g
+            }
+        }
 
         // Points in world units, unwrapped the shorter way round, rotated into the same frame.
         let xs = unwrappedMercatorX(points.map(\.lon))
@@ -71,24 +80,29 @@ extension Camera {
         }
 
         // Edge constraints: n·v + λ·h ≥ M  (n outward; T is clockwise on screen, y down).
-        var edges: [(nx: Double, ny: Double, h: Double, m: Double)] = []
-        for i in 0..<4 {
-            let p0 = corners[i], p1 = corners[(i + 1) % 4]
-            var nx = p1.1 - p0.1, ny = -(p1.0 - p0.0)
-            let len = (nx * nx + ny * ny).squareRoot()
-            guard len > 0 else { return nil }
-            nx /= len; ny /= len
-            // Orient outward: the opposite corners must lie on the inner side.
-            let other = corners[(i + 2) % 4]
-            if nx * (other.0 - p0.0) + ny * (other.1 - p0.1) > 0 { nx = -nx; ny = -ny }
-            let h = nx * p0.0 + ny * p0.1
-            let m = q.map { nx * $0.0 + ny * $0.1 }.max() ?? 0
-            edges.append((nx, ny, h, m))
+        typealias Edge = (nx: Double, ny: Double, h: Double, m: Double)
+        func edgesOf(_ corners: [(Double, Double)]) -> [Edge]? {
+            var edges: [Edge] = []
+            for i in 0..<4 {
+                let p0 = corners[i], p1 = corners[(i + 1) % 4]
+                var nx = p1.1 - p0.1, ny = -(p1.0 - p0.0)
+                let len = (nx * nx + ny * ny).squareRoot()
+                guard len > 0 else { return nil }
+                nx /= len; ny /= len
+                // Orient outward: the opposite corners must lie on the inner side.
+                let other = corners[(i + 2) % 4]
+                if nx * (other.0 - p0.0) + ny * (other.1 - p0.1) > 0 { nx = -nx; ny = -ny }
+                let h = nx * p0.0 + ny * p0.1
+                let m = q.map { nx * $0.0 + ny * $0.1 }.max() ?? 0
+                edges.append((nx, ny, h, m))
+            }
+            return edges
         }
+        guard let edges = edgesOf(corners) else { return nil }
 
         // λ in extent units per world pixel; the smallest λ over the vertices of the LP.
         let tol = 1e-12
-        func feasible(_ lam: Double, _ vx: Double, _ vy: Double) -> Bool {
+        func feasible(_ lam: Double, _ vx: Double, _ vy: Double, _ edges: [Edge]) -> Bool {
             edges.allSatisfy { $0.m - ($0.nx * vx + $0.ny * vy) - lam * $0.h <= 1e-9 * max(1, abs(lam * $0.h)) }
         }
         var best = Double.infinity
@@ -100,7 +114,7 @@ extension Camera {
             let lam = det3(e[0].m, e[0].nx, e[0].ny, e[1].m, e[1].nx, e[1].ny, e[2].m, e[2].nx, e[2].ny) / det
             let vx = det3(e[0].h, e[0].m, e[0].ny, e[1].h, e[1].m, e[1].ny, e[2].h, e[2].m, e[2].ny) / det
             let vy = det3(e[0].h, e[0].nx, e[0].m, e[1].h, e[1].nx, e[1].m, e[2].h, e[2].nx, e[2].m) / det
-            if lam >= -tol, feasible(lam, vx, vy), lam < best { best = max(lam, 0) }
+            if lam >= -tol, feasible(lam, vx, vy, edges), lam < best { best = max(lam, 0) }
         }
         guard best.isFinite else { return nil }
 
@@ -112,52 +126,65 @@ extension Camera {
 
         // The middle of the feasible centres at that λ: average the vertices of the region
         // {v : n_i·v ≥ M_i − λ·h_i}.
-        var vertices: [(Double, Double)] = []
-        for i in 0..<4 {
-            for j in (i + 1)..<4 {
-                let e1 = edges[i], e2 = edges[j]
-                let det = e1.nx * e2.ny - e1.ny * e2.nx
-                guard abs(det) > 1e-9 else { continue }
-                let r1 = e1.m - lam * e1.h, r2 = e2.m - lam * e2.h
-                let vx = (r1 * e2.ny - e1.ny * r2) / det
-                let vy = (e1.nx * r2 - r1 * e2.nx) / det
-                if feasible(lam, vx, vy) { vertices.append((vx, vy)) }
+        func vertices(_ edges: [Edge]) -> [(Double, Double)] {
+            var vertices: [(Double, Double)] = []
+            for i in 0..<4 {
+                for j in (i + 1)..<4 {
+                    let e1 = edges[i], e2 = edges[j]
+                    let det = e1.nx * e2.ny - e1.ny * e2.nx
+                    guard abs(det) > 1e-9 else { continue }
+                    let r1 = e1.m - lam * e1.h, r2 = e2.m - lam * e2.h
+                    let vx = (r1 * e2.ny - e1.ny * r2) / det
+                    let vy = (e1.nx * r2 - r1 * e2.nx) / det
+                    if feasible(lam, vx, vy, edges) { vertices.append((vx, vy)) }
+                }
             }
+            return vertices
         }
-        guard !vertices.isEmpty else { return nil }
-        var vx = vertices.map(\.0).reduce(0, +) / Double(vertices.count)
-        var vy = vertices.map(\.1).reduce(0, +) / Double(vertices.count)
+        let region = vertices(edges)
+        guard !region.isEmpty else { return nil }
+        var vx = region.map(\.0).reduce(0, +) / Double(region.count)
+        var vy = region.map(\.1).reduce(0, +) / Double(region.count)
         // Rotate back and undo the normalisation.
         func mapY(_ x: Double, _ y: Double) -> Double { meanY + unit * (-sin(a) * x + cos(a) * y) }
         if cam.pitch == 0 {
             // Keep the view inside the world's top and bottom edges (±85.05°) where it is not
             // taller than the world, as far as the feasible centres allow: the centre's map y
             // is linear on their convex region, so the centres at the nearest allowed y form a
-            // segment (through pairs of its vertices); take that segment's middle.
+            // segment (through pairs of its vertices); take that segment's middle. Where the
+            // padding keeps the view past the edge (points at the edge, as a polar cap's), the
+            // padding gives way: the points then need only be inside the viewport.
             let b = cam.bearing * .pi / 180
             let half = (abs(size.height / 2 * cos(b)) + abs(size.width / 2 * sin(b))) / (512 * pow(2, zoom))
-            let y0 = mapY(vx, vy)
-            if half <= 0.5, y0.isFinite, y0 < half || y0 > 1 - half {
-                let ys = vertices.map { mapY($0.0, $0.1) }
-                let t = min(max(min(max(y0, half), 1 - half), ys.min()!), ys.max()!)
+            func outside(_ y: Double) -> Bool { y < half - 1e-12 || y > 1 - half + 1e-12 }
+            func nearestInside(_ region: [(Double, Double)], from y0: Double) -> (Double, Double)? {
+                let ys = region.map { mapY($0.0, $0.1) }
+                guard let yMin = ys.min(), let yMax = ys.max() else { return nil }
+                let t = min(max(min(max(y0, half), 1 - half), yMin), yMax)
                 var onLine: [(Double, Double)] = []
-                for i in vertices.indices {
-                    for j in i..<vertices.count {
+                for i in region.indices {
+                    for j in i..<region.count {
                         let di = ys[i] - t, dj = ys[j] - t
                         if abs(di) < 1e-15 {
-                            onLine.append(vertices[i])
+                            onLine.append(region[i])
                         } else if di * dj < 0 {
                             let f = di / (di - dj)
-                            onLine.append((vertices[i].0 + f * (vertices[j].0 - vertices[i].0),
-                                           vertices[i].1 + f * (vertices[j].1 - vertices[i].1)))
+                            onLine.append((region[i].0 + f * (region[j].0 - region[i].0),
+                                           region[i].1 + f * (region[j].1 - region[i].1)))
                         }
                     }
                 }
                 // Along the line of equal y: the direction (cos a, sin a) in the rotated frame.
                 let along = onLine.map { (cos(a) * $0.0 + sin(a) * $0.1, $0) }
-                if let lo = along.min(by: { $0.0 < $1.0 }), let hi = along.max(by: { $0.0 < $1.0 }) {
-                    vx = (lo.1.0 + hi.1.0) / 2
-                    vy = (lo.1.1 + hi.1.1) / 2
+                guard let lo = along.min(by: { $0.0 < $1.0 }), let hi = along.max(by: { $0.0 < $1.0 }) else { return nil }
+                return ((lo.1.0 + hi.1.0) / 2, (lo.1.1 + hi.1.1) / 2)
+            }
+            let y0 = mapY(vx, vy)
+            if half <= 0.5, y0.isFinite, outside(y0) {
+                if let v = nearestInside(region, from: y0) { (vx, vy) = v }
+                if outside(mapY(vx, vy)), padding != .zero, let full = try? fullViewCorners(), let e = edgesOf(full),
+                   let v = nearestInside(vertices(e), from: mapY(vx, vy)) {
+                    (vx, vy) = v
                 }
             }
         }

@@ -154,6 +154,24 @@ import Testing
         expectNear(mercY(mid.center.lat), (mercY(10) + mercY(20)) / 2, tolerance: 1e-12)
     }
 
+    /// A cap reaching the world's edge (85.0511°) with 24 px padding: the padding alone would
+    /// keep a 24 px band of nothing above the map; it gives way, and the view's top is the edge
+    /// with every point still inside the viewport (in the padding at the top).
+    @Test func paddingGivesWayAtTheWorldsEdge() throws {
+        let size = ScreenSize(width: 600, height: 400)
+        let pts = [LatLng(lat: 85.0511, lon: -60), LatLng(lat: 85.0511, lon: 60), LatLng(lat: 75, lon: 0)]
+        let cam = try #require(Camera.fitting(pts, size: size, padding: EdgeInsets(all: 24)))
+        let ws = 512 * pow(2, cam.zoom)
+        expectNear(mercY(cam.center.lat) - size.height / 2 / ws, 0, tolerance: 1e-9)
+        // The zoom is the padded fit's: 120° of longitude across 600 − 48 px (the 294 px the
+        // latitudes take at that zoom fit in 400 − 48).
+        expectNear(cam.zoom, log2(552 / (512 * 120 / 360)), tolerance: 1e-9)
+        for p in pts {
+            let s = try #require(cam.project(p))
+            #expect(s.y >= -1e-6 && s.y <= size.height - 24 + 1e-6, "\(p)")
+        }
+    }
+
     @Test func badInputGivesNil() {
         let size = ScreenSize(width: 800, height: 600)
         #expect(Camera.fitting([], size: size) == nil)
