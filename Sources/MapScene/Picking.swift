@@ -68,7 +68,7 @@ public final class Picker {
             let z = overlay.effectiveZIndex
             if let b = best, z < b.z { continue }
             // Every copy of the world the overlay shows in near the pointer, as renderers draw
-            // them: the copy k worlds east is hit with the camera moved k worlds west.
+            // them: copy k is the overlay's own coordinates moved k worlds east.
             var ks = [0]
             if let e = overlay.worldXExtent, e.lo.isFinite, e.hi.isFinite {
                 if let r = reach {
