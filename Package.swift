@@ -38,7 +38,6 @@ let package = Package(
         // System libraries (module maps only).
         .systemLibrary(name: "CEGL", pkgConfig: "egl", providers: [.apt(["libegl-dev", "libgles-dev", "libegl-mesa0", "libgl1-mesa-dri"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
-        .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
@@ -63,7 +62,7 @@ let package = Package(
             .linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("isal"),
         ]),
         .target(name: "MapImage", dependencies: ["CPNGHelpers", "CTurboJPEG", "CWebP"]),
-        .target(name: "Canvas2D", dependencies: ["CCairo", "CPango", "MapImage"]),
+        .target(name: "Canvas2D", dependencies: ["CCairo", "MapImage"]),
         .target(name: "MapRenderGL", dependencies: ["MapRender", "CEGL"]),
         .target(name: "MapTiles", dependencies: [
             "GeoKit", "MapImage", "CSQLite", .product(name: "AsyncHTTPClient", package: "async-http-client"),

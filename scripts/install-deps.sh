@@ -7,7 +7,7 @@ PKGS=(
   pkg-config
   libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri   # headless OpenGL ES 3 through EGL (Mesa llvmpipe)
   libcairo2-dev libfreetype-dev fonts-dejavu-core        # 2D drawing and text
-  libpango1.0-dev fonts-droid-fallback                   # text DejaVu lacks: shaping (Arabic, Indic…), CJK glyphs
+  libpangocairo-1.0-0 fonts-droid-fallback               # text DejaVu lacks: shaping (Arabic, Indic…), CJK glyphs (dlopen'd)
   libpng-dev                                             # PNG decoding (and encoding fallback)
   zlib1g-dev libisal-dev                                 # PNG encoding: zlib, and ISA-L's fast deflate
   libxml2                                                # FoundationXML (GPX)

@@ -1,5 +1,4 @@
 import CCairo
-import CPango
 
 extension Canvas {
     /// Draws one line of `text` with its pen origin (left end of the baseline) at `origin`
@@ -11,17 +10,17 @@ extension Canvas {
     ) {
         guard origin.isFinite, !text.isEmpty, Self.validSize(font.size) else { return }
         Self.select(font, in: cr)
-        if Self.needsLayout(text, in: cr), let layout = Self.layout(text, font: font, in: cr) {
+        if Self.needsLayout(text, in: cr), let (pango, layout) = Self.layout(text, font: font, in: cr) {
             // Shaped by Pango, with fontconfig's fallback fonts for what the font lacks.
-            defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-            let baseline = Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
+            defer { pango.objectUnref(layout) }
+            let baseline = Double(pango.layoutGetBaseline(layout)) / PangoLibrary.scale
             cairo_new_path(cr)
             cairo_move_to(cr, origin.x, origin.y - baseline)
             if let halo, halo.width.isFinite, halo.width > 0, halo.color.alpha > 0 {
-                pango_cairo_layout_path(cr, layout)
+                pango.layoutPath(cr, layout)
                 strokeHaloThenFill(halo, paint)
             } else {
-                withSource(paint) { pango_cairo_show_layout(cr, layout) }
+                withSource(paint) { pango.showLayout(cr, layout) }
             }
             cairo_new_path(cr)
             return
@@ -80,18 +79,19 @@ extension Canvas {
     static func measure(_ text: String, font: Font, in cr: OpaquePointer) -> TextMetrics {
         guard validSize(font.size) else { return .empty }
         select(font, in: cr)
-        if needsLayout(text, in: cr), let layout = layout(text, font: font, in: cr) {
-            defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-            let scale = Double(PANGO_SCALE)
-            var ink = PangoRectangle(), logical = PangoRectangle()
-            pango_layout_get_extents(layout, &ink, &logical)
-            let baseline = Double(pango_layout_get_baseline(layout)) / scale
+        if needsLayout(text, in: cr), let (pango, layout) = layout(text, font: font, in: cr) {
+            defer { pango.objectUnref(layout) }
+            let scale = PangoLibrary.scale
+            // PangoRectangles: x, y, width, height.
+            var ink = [Int32](repeating: 0, count: 4), logical = [Int32](repeating: 0, count: 4)
+            pango.layoutGetExtents(layout, &ink, &logical)
+            let baseline = Double(pango.layoutGetBaseline(layout)) / scale
             return TextMetrics(
-                width: Double(logical.width) / scale, ascent: baseline - Double(logical.y) / scale,
-                descent: Double(logical.y + logical.height) / scale - baseline,
+                width: Double(logical[2]) / scale, ascent: baseline - Double(logical[1]) / scale,
+                descent: Double(logical[1] + logical[3]) / scale - baseline,
                 inkBounds: CanvasRect(
-                    x: Double(ink.x) / scale, y: Double(ink.y) / scale - baseline, width: Double(ink.width) / scale,
-                    height: Double(ink.height) / scale))
+                    x: Double(ink[0]) / scale, y: Double(ink[1]) / scale - baseline, width: Double(ink[2]) / scale,
+                    height: Double(ink[3]) / scale))
         }
         var fontExtents = cairo_font_extents_t()
         cairo_font_extents(cr, &fontExtents)
@@ -137,25 +137,26 @@ extension Canvas {
     }
 
     /// A Pango layout of one line in `font` for `cr` (its transform, and `configureText`'s
-    /// options: grey antialiasing, no hinting, positions not rounded); nil when Pango fails.
-    static func layout(_ text: String, font: Font, in cr: OpaquePointer) -> OpaquePointer? {
-        guard let layout = pango_cairo_create_layout(cr) else { return nil }
-        if let context = pango_layout_get_context(layout), let options = textFontOptions() {
-            pango_cairo_context_set_font_options(context, options)
+    /// options: grey antialiasing, no hinting, positions not rounded), with the library that
+    /// made it (the caller unrefs the layout); nil when Pango is missing or fails.
+    static func layout(_ text: String, font: Font, in cr: OpaquePointer) -> (PangoLibrary, OpaquePointer)? {
+        guard let pango = PangoLibrary.shared, let layout = pango.createLayout(cr) else { return nil }
+        if let context = pango.layoutGetContext(layout), let options = textFontOptions() {
+            pango.contextSetFontOptions(context, options)
             cairo_font_options_destroy(options)
-            pango_context_set_round_glyph_positions(context, 0)
-            pango_layout_context_changed(layout)
+            pango.contextSetRoundGlyphPositions(context, 0)
+            pango.layoutContextChanged(layout)
         }
-        guard let desc = pango_font_description_new() else { g_object_unref(UnsafeMutableRawPointer(layout)); return nil }
-        pango_font_description_set_family(desc, font.family)
-        pango_font_description_set_absolute_size(desc, font.size * Double(PANGO_SCALE))
-        pango_font_description_set_weight(desc, font.weight == .bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
-        pango_font_description_set_style(desc, font.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
-        pango_layout_set_font_description(layout, desc)
-        pango_font_description_free(desc)
-        pango_layout_set_single_paragraph_mode(layout, 1)
-        pango_layout_set_text(layout, text, -1)
-        return layout
+        guard let desc = pango.fontDescriptionNew() else { pango.objectUnref(layout); return nil }
+        pango.fontDescriptionSetFamily(desc, font.family)
+        pango.fontDescriptionSetAbsoluteSize(desc, font.size * PangoLibrary.scale)
+        pango.fontDescriptionSetWeight(desc, font.weight == .bold ? PangoLibrary.weightBold : PangoLibrary.weightNormal)
+        pango.fontDescriptionSetStyle(desc, font.italic ? PangoLibrary.styleItalic : PangoLibrary.styleNormal)
+        pango.layoutSetFontDescription(layout, desc)
+        pango.fontDescriptionFree(desc)
+        pango.layoutSetSingleParagraphMode(layout, 1)
+        pango.layoutSetText(layout, text, -1)
+        return (pango, layout)
     }
 
     /// Font sizes accepted, logical px.

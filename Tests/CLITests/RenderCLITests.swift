@@ -230,6 +230,25 @@ import Testing
         #expect(band.contains { colorDistance($0, 0, 0, 255) <= 16 })
     }
 
+    /// Pango is loaded only when a line needs it: the dynamic loader (`LD_DEBUG=files`, glibc's
+    /// own trace) never opens it for Latin labels, and opens it with `dlopen` ("dynamically
+    /// loaded") for a Japanese one (`ComplexTextTests` check what it draws).
+    @Test func pangoIsLoadedOnlyForTextThatNeedsIt() throws {
+        var env = ProcessInfo.processInfo.environment
+        env["LD_DEBUG"] = "files"
+        let latin = try runMapwright(["render", "-o", path("latin.png"), "--center", "0,0", "--zoom", "3",
+                                      "--marker", "0,0,Hello"], environment: env)
+        #expect(latin.status == 0)
+        #expect(latin.stderr.contains("file=libcairo.so.2"))  // the trace is there
+        #expect(!latin.stderr.contains("libpango"))
+        let cjk = try runMapwright(["render", "-o", path("cjk.png"), "--center", "0,0", "--zoom", "3",
+                                    "--marker", "0,0,東京"], environment: env)
+        #expect(cjk.status == 0)
+        #expect(cjk.stderr.split(separator: "\n").contains {
+            $0.contains("file=libpangocairo-1.0.so.0") && $0.contains("dynamically loaded")
+        })
+    }
+
     @Test func missingOutputDirectoryFailsCleanly() throws {
         let r = try runMapwright(["render", "-o", "/nonexistent-dir/x.png", "--center", "0,0", "--zoom", "1",
                                   "--basemap", "none"])

@@ -38,6 +38,7 @@ import Testing
 
     @Test func dragPansByTheDraggedAmountAndTheCompassTurns() throws {
         let xvfb = try Xvfb()
+        defer { withExtendedLifetime(xvfb) {} }  // the server lives until the window is done
         let log = dir.path("camera.log")
         #expect(FileManager.default.createFile(atPath: log, contents: nil))
         let viewer = Process()

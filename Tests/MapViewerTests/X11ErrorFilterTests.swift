@@ -48,6 +48,7 @@ import Testing
 
     func sendEventToAGoneWindow(throughSDL: Bool) throws {
         let xvfb = try Xvfb()
+        defer { withExtendedLifetime(xvfb) {} }  // the server lives until the last X call
         Self.passedOn = []
         let lib = try #require(dlopen("libX11.so.6", RTLD_NOW | RTLD_GLOBAL), "libX11 (installed with libsdl2-dev)")
         func f<T>(_ name: String, _: T.Type) throws -> T { unsafeBitCast(try #require(dlsym(lib, name)), to: T.self) }

@@ -12,7 +12,7 @@ source "$(dirname "$0")/common.sh"
 bench_setup view 3 "$@"
 if [ -z "${DISPLAY:-}" ]; then
   n=$((200 + RANDOM % 300))
-  Xvfb ":$n" -screen 0 1280x1024x24 -nolisten tcp >/dev/null 2>&1 &
+  Xvfb ":$n" -noreset -screen 0 1280x1024x24 -nolisten tcp >/dev/null 2>&1 &
   XPID=$!
   trap 'kill -9 $XPID 2>/dev/null; rm -rf "$OUT"' EXIT
   export DISPLAY=":$n"

@@ -1,4 +1,0 @@
-#ifndef MAPWRIGHT_CPANGO_SHIM_H
-#define MAPWRIGHT_CPANGO_SHIM_H
-#include <pango/pangocairo.h>
-#endif
