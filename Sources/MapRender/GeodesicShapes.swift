@@ -22,18 +22,35 @@ enum GeodesicShapes {
 
     /// The circle of `radius` metres around `center` with `count` rim points (GeoKit's geodesic
     /// circle: WGS84 direct problems, longitudes continuous), handling circles that contain a pole.
-    static func circle(center: LatLng, radius: Double, count: Int) -> CircleShape {
-        guard var circle = try? Geodesic.wgs84.circle(center: center, radius: radius, count: count) else {
+    ///
+    /// Where the rim strays more than `tolerance` map units from the chord between consecutive
+    /// points (near a pole, where Mercator bends the rim far more than its radius suggests),
+    /// points at azimuths between them are added, up to `maxRefinedPoints` in all.
+    static func circle(center: LatLng, radius: Double, count: Int, tolerance: Double = .infinity) -> CircleShape {
+        let geodesic = Geodesic.wgs84
+        guard var circle = try? geodesic.circle(center: center, radius: radius, count: count) else {
             return CircleShape(fills: [], rims: [], rimClosed: true, copyStart: 0)
         }
+        var azimuths = (0 ..< circle.points.count).map { 360 * Double($0) / Double(circle.points.count) }
+        let original = circle.points
         if circle.containsSouthPole, !circle.containsNorthPole, circle.points.count > 1 {
             // A polar cap's ring is cut where the rim starts, one world from where it ends, and
             // neighbouring copies meet along that cut. Start it beyond the pole (due south, as
             // due north is for a circle round the North Pole), where the rim is nearest the
             // map's edge or past it, rather than across the cap's middle.
             let h = circle.points.count / 2
+            circle.points = Array(circle.points[h...] + circle.points[..<h])
+            azimuths = Array(azimuths[h...] + azimuths[..<h].map { $0 + 360 })
+        }
+        if tolerance.isFinite, tolerance > 0 {
+            circle.points = refined(circle.points, azimuths: azimuths, center: center, radius: radius,
+                                    tolerance: tolerance, geodesic: geodesic)
+        }
+        if circle.points != original {
             var rim: [LatLng] = []
-            for p in circle.points[h...] + circle.points[..<h] {
+            rim.reserveCapacity(circle.points.count)
+            for p in circle.points {
+                // Longitudes continuous from the first point (rotation and refinement keep the order).
                 let lon = rim.last.map { $0.lon + LatLng.wrapLongitude(p.lon - $0.lon) } ?? p.lon
                 rim.append(LatLng(lat: p.lat, lon: lon))
             }
@@ -76,6 +93,47 @@ enum GeodesicShapes {
         let parts = insideMercator(unwrapped(rim))
         return CircleShape(fills: [fill, shifted(fill)], rims: parts + parts.map(shifted), rimClosed: false,
                            copyStart: parts.count)
+    }
+
+    /// At most this many rim points after refinement.
+    static let maxRefinedPoints = 16_384
+
+    /// Rim points with more inserted (at intermediate azimuths, by the direct problem) wherever
+    /// the rim between two consecutive ones, the last and first included, strays from their
+    /// chord by more than `tolerance` map units at the middle azimuth: a segment straying d gets
+    /// ⌈√(d / tolerance)⌉ pieces (the deviation falls with the square of the length).
+    /// `azimuths` are the points' azimuths in degrees, increasing.
+    static func refined(_ points: [LatLng], azimuths: [Double], center: LatLng, radius: Double, tolerance: Double,
+                        geodesic: Geodesic) -> [LatLng] {
+        let n = points.count
+        guard n > 1, azimuths.count == n, tolerance > 0 else { return points }
+        func at(_ az: Double) -> LatLng { GeodesicLine(geodesic, from: center, azimuth: az).position(distance: radius).point }
+        func y(_ p: LatLng) -> Double { MapPoint(LatLng(lat: p.lat, lon: 0)).y }
+        var pieces = [Int](repeating: 1, count: n)
+        var extra = 0
+        for i in 0 ..< n {
+            let a = points[i], b = points[(i + 1) % n]
+            let a0 = azimuths[i], a1 = i + 1 < n ? azimuths[i + 1] : azimuths[0] + 360
+            let m = at((a0 + a1) / 2)
+            // In map units, longitudes taken the short way from a.
+            let bx = LatLng.wrapLongitude(b.lon - a.lon) / 360, mx = LatLng.wrapLongitude(m.lon - a.lon) / 360
+            let dx = mx - bx / 2, dy = y(m) - (y(a) + y(b)) / 2
+            let d = (dx * dx + dy * dy).squareRoot()
+            guard d.isFinite, d > tolerance else { continue }
+            pieces[i] = min(Int((d / tolerance).squareRoot().rounded(.up)), 64)
+            extra += pieces[i] - 1
+        }
+        guard extra > 0, n + extra <= maxRefinedPoints else { return points }
+        var out: [LatLng] = []
+        out.reserveCapacity(n + extra)
+        for i in 0 ..< n {
+            out.append(points[i])
+            let k = pieces[i]
+            guard k > 1 else { continue }
+            let a0 = azimuths[i], a1 = i + 1 < n ? azimuths[i + 1] : azimuths[0] + 360
+            for j in 1 ..< k { out.append(at(a0 + (a1 - a0) * Double(j) / Double(k))) }
+        }
+        return out
     }
 
     /// The parts of a line (longitudes continuous) that lie within Web Mercator's latitudes,

@@ -582,12 +582,16 @@ public final class RenderPlanner: @unchecked Sendable {
             let n = max(32, min(1024, Int((Double.pi * (2 * rpx).squareRoot()).rounded(.up))))
             let ringKey = { (part: Int) in
                 MeshKey(source: .geoCircle(lat: circle.center.lat, lon: circle.center.lon, radius: m, segments: n, part: part),
-                        bucket: 0, cell: nil)
+                        bucket: view.bucket, cell: nil)
             }
             var shapeCache: GeodesicShapes.CircleShape? = nil
             let shape: () -> GeodesicShapes.CircleShape = {
                 if let s = shapeCache { return s }
-                let s = GeodesicShapes.circle(center: circle.center, radius: m, count: n)
+                // n keeps an ordinary circle's rim within 0.25 px of its chords (r·π²/2n²);
+                // points are added where it strays over 0.3 px at the bucket's scale (a polar
+                // cap's rim near the pole, which Mercator bends more than its radius says).
+                let s = GeodesicShapes.circle(center: circle.center, radius: m, count: n,
+                                              tolerance: 0.3 / view.bucketWorldSize)
                 shapeCache = s
                 return s
             }

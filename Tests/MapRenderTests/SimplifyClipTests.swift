@@ -1,3 +1,4 @@
+import Foundation
 import GeoKit
 import Testing
 @testable import MapRender
@@ -57,5 +58,45 @@ import Testing
         let g = GeodesicShapes.greatCircle([LatLng(lat: 40, lon: 0), LatLng(lat: 40, lon: 120)], maxStepDegrees: 0.5)
         let maxLat = g.map(\.latLng.lat).max() ?? 0
         #expect(abs(maxLat - 59.21) < 0.05)
+    }
+}
+
+/// Rim points where Mercator bends a geodesic circle more than its radius suggests.
+@Suite struct GeodesicRimRefinementTests {
+    /// A 5 500 km circle round 50°N, 0° passes beyond the North Pole (to 80.7°N at 180°). With
+    /// the 505 equal azimuths its size gives, the rim there strays up to 0.47 px (zoom 4) from
+    /// its 76 px chords (computed with GeographicLib's Direct in Python). Refined to 0.3 px, every
+    /// true rim point near the pole (azimuths within 20° of north, 1 600 of them) lies within
+    /// 0.3 px of the drawn line, where the unrefined line misses some by more than 0.4 px; fewer
+    /// than 200 points are added in all.
+    @Test func capRimsGetPointsWhereMercatorBendsThem() throws {
+        let center = LatLng(lat: 50, lon: 0), radius = 5_500_000.0, ws = 512.0 * 16
+        let refined = GeodesicShapes.circle(center: center, radius: radius, count: 505, tolerance: 0.3 / ws)
+        let plain = GeodesicShapes.circle(center: center, radius: radius, count: 505)
+        let line = try #require(refined.rims.first), plainLine = try #require(plain.rims.first)
+        #expect(line.count > plainLine.count && line.count < 700)
+        func worst(_ pts: [MapPoint]) -> Double {
+            var worst = 0.0
+            for i in 0 ... 1_600 {
+                let az = -20 + 40 * Double(i) / 1_600
+                let p = GeodesicLine(Geodesic.wgs84, from: center, azimuth: az).position(distance: radius).point
+                let t = MapPoint(p)
+                var best = Double.infinity
+                for k in 0 ..< pts.count - 1 {
+                    // The rim's x is continuous; compare on the copy nearest the segment.
+                    let a = pts[k], b = pts[k + 1]
+                    var q = t
+                    q.x += ((a.x + b.x) / 2 - q.x).rounded()
+                    let dx = b.x - a.x, dy = b.y - a.y
+                    let l2 = dx * dx + dy * dy
+                    let u = l2 > 0 ? min(1, max(0, ((q.x - a.x) * dx + (q.y - a.y) * dy) / l2)) : 0
+                    best = min(best, hypot(q.x - a.x - u * dx, q.y - a.y - u * dy))
+                }
+                worst = max(worst, best * ws)
+            }
+            return worst
+        }
+        #expect(worst(line) <= 0.3)
+        #expect(worst(plainLine) > 0.4)
     }
 }
