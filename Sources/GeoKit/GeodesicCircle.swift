@@ -83,9 +83,24 @@ extension Geodesic {
             points.append(LatLng(lat: p.point.lat, lon: lon))
             prevLon = lon
         }
-        let north = inverse(center, LatLng(lat: 90, lon: center.lon)).distance < radius
-        let south = inverse(center, LatLng(lat: -90, lon: center.lon)).distance < radius
+        let poles = enclosedPoles(center: center, radius: radius)
         return GeodesicCircle(
-            center: center, radius: radius, points: points, containsNorthPole: north, containsSouthPole: south)
+            center: center, radius: radius, points: points, containsNorthPole: poles.north,
+            containsSouthPole: poles.south)
+    }
+
+    /// Which poles the geodesic circle of `radius` metres round `center` encloses: those whose
+    /// distance from the centre (along its meridian) is less than the radius. A pole farther
+    /// than the radius along any meridian arc of the shortest possible degree is rejected without
+    /// solving (cheap enough for every circle of every frame).
+    public func enclosedPoles(center: LatLng, radius: Double) -> (north: Bool, south: Bool) {
+        // The meridian's radius of curvature is at least min(b²/a, a²/b) (at the equator for an
+        // oblate ellipsoid, at the poles for a prolate one).
+        let shortestPerDegree = min(b * b / a, a * a / b) * .pi / 180 * 0.999
+        func encloses(_ poleLat: Double) -> Bool {
+            guard radius > abs(poleLat - center.lat) * shortestPerDegree else { return false }
+            return inverse(center, LatLng(lat: poleLat, lon: center.lon)).distance < radius
+        }
+        return (encloses(90), encloses(-90))
     }
 }

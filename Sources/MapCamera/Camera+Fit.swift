@@ -42,26 +42,18 @@ extension Camera {
         // The padded viewport on the ground, world pixels, in the rotated frame (x1, y1).
         let top = max(padding.top, cam.topGroundY)
         guard top < size.height - padding.bottom else { return nil }
-        let screenCorners = [
-            ScreenPoint(x: padding.left, y: top),
-            ScreenPoint(x: size.width - padding.right, y: top),
-            ScreenPoint(x: size.width - padding.right, y: size.height - padding.bottom),
-            ScreenPoint(x: padding.left, y: size.height - padding.bottom),
-        ]
-        var corners: [(Double, Double)] = []
-        for s in screenCorners {
-            guard let g = cam.rotatedGroundOffset(at: s) else { return nil }
-            corners.append(g)
-        }
-        struct NoGround: Error {}
-        // The whole viewport on the ground, the same way (pitch 0 only: no far-plane line).
-        func fullViewCorners() throws -> [(Double, Double)] {
-            try [ScreenPoint(x: 0, y: 0), ScreenPoint(x: size.width, y: 0),
-                 ScreenPoint(x: size.width, y: size.height), ScreenPoint(x: 0, y: size.height)].map {
-                guard let g = cam.rotatedGroundOffset(at: $0) else { throw NoGround() }
-                return g
+        // A screen rectangle's corners on the ground; nil if one is above the horizon.
+        func groundCorners(left: Double, top: Double, right: Double, bottom: Double) -> [(Double, Double)]? {
+            var corners: [(Double, Double)] = []
+            for (x, y) in [(left, top), (right, top), (right, bottom), (left, bottom)] {
+                guard let g = cam.rotatedGroundOffset(at: ScreenPoint(x: x, y: y)) else { return nil }
+                corners.append(g)
             }
+            return corners
         }
+        guard let corners = groundCorners(
+            left: padding.left, top: top, right: size.width - padding.right, bottom: size.height - padding.bottom)
+        else { return nil }
 
         // Points in world units, unwrapped the shorter way round, rotated into the same frame.
         let xs = unwrappedMercatorX(points.map(\.lon))
@@ -182,7 +174,9 @@ extension Camera {
             let y0 = mapY(vx, vy)
             if half <= 0.5, y0.isFinite, outside(y0) {
                 if let v = nearestInside(region, from: y0) { (vx, vy) = v }
-                if outside(mapY(vx, vy)), padding != .zero, let full = try? fullViewCorners(), let e = edgesOf(full),
+                // The whole viewport (pitch 0: no far-plane line).
+                if outside(mapY(vx, vy)), padding != .zero,
+                   let full = groundCorners(left: 0, top: 0, right: size.width, bottom: size.height), let e = edgesOf(full),
                    let v = nearestInside(vertices(e), from: mapY(vx, vy)) {
                     (vx, vy) = v
                 }

@@ -85,10 +85,9 @@ enum GeodesicShapes {
         var rim = circle.points
         let last = rim[rim.count - 1]
         rim.append(LatLng(lat: first.lat, lon: last.lon + LatLng.wrapLongitude(first.lon - last.lon)))
-        let rimPts = unwrapNearCenter(rim)
-        // The cap spans one world in x; its copy one world to the other side fills the rest of the view.
-        let span = (rimPts.last?.x ?? 0) - (rimPts.first?.x ?? 0)
-        let dx = span > 0 ? -1.0 : 1.0
+        // The cap spans one world in x, east or west from its start; its copy one world to the
+        // other side fills the rest of the view.
+        let dx = rim[rim.count - 1].lon > rim[0].lon ? -1.0 : 1.0
         let shifted = { (ring: [MapPoint]) in ring.map { MapPoint(x: $0.x + dx, y: $0.y) } }
         let parts = insideMercator(unwrapped(rim))
         return CircleShape(fills: [fill, shifted(fill)], rims: parts + parts.map(shifted), rimClosed: false,

@@ -50,9 +50,7 @@ extension Overlay {
 extension Circle {
     /// Whether a geodesic circle encloses exactly one pole (as `GeodesicCircle` decides it).
     public static func containsOnePole(_ center: LatLng, radius: Double) -> Bool {
-        let g = Geodesic.wgs84
-        let north = g.inverse(center, LatLng(lat: 90, lon: center.lon)).distance < radius
-        let south = g.inverse(center, LatLng(lat: -90, lon: center.lon)).distance < radius
-        return north != south
+        let poles = Geodesic.wgs84.enclosedPoles(center: center, radius: radius)
+        return poles.north != poles.south
     }
 }

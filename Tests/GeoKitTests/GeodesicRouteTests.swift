@@ -186,3 +186,22 @@ import Testing
         expectNear(line.position(distance: s).point, b, tolerance: 1e-9)
     }
 }
+
+/// Which poles a circle encloses, at the threshold: the meridian distances to the poles from
+/// GeographicLib (Python, `Inverse(lat, 10, ±90, 10)`), one metre either side. The quick
+/// rejection of far poles must not cut into the exact test (the equator is where a degree of
+/// meridian is shortest).
+@Suite struct EnclosedPolesTests {
+    @Test(arguments: [(0.0, 10_001_965.729312724, 10_001_965.729312724),
+                      (80, 1_116_825.8573758497, 18_887_105.601249594),
+                      (-45.5, 15_042_478.438829295, 4_961_453.019796153)])
+    func polesAtTheirDistance(_ c: (lat: Double, north: Double, south: Double)) {
+        let g = Geodesic.wgs84, center = LatLng(lat: c.lat, lon: 10)
+        for (radius, pole) in [(c.north, 0), (c.south, 1)] {
+            let inside = g.enclosedPoles(center: center, radius: radius + 1)
+            let outside = g.enclosedPoles(center: center, radius: radius - 1)
+            #expect((pole == 0 ? inside.north : inside.south) == true, "\(c.lat) pole \(pole)")
+            #expect((pole == 0 ? outside.north : outside.south) == false, "\(c.lat) pole \(pole)")
+        }
+    }
+}
