@@ -18,19 +18,24 @@ import Testing
 
     func differs(_ p: RGBA8?, _ r: Int, _ g: Int, _ b: Int) -> Int { colorDistance(p, r, g, b) }
 
+    /// `mapwright render -o NAME ARGS…`, which must succeed, and the PNG it wrote.
+    func render(_ name: String, _ args: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Bitmap {
+        let out = path(name)
+        let r = try runMapwright(["render", "-o", out] + args)
+        #expect(r.status == 0, "\(r.stderr)", sourceLocation: sourceLocation)
+        return try Bitmap(contentsOfPNGFile: out)
+    }
+
     /// A marker's centre pixel has the marker colour and the ring 7 px out is white, at the
     /// position `Camera.project` gives, at bearings 0 and 45 and scales 1 and 2.
     @Test(arguments: [(0.0, 1.0), (45, 1), (0, 2), (45, 2)])
     func markerLandsWhereTheCameraSays(bearing: Double, scale: Double) throws {
-        let out = path("m-\(Int(bearing))-\(Int(scale)).png")
         let marker = LatLng(lat: 10.3, lon: 20.4)
-        let r = try runMapwright([
-            "render", "-o", out, "--basemap", "none", "--no-attribution", "--center", "10,20", "--zoom", "7",
+        let image = try render("m-\(Int(bearing))-\(Int(scale)).png", [
+            "--basemap", "none", "--no-attribution", "--center", "10,20", "--zoom", "7",
             "--bearing", "\(bearing)", "--size", "300x200", "--scale", "\(scale)",
             "--marker", "\(marker.lat),\(marker.lon)", "--marker-color", "00a000",
         ])
-        #expect(r.status == 0, "\(r.stderr)")
-        let image = try Bitmap(contentsOfPNGFile: out)
         #expect(image.width == Int(300 * scale) && image.height == Int(200 * scale))
         let cam = Camera(center: LatLng(lat: 10, lon: 20), zoom: 7, bearing: bearing,
                          size: ScreenSize(width: 300, height: 200))
@@ -68,16 +73,13 @@ import Testing
     /// GeographicLib) carry their colours.
     @Test func routeAndCircleRimLandWhereTheCameraSays() throws {
         let csv = try write("r.csv", "lat,lon\n51.50,-0.20\n51.52,-0.10\n51.49,-0.05\n")
-        let out = path("rc.png")
         let center = LatLng(lat: 51.505, lon: -0.12)
-        let r = try runMapwright([
-            "render", "-o", out, "--basemap", "none", "--no-attribution", "--center", "51.505,-0.12",
+        let image = try render("rc.png", [
+            "--basemap", "none", "--no-attribution", "--center", "51.505,-0.12",
             "--zoom", "12", "--size", "512x384", "--route", csv, "--route-color", "0000ff", "--route-width", "6",
             "--circle", "51.505,-0.12,1500m", "--circle-fill", "00000000", "--circle-stroke", "ff0000",
             "--circle-stroke-width", "3",
         ])
-        #expect(r.status == 0, "\(r.stderr)")
-        let image = try Bitmap(contentsOfPNGFile: out)
         let cam = Camera(center: center, zoom: 12, size: ScreenSize(width: 512, height: 384))
         let v = try #require(cam.project(LatLng(lat: 51.52, lon: -0.10)))
         #expect(differs(image.pixel(x: Int(v.x), y: Int(v.y)), 0, 0, 255) <= 40)
@@ -161,13 +163,10 @@ import Testing
     /// A metric circle around a pole fills the polar cap at every longitude (the rim does not
     /// close in longitude; the cap is closed along the Mercator edge) and nothing south of its rim.
     @Test func circleAroundThePoleFillsTheCap() throws {
-        let out = path("polar.png")
-        let r = try runMapwright([
-            "render", "-o", out, "--basemap", "none", "--no-attribution", "--center", "60,0", "--zoom", "1",
+        let image = try render("polar.png", [
+            "--basemap", "none", "--no-attribution", "--center", "60,0", "--zoom", "1",
             "--size", "1024x700", "--circle", "80,0,3000km", "--circle-fill", "ff0000ff", "--circle-stroke-width", "0",
         ])
-        #expect(r.status == 0, "\(r.stderr)")
-        let image = try Bitmap(contentsOfPNGFile: out)
         let cam = Camera(center: LatLng(lat: 60, lon: 0), zoom: 1, size: ScreenSize(width: 1024, height: 700))
         // GeographicLib (Python): (84, ±175) is 1,785 km from (80, 0), (84, 0) closer still: inside;
         // (30, 0) is 5,565 km and (30, ±175) 7,795 km away: outside.
@@ -189,14 +188,11 @@ import Testing
     /// (the cuts are at 220° and −140°).
     @Test(arguments: [(80.0, 60.0, 3_000.0), (-88.0, -80.0, 1_500.0)])
     func translucentPolarCapsAreBlendedOnce(_ c: (lat: Double, view: Double, km: Double)) throws {
-        let out = path("cap\(c.lat).png")
-        let r = try runMapwright([
-            "render", "-o", out, "--basemap", "none", "--no-attribution", "--center", "\(c.view),40", "--zoom", "0.5",
+        let image = try render("cap\(c.lat).png", [
+            "--basemap", "none", "--no-attribution", "--center", "\(c.view),40", "--zoom", "0.5",
             "--size", "1024x700", "--circle", "\(c.lat),40,\(Int(c.km))km", "--circle-fill", "ff000080",
             "--circle-stroke-width", "0",
         ])
-        #expect(r.status == 0, "\(r.stderr)")
-        let image = try Bitmap(contentsOfPNGFile: out)
         let cam = Camera(center: LatLng(lat: c.view, lon: 40), zoom: 0.5, size: ScreenSize(width: 1024, height: 700))
         let capLat = c.lat > 0 ? 80.0 : -80  // inside both caps at every longitude
         var seen = 0
@@ -211,15 +207,12 @@ import Testing
     /// A circle whose rim runs past the Mercator edge (84°N, 300 km reaches 86.7°N) is drawn
     /// up to the edge; its rim is not drawn along the edge where it leaves the map.
     @Test func rimsLeaveTheMapAtItsEdge() throws {
-        let out = path("edge.png")
         let cam = Camera(center: LatLng(lat: 83.5, lon: 30), zoom: 4, size: ScreenSize(width: 1024, height: 768))
-        let r = try runMapwright([
-            "render", "-o", out, "--basemap", "none", "--no-attribution", "--center", "83.5,30", "--zoom", "4",
+        let image = try render("edge.png", [
+            "--basemap", "none", "--no-attribution", "--center", "83.5,30", "--zoom", "4",
             "--circle", "84,30,300km", "--circle-fill", "ff000080", "--circle-stroke", "0000ff",
             "--circle-stroke-width", "4",
         ])
-        #expect(r.status == 0, "\(r.stderr)")
-        let image = try Bitmap(contentsOfPNGFile: out)
         let edge = try #require(cam.project(LatLng(lat: 85.0511, lon: 30)))
         #expect(edge.y > 10 && edge.y < 100)
         // Two pixels inside the map, below the edge, at the centre's longitude: the fill.
