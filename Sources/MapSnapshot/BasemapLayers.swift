@@ -154,31 +154,52 @@ final class BasemapLayers: @unchecked Sendable {
 typealias LabelBox = (Double, Double, Double, Double)
 
 extension BasemapLayers {
-    /// The screen boxes the overlays' markers and labels take, so basemap place labels avoid them.
+    /// The screen boxes the overlays' markers and labels take, so basemap place labels avoid
+    /// them: in every copy of the world they are drawn in.
     static func reservedBoxes(_ overlays: [Overlay], camera: Camera, labels: CairoLabelRasterizer) -> [LabelBox] {
         var out: [LabelBox] = []
         for overlay in overlays {
             switch overlay {
             case .marker(let m):
-                guard let s = camera.project(m.position) else { continue }
-                var box: LabelBox = (s.x - 12, s.y - 36, s.x + 12, s.y + 12)
-                if let text = m.label, !text.isEmpty, let l = try? Label(position: m.position, text: text),
-                   let image = labels.rasterize(l, pixelRatio: camera.pixelRatio) {
-                    box.2 = s.x + 16 + image.logicalWidth
-                    box.1 = min(box.1, s.y - image.logicalHeight / 2)
-                    box.3 = max(box.3, s.y + image.logicalHeight / 2)
+                var image: SpriteImage?
+                if let text = m.label, !text.isEmpty, let l = try? Label(position: m.position, text: text) {
+                    image = labels.rasterize(l, pixelRatio: camera.pixelRatio)
                 }
-                out.append(box)
+                for s in screenPoints(of: overlay, at: m.position, camera: camera) {
+                    var box: LabelBox = (s.x - 12, s.y - 36, s.x + 12, s.y + 12)
+                    if let image {
+                        box.2 = s.x + 16 + image.logicalWidth
+                        box.1 = min(box.1, s.y - image.logicalHeight / 2)
+                        box.3 = max(box.3, s.y + image.logicalHeight / 2)
+                    }
+                    out.append(box)
+                }
             case .label(let l):
-                guard let s = camera.project(l.position),
-                      let image = labels.rasterize(l, pixelRatio: camera.pixelRatio) else { continue }
-                let x0 = s.x - l.anchor.x * image.logicalWidth + l.offset.x
-                let y0 = s.y - l.anchor.y * image.logicalHeight + l.offset.y
-                out.append((x0, y0, x0 + image.logicalWidth, y0 + image.logicalHeight))
+                guard let image = labels.rasterize(l, pixelRatio: camera.pixelRatio) else { continue }
+                for s in screenPoints(of: overlay, at: l.position, camera: camera) {
+                    let x0 = s.x - l.anchor.x * image.logicalWidth + l.offset.x
+                    let y0 = s.y - l.anchor.y * image.logicalHeight + l.offset.y
+                    out.append((x0, y0, x0 + image.logicalWidth, y0 + image.logicalHeight))
+                }
             default: continue
             }
         }
         return out
+    }
+
+    /// Where `position` lands on the screen in each copy of the world the overlay is drawn in
+    /// that the view shows (with 1024 px to spare at the centre's scale), the 8 nearest the centre at most; only the
+    /// copy nearest the centre for an overlay without copies.
+    static func screenPoints(of overlay: Overlay, at position: LatLng, camera: Camera) -> [ScreenPoint] {
+        let p = MapPoint(position)
+        let xs = camera.visibleGroundQuad.map(\.x).filter(\.isFinite)
+        guard overlay.worldXExtent != nil, xs.count == 4, p.x.isFinite else { return camera.project(position).map { [$0] } ?? [] }
+        let margin = 1024 / camera.worldSize
+        let first = (xs.min()! - margin - p.x).rounded(.up), last = (xs.max()! + margin - p.x).rounded(.down)
+        guard first <= last, abs(first) < 1e6, abs(last) < 1e6 else { return camera.project(position).map { [$0] } ?? [] }
+        let centre = MapPoint(camera.center).x - p.x
+        let ks = (Int(first) ... Int(last)).sorted { abs(Double($0) - centre) < abs(Double($1) - centre) }.prefix(8)
+        return ks.compactMap { camera.project(MapPoint(x: p.x + Double($0), y: p.y)) }
     }
 }
 

@@ -59,9 +59,20 @@ public struct Callout: Sendable, Equatable {
     public var position: LatLng
     /// The text, one entry per line.
     public var lines: [String]
+    /// Which copy of the world the callout stands on when the view shows more than one: false
+    /// (the default) for the copy nearest the camera centre, as `Camera.project` places a
+    /// position; true to take `position`'s longitude as given, unwrapped (190° is the copy one
+    /// world east of −170°, −360° the copy one world west of 0°). `ViewSession` sets it to keep a
+    /// selection's callout on the copy that was clicked.
+    public var unwrappedLongitude: Bool
 
-    public init(position: LatLng, lines: [String]) {
-        self.position = position; self.lines = lines
+    public init(position: LatLng, lines: [String], unwrappedLongitude: Bool = false) {
+        self.position = position; self.lines = lines; self.unwrappedLongitude = unwrappedLongitude
+    }
+
+    /// Where the pointer's tip lands on `camera`'s screen (logical px); nil behind the camera.
+    public func screenPoint(in camera: Camera) -> ScreenPoint? {
+        unwrappedLongitude ? camera.project(MapPoint(position)) : camera.project(position)
     }
 }
 
@@ -230,7 +241,7 @@ public final class MapSnapshotter: @unchecked Sendable {
         let margin = 10.0
         try drawCanvasLayers(on: &bitmap, snapshot: snapshot)
         for callout in snapshot.callouts {
-            guard let p = camera.project(callout.position) else { continue }
+            guard let p = callout.screenPoint(in: camera) else { continue }
             let sprite = try MapSprites.callout(callout.lines, scale: scale)
             bitmap.composite(sprite, at: (p.x, p.y), scale: scale)
         }

@@ -89,6 +89,8 @@ public final class ViewSession: @unchecked Sendable {
     public var onReport: ((ViewerReport) -> Void)?
 
     private let picker = Picker()
+    /// Where the selection's and the measurement's callouts stand (see `smartWrap`).
+    private var selectionAnchor: CalloutAnchor?, measureAnchor: CalloutAnchor?
     private var drag: Drag?
     private var pointer: ScreenPoint?
     private var follows: [(file: FollowedFile, track: LiveTrack)] = []
@@ -199,6 +201,7 @@ public final class ViewSession: @unchecked Sendable {
             case .measurePoint(let i):
                 if let g = cam.unproject(p) {
                     measurePoints[i] = g
+                    if i == measurePoints.count - 1 { measureAnchor = CalloutAnchor(lon: g.lon, screen: p) }
                     reportMeasure()
                 }
                 return
@@ -242,6 +245,7 @@ public final class ViewSession: @unchecked Sendable {
                 if !measuring { measurePoints.removeAll() }
             case "escape":
                 selection = nil
+                selectionAnchor = nil
                 measurePoints.removeAll()
             case "n" where options.compass:
                 resetNorth(flatten: mods.contains(.shift))
@@ -268,11 +272,14 @@ public final class ViewSession: @unchecked Sendable {
         if measuring {
             guard let g = cam.unproject(p) else { return }
             measurePoints.append(g)
+            measureAnchor = CalloutAnchor(lon: g.lon, screen: p)
             reportMeasure()
             return
         }
         let pick = picker.pick(frameOverlays(at: now), at: p, camera: cam, tolerance: options.pickTolerance)
         selection = pick
+        // The callout starts on the copy of the world that was clicked.
+        selectionAnchor = pick.map { CalloutAnchor(lon: $0.position.lon, screen: p) }
         report(.pick(pick))
     }
 
@@ -370,12 +377,18 @@ public final class ViewSession: @unchecked Sendable {
         }
         if let sel = selection, sel.overlay < s.overlays.count {
             s.overlays += Self.highlight(s.overlays[sel.overlay], camera: cam)
-            s.callouts.append(Callout(position: sel.position, lines: Self.calloutLines(sel)))
+            let a = Self.smartWrap(sel.position, from: selectionAnchor, camera: cam)
+            selectionAnchor = a
+            s.callouts.append(Callout(position: LatLng(lat: sel.position.lat, lon: a.lon), lines: Self.calloutLines(sel),
+                                      unwrappedLongitude: true))
         }
         s.overlays += measureOverlays(cam)
         if measurePoints.count >= 2, let last = measurePoints.last {
             let total = Self.legs(measurePoints).reduce(0, +)
-            s.callouts.append(Callout(position: last, lines: ["Total \(Self.distance(total))"]))
+            let a = Self.smartWrap(last, from: measureAnchor, camera: cam)
+            measureAnchor = a
+            s.callouts.append(Callout(position: LatLng(lat: last.lat, lon: a.lon), lines: ["Total \(Self.distance(total))"],
+                                      unwrappedLongitude: true))
         }
         s.compass = options.compass
         s.compassOpacity = compassOpacity(cam)
@@ -386,6 +399,40 @@ public final class ViewSession: @unchecked Sendable {
             ] + (measuring ? ["measure: click to add points, Esc clears"] : [])
         }
         return s
+    }
+
+    /// A callout's place on one copy of the world: its longitude there, unwrapped, and where on
+    /// the screen it was drawn last.
+    struct CalloutAnchor: Equatable {
+        var lon: Double
+        var screen: ScreenPoint?
+    }
+
+    /// The copy of the world a callout for `p` stands on this frame, as MapLibre's popups
+    /// "smart-wrap": when the view shows more than one copy, it stays on the copy it was on (the
+    /// one clicked, at first) as the map pans, the copy a world east or west of it being taken
+    /// only where that lands nearer its last screen position; then, while it lies more than half a
+    /// world from the centre and off the screen, it moves a world toward the centre, so it is
+    /// never lost off-screen while a copy of it is in view.
+    static func smartWrap(_ p: LatLng, from anchor: CalloutAnchor?, camera cam: Camera) -> CalloutAnchor {
+        guard p.lat.isFinite, p.lon.isFinite else { return CalloutAnchor(lon: p.lon, screen: nil) }
+        let centre = cam.center.lon
+        // Start on the copy nearest the anchor's longitude, within a few worlds of the centre.
+        let start = anchor.map { $0.lon.isFinite ? min(max($0.lon, centre - 1080), centre + 1080) : p.lon } ?? p.lon
+        var lon = p.lon + 360 * ((start - p.lon) / 360).rounded()
+        func screen(_ l: Double) -> ScreenPoint? { cam.project(MapPoint(LatLng(lat: p.lat, lon: l))) }
+        if let prior = anchor?.screen {
+            func d(_ l: Double) -> Double { screen(l).map { hypot($0.x - prior.x, $0.y - prior.y) } ?? .infinity }
+            for _ in 0 ..< 4 {
+                let here = d(lon)
+                if d(lon - 360) < here { lon -= 360 } else if d(lon + 360) < here { lon += 360 } else { break }
+            }
+        }
+        for _ in 0 ..< 8 where abs(lon - centre) > 180 {
+            if let s = screen(lon), s.x >= 0, s.y >= 0, s.x <= cam.size.width, s.y <= cam.size.height { break }
+            lon += lon > centre ? -360 : 360
+        }
+        return CalloutAnchor(lon: lon, screen: screen(lon))
     }
 
     static func calloutLines(_ p: Pick) -> [String] {

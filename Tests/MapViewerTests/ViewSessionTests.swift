@@ -49,6 +49,46 @@ import Testing
         #expect(f.callouts.count == 1 && f.callouts[0].lines[0].hasPrefix("Total"))
     }
 
+    /// In a view wider than the world a marker shows on several copies; its callout stands on
+    /// the copy that was clicked and stays there as the map pans (MapLibre's popups "smart-wrap"
+    /// so); a copy off the screen more than half a world from the centre gives way to one nearer.
+    @Test func aCalloutStaysOnTheCopyOfTheWorldClicked() throws {
+        let m = try Marker(position: LatLng(lat: 20, lon: 150), label: "Far")
+        let cam = Camera(center: LatLng(lat: 0, lon: 0), zoom: 0, size: ScreenSize(width: 1024, height: 600))
+        let s = ViewSession(AnimatedSnapshot(still: Snapshot(camera: cam, overlays: [.marker(m)], basemapStyle: nil)))
+        // The copy one world west (−210°, x ≈ 213) rather than the one nearest the centre (x ≈ 725).
+        let west = try #require(cam.project(MapPoint(LatLng(lat: 20, lon: -210))))
+        let near = try #require(cam.project(m.position))
+        #expect(abs(near.x - west.x - 512) < 1e-9)
+        click(s, west, at: 0)
+        #expect(s.selection?.kind == .marker)
+        let f0 = s.frame(at: 1)
+        let tip0 = try #require(f0.callouts.first?.screenPoint(in: f0.camera))
+        expectNear(tip0.x, west.x, tolerance: 1e-6)
+        expectNear(tip0.y, west.y, tolerance: 1e-6)
+        // Drag the map 150 px west, holding still before letting go (no fling): the callout
+        // moves with the copy it is on, though the other copy is now nearer the centre.
+        s.handle(TimedEvent(t: 2, event: .pointerDown(x: 500, y: 300, button: .left)))
+        for i in 1 ... 10 { s.handle(TimedEvent(t: 2 + 0.02 * Double(i), event: .pointerMove(x: 500 - 15 * Double(i), y: 300))) }
+        s.handle(TimedEvent(t: 3, event: .pointerUp(x: 350, y: 300, button: .left)))
+        let f1 = s.frame(at: 4)
+        let tip1 = try #require(f1.callouts.first?.screenPoint(in: f1.camera))
+        let westNow = try #require(f1.camera.project(MapPoint(LatLng(lat: 20, lon: -210 + 360 * ((f1.camera.center.lon + 210) / 360).rounded(.down)))))
+        expectNear(tip1.x, west.x - 150, tolerance: 1)
+        expectNear(tip1.x, westNow.x, tolerance: 1e-6)
+        #expect(abs(tip1.x - (try #require(f1.camera.project(m.position))).x) > 100, "jumped to the copy nearest the centre")
+        // Zoomed in on the other copy, the clicked one is a world away and off the screen: the
+        // callout comes to the copy in view.
+        let zoomed = Camera(center: m.position, zoom: 4, size: cam.size)
+        let back = ViewSession.smartWrap(m.position, from: ViewSession.CalloutAnchor(lon: -210, screen: tip1), camera: zoomed)
+        #expect(back.lon == 150)
+        expectNear(try #require(back.screen).x, 512, tolerance: 1e-6)
+        // But a copy still on the screen is kept, however far from the centre.
+        let wide = Camera(center: LatLng(lat: 0, lon: 100), zoom: 0, size: cam.size)  // −210° at x ≈ 71
+        let kept = ViewSession.smartWrap(m.position, from: ViewSession.CalloutAnchor(lon: -210, screen: nil), camera: wide)
+        #expect(kept.lon == -210)
+    }
+
     @Test func draggableMarkersMoveAndReport() throws {
         let m = try Marker(position: LatLng(lat: 0, lon: 0), label: "Camp")
         var o = ViewerOptions()

@@ -1,0 +1,62 @@
+import Foundation
+import MapScene
+import MapTestSupport
+import GeoKit
+import MapCamera
+import MapImage
+@testable import MapSnapshot
+import Testing
+
+/// A callout stands on the copy of the world nearest the centre unless its longitude is to be
+/// taken as given; either way its pointer's tip is drawn at the projected point.
+@Suite struct CalloutPlacementTests {
+    @Test func unwrappedLongitudesPickTheirCopyOfTheWorld() throws {
+        // Zoom 0, 1024 px wide: a 512 px world, so 150° E shows twice: at x = 512 + 150/360·512
+        // ≈ 725 (the copy nearest the centre) and one world west, at ≈ 213 (−210°).
+        let cam = Camera(center: LatLng(lat: 0, lon: 0), zoom: 0, size: ScreenSize(width: 1024, height: 400))
+        let near = try #require(cam.project(LatLng(lat: 20, lon: 150)))
+        let west = try #require(cam.project(MapPoint(LatLng(lat: 20, lon: -210))))
+        #expect(abs(near.x - (512 + 150.0 / 360 * 512)) < 1e-9 && abs(west.x - (near.x - 512)) < 1e-9)
+        let snapshotter = try MapSnapshotter()
+        func boxAlpha(_ image: Bitmap, above tip: ScreenPoint) -> UInt8 {
+            image.pixel(x: Int(tip.x.rounded()), y: Int(tip.y.rounded()) - 20)?.a ?? 0
+        }
+        for (lon, unwrapped) in [(150.0, false), (-210.0, false), (-210.0, true)] {
+            var snap = Snapshot(camera: cam, basemapStyle: nil, attribution: false)
+            snap.callouts = [Callout(position: LatLng(lat: 20, lon: lon), lines: ["Guam-ish"], unwrappedLongitude: unwrapped)]
+            let tip = try #require(snap.callouts[0].screenPoint(in: cam))
+            #expect(abs(tip.x - (unwrapped ? west.x : near.x)) < 1e-9, "lon \(lon), unwrapped \(unwrapped)")
+            let image = try snapshotter.render(snap)
+            // The white box stands 20 px above the tip on the copy it belongs to, and nowhere else.
+            #expect(boxAlpha(image, above: unwrapped ? west : near) > 200)
+            #expect(boxAlpha(image, above: unwrapped ? near : west) == 0)
+        }
+    }
+}
+
+/// Basemap place labels keep clear of the overlays' markers and labels in every copy of the
+/// world those are drawn in, not only the copy nearest the centre.
+@Suite struct ReservedLabelBoxTests {
+    @Test func markersReserveTheirBoxInEveryCopyShown() throws {
+        // Zoom 0, 1024 px: 150° E shows at x ≈ 725 and one world west at ≈ 213 (and east, past
+        // the right edge at ≈ 1237, within the 1024 px spare the boxes keep).
+        let cam = Camera(center: LatLng(lat: 0, lon: 0), zoom: 0, size: ScreenSize(width: 1024, height: 400))
+        let marker = try Marker(position: LatLng(lat: 20, lon: 150), label: "Far")
+        var label = try Label(position: LatLng(lat: 20, lon: 150), text: "Here")
+        let labels = CairoLabelRasterizer()
+        func centres(_ o: Overlay) -> [Double] {
+            BasemapLayers.reservedBoxes([o], camera: cam, labels: labels).map { ($0.0 + $0.2) / 2 }.sorted()
+        }
+        let near = 512 + 150.0 / 360 * 512
+        let m = centres(.marker(marker)), l = centres(.label(label))
+        // Every copy from x ≈ 725 − 3·512 to 725 + 2·512 lies within the view and its spare.
+        #expect(m.count == 6 && l.count == 6)
+        for (i, x) in l.enumerated() { expectNear(x, near + 512 * Double(i - 3), tolerance: 1e-6) }
+        // The marker's box runs from 12 px left of it to its label's end.
+        #expect(m.contains { abs($0 - near) < 40 } && m.contains { abs($0 - (near - 512)) < 40 })
+        // A label drawn only where its coordinates put it reserves only there.
+        label.worldCopies = false
+        #expect(centres(.label(label)).count == 1)
+        expectNear(centres(.label(label))[0], near, tolerance: 1e-6)
+    }
+}
