@@ -1,9 +1,10 @@
-import Foundation
-import GeoKit
-import Testing
 
 #if canImport(Glibc)
+import Foundation
+import GeoKit
 import Glibc
+import MapTestSupport
+import Testing
 #endif
 
 /// Issue 13's pathological inputs, fed to `mapwright render` as a new user would (the camera

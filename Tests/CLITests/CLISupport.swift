@@ -39,25 +39,6 @@ func mapwrightExecutable() -> URL {
 
 final class BundleToken {}
 
-/// A fresh scratch directory for one test suite instance.
-struct ScratchDirectory {
-    let url: URL
-
-    init(_ prefix: String) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    /// The path of `name` inside the directory.
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    /// Writes `text` to `name` and returns its path.
-    func write(_ name: String, _ text: String) throws -> String {
-        try text.write(toFile: path(name), atomically: true, encoding: .utf8)
-        return path(name)
-    }
-}
-
 /// The largest difference over R, G and B between a pixel and a colour (999 outside the image).
 func colorDistance(_ p: RGBA8?, _ r: Int, _ g: Int, _ b: Int) -> Int {
     guard let p else { return 999 }

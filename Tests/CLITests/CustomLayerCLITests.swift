@@ -2,6 +2,7 @@ import Foundation
 import GeoKit
 import MapCamera
 import MapImage
+import MapTestSupport
 import Testing
 
 /// The custom GL layer example (`--spinning-box`): drawn where the camera math puts it and

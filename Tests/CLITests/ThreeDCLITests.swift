@@ -2,6 +2,7 @@ import Foundation
 import GeoKit
 import MapCamera
 import MapImage
+import MapTestSupport
 import Testing
 
 /// `mapwright render` with columns, extrusions and arcs, end to end through the built binary.

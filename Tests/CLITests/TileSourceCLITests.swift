@@ -18,7 +18,7 @@ enum TileArchives {
     /// The directory with the archives (made on first use).
     static let directory: Result<URL, Error> = {
         do {
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tile-archives-\(UUID().uuidString)")
+            let dir = try ScratchDirectory.removedAtExit("tile-archives").url
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Oracles/make_tile_archives.py")
             let r = try runProgram("/usr/bin/python3", [script.path, dir.path, venvPython])
             guard r.status == 0 else { throw OracleError("make_tile_archives.py failed: \(r.stderr)") }

@@ -7,8 +7,7 @@ import Testing
 /// what their pixels are.
 @Suite struct JPEGWebPDecodeTests {
     @Test func jpegAndWebPDecodeAsPillowDecodesThem() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dec-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let scratch = try ScratchDirectory("dec"), dir = scratch.path
         let script = """
             import sys
             from PIL import Image

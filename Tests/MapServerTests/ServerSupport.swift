@@ -3,17 +3,14 @@ import Hummingbird
 import HummingbirdTesting
 import MapImage
 import MapServer
+import MapTestSupport
 import MapTiles
 import GeoKit
 
 /// One server for the router-level tests (a renderer pool of one), with two archives written
 /// by our writers under /data and an overlay scene on /tiles.
 enum TestServer {
-    static let scratch: URL = {
-        let u = FileManager.default.temporaryDirectory.appendingPathComponent("mapserver-tests-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: u, withIntermediateDirectories: true)
-        return u
-    }()
+    static let scratch: URL = try! ScratchDirectory.removedAtExit("mapserver-tests").url
 
     /// Tile bytes stored in the archives: z/x/y → bytes (distinct PNGs, one per tile).
     static let stored: [TileID: [UInt8]] = {

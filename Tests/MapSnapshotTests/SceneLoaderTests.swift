@@ -39,8 +39,7 @@ import Testing
     }
 
     @Test func polygonFileRingsBecomeHoles() throws {
-        let dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sl-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let scratch = try ScratchDirectory("sl"), dir = scratch.url
         let geo = """
             {"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, "geometry":
               {"type": "MultiPolygon", "coordinates": [

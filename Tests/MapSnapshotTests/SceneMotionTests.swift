@@ -39,8 +39,7 @@ import Testing
     }
 
     @Test func pulseAndReplayWithFollow() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("motion-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let scratch = try ScratchDirectory("motion"), dir = scratch.url
         try "lat,lon,time\n47,8,2024-05-01T10:00:00Z\n47,8.01,2024-05-01T10:00:10Z\n47.01,8.01,2024-05-01T10:00:40Z\n"
             .write(to: dir.appendingPathComponent("t.csv"), atomically: true, encoding: .utf8)
         let l = SceneLoader(baseDirectory: dir)

@@ -45,8 +45,7 @@ import Testing
     }
 
     @Test func ourArchivesReadBackAndDeduplicate() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pm-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let scratch = try ScratchDirectory("pm"), dir = scratch.path
         var tiles: [(TileID, [UInt8])] = []
         // 2 + 4 + 16 + 64 + 256 + 1024 + 4096 tiles, most of them the same bytes (runs and dedup),
         // enough entries for leaf directories.
@@ -106,8 +105,7 @@ import Testing
     }
 
     @Test func corruptArchivesGiveClearErrors() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pmc-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let scratch = try ScratchDirectory("pmc"), dir = scratch.path
         let good = dir + "/good.pmtiles"
         try writeArchive(good, tiles: [(try TileID(z: 0, x: 0, y: 0), [9, 9, 9])])
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: good)))
@@ -145,7 +143,7 @@ import Testing
 
 @Suite struct MBTilesTests {
     @Test func ourArchivesReadBackWithTMSRowsAndMetadata() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mb-\(UUID().uuidString).mbtiles").path
+        let scratch = try ScratchDirectory("mb"), path = scratch.path("t.mbtiles")
         let w = try MBTilesWriter(path: path)
         try w.setMetadata("name", "t")
         try w.setMetadata("format", "png")
@@ -167,7 +165,7 @@ import Testing
     }
 
     @Test func aFileThatIsNotAnArchiveIsAClearError() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).mbtiles").path
+        let scratch = try ScratchDirectory("bad"), path = scratch.path("bad.mbtiles")
         try Data("this is not sqlite at all, just text".utf8).write(to: URL(fileURLWithPath: path))
         do { _ = try MBTilesSource(path: path); Issue.record("opened") } catch {
             #expect("\(error)".contains(path) && "\(error)".contains("not an MBTiles archive"), "\(error)")

@@ -197,8 +197,7 @@ import Testing
 
 @Suite struct FollowedFileTests {
     @Test func tailsAppendsSurvivesTruncationAndRotation() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("follow-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let scratch = try ScratchDirectory("follow"), dir = scratch.url
         let path = dir.appendingPathComponent("track.csv").path
         let f = FollowedFile(path: path)
         #expect(f.poll().points.isEmpty, "a missing file is waited for")
@@ -223,12 +222,10 @@ import Testing
         try "44,12\n44.5,12.5\n".write(toFile: path, atomically: true, encoding: .utf8)
         let rot = f.poll()
         #expect(rot.points == [LatLng(lat: 44, lon: 12), LatLng(lat: 44.5, lon: 12.5)], "\(rot)")
-        try? FileManager.default.removeItem(at: dir)
     }
 
     @Test func aSessionDrawsFollowedPointsAsALiveTrack() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("follow-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let scratch = try ScratchDirectory("follow"), dir = scratch.url
         let path = dir.appendingPathComponent("live.txt").path
         try "0,0\n0.1,0.1\n".write(toFile: path, atomically: false, encoding: .utf8)
         let s = ViewSessionTests.session()
@@ -237,6 +234,5 @@ import Testing
         let lines = s.frame(at: 0).overlays.compactMap { if case .polyline(let l) = $0 { l } else { nil } }
         #expect(lines.reduce(0) { $0 + $1.path.count } == 2)
         #expect(!s.pollFollowedFiles())
-        try? FileManager.default.removeItem(at: dir)
     }
 }

@@ -62,11 +62,17 @@ func fuzzScene(_ bytes: [UInt8]) {
     for t in [0, 0.4, 1.7, 59.9] { _ = animated.frame(at: t) }
 }
 
+/// An empty directory for scene files' relative paths, removed when the fuzzer exits.
 let emptyDirectory: URL = {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("mapwright-fuzz-empty-\(getpid())")
+    let url = emptyDirectoryURL()
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    atexit { _ = rmdir(emptyDirectoryURL().path) }
     return url
 }()
+
+func emptyDirectoryURL() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("mapwright-fuzz-empty-\(getpid())")
+}
 
 /// An archive in memory.
 final class MemoryReader: SyncByteRangeReader, @unchecked Sendable {
