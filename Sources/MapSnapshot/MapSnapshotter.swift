@@ -242,7 +242,12 @@ public final class MapSnapshotter: @unchecked Sendable {
         try drawCanvasLayers(on: &bitmap, snapshot: snapshot)
         for callout in snapshot.callouts {
             guard let p = callout.screenPoint(in: camera) else { continue }
-            let sprite = try MapSprites.callout(callout.lines, scale: scale)
+            var sprite = try MapSprites.callout(callout.lines, scale: scale)
+            // Below the point or to one side where the box would leave the view above it.
+            let anchor = CalloutAnchor.fitting(
+                size: (Double(sprite.bitmap.width) / scale, Double(sprite.bitmap.height) / scale),
+                tip: (p.x, p.y), view: (w, h))
+            if anchor != .bottom { sprite = try MapSprites.callout(callout.lines, scale: scale, anchor: anchor) }
             bitmap.composite(sprite, at: (p.x, p.y), scale: scale)
         }
         if snapshot.compass, snapshot.compassOpacity > 0 {

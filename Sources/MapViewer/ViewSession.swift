@@ -90,7 +90,7 @@ public final class ViewSession: @unchecked Sendable {
 
     private let picker = Picker()
     /// Where the selection's and the measurement's callouts stand (see `smartWrap`).
-    private var selectionAnchor: CalloutAnchor?, measureAnchor: CalloutAnchor?
+    private var selectionAnchor: CalloutWrap?, measureAnchor: CalloutWrap?
     private var drag: Drag?
     private var pointer: ScreenPoint?
     private var follows: [(file: FollowedFile, track: LiveTrack)] = []
@@ -201,7 +201,7 @@ public final class ViewSession: @unchecked Sendable {
             case .measurePoint(let i):
                 if let g = cam.unproject(p) {
                     measurePoints[i] = g
-                    if i == measurePoints.count - 1 { measureAnchor = CalloutAnchor(lon: g.lon, screen: p) }
+                    if i == measurePoints.count - 1 { measureAnchor = CalloutWrap(lon: g.lon, screen: p) }
                     reportMeasure()
                 }
                 return
@@ -272,14 +272,14 @@ public final class ViewSession: @unchecked Sendable {
         if measuring {
             guard let g = cam.unproject(p) else { return }
             measurePoints.append(g)
-            measureAnchor = CalloutAnchor(lon: g.lon, screen: p)
+            measureAnchor = CalloutWrap(lon: g.lon, screen: p)
             reportMeasure()
             return
         }
         let pick = picker.pick(frameOverlays(at: now), at: p, camera: cam, tolerance: options.pickTolerance)
         selection = pick
         // The callout starts on the copy of the world that was clicked.
-        selectionAnchor = pick.map { CalloutAnchor(lon: $0.position.lon, screen: p) }
+        selectionAnchor = pick.map { CalloutWrap(lon: $0.position.lon, screen: p) }
         report(.pick(pick))
     }
 
@@ -403,7 +403,7 @@ public final class ViewSession: @unchecked Sendable {
 
     /// A callout's place on one copy of the world: its longitude there, unwrapped, and where on
     /// the screen it was drawn last.
-    struct CalloutAnchor: Equatable {
+    struct CalloutWrap: Equatable {
         var lon: Double
         var screen: ScreenPoint?
     }
@@ -414,8 +414,8 @@ public final class ViewSession: @unchecked Sendable {
     /// only where that lands nearer its last screen position; then, while it lies more than half a
     /// world from the centre and off the screen, it moves a world toward the centre, so it is
     /// never lost off-screen while a copy of it is in view.
-    static func smartWrap(_ p: LatLng, from anchor: CalloutAnchor?, camera cam: Camera) -> CalloutAnchor {
-        guard p.lat.isFinite, p.lon.isFinite else { return CalloutAnchor(lon: p.lon, screen: nil) }
+    static func smartWrap(_ p: LatLng, from anchor: CalloutWrap?, camera cam: Camera) -> CalloutWrap {
+        guard p.lat.isFinite, p.lon.isFinite else { return CalloutWrap(lon: p.lon, screen: nil) }
         let centre = cam.center.lon
         // Start on the copy nearest the anchor's longitude, within a few worlds of the centre.
         let start = anchor.map { $0.lon.isFinite ? min(max($0.lon, centre - 1080), centre + 1080) : p.lon } ?? p.lon
@@ -432,7 +432,7 @@ public final class ViewSession: @unchecked Sendable {
             if let s = screen(lon), s.x >= 0, s.y >= 0, s.x <= cam.size.width, s.y <= cam.size.height { break }
             lon += lon > centre ? -360 : 360
         }
-        return CalloutAnchor(lon: lon, screen: screen(lon))
+        return CalloutWrap(lon: lon, screen: screen(lon))
     }
 
     static func calloutLines(_ p: Pick) -> [String] {

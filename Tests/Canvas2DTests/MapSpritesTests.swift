@@ -202,3 +202,48 @@ import Testing
         #expect(inkBox(b) { $0.r < 100 && $0.a > 200 } != nil, "has dark text")
     }
 }
+
+/// Callouts stand above their point by default, and below it or to one side where the box would
+/// leave the view (MapLibre's popup anchors).
+@Suite struct CalloutSpriteTests {
+    @Test func theAnchorThatFitsTheView() {
+        let size = (width: 120.0, height: 40.0), view = (width: 600.0, height: 400.0)
+        func a(_ x: Double, _ y: Double) -> CalloutAnchor { CalloutAnchor.fitting(size: size, tip: (x, y), view: view) }
+        #expect(a(300, 200) == .bottom)
+        #expect(a(300, 41) == .bottom && a(300, 39) == .top)  // 40 px of box above the tip, or not
+        #expect(a(61, 200) == .bottom && a(59, 200) == .bottomLeft)  // half the box, 60 px, left of the tip
+        #expect(a(539, 200) == .bottom && a(541, 200) == .bottomRight)
+        #expect(a(20, 20) == .topLeft && a(590, 20) == .topRight && a(590, 380) == .bottomRight)
+        // No room either way: the default side.
+        #expect(CalloutAnchor.fitting(size: (100, 500), tip: (300, 10), view: view) == .bottom)
+        #expect(CalloutAnchor.fitting(size: (700, 40), tip: (10, 200), view: view) == .bottom)
+    }
+
+    @Test("the pointer's tip is the anchor, the box above or below it", arguments: [1.0, 2.0])
+    func anchors(scale: Double) throws {
+        let lines = ["Summit", "2 864 m"]
+        let base = try MapSprites.callout(lines, scale: scale)
+        let w = Double(base.bitmap.width) / scale, h = Double(base.bitmap.height) / scale
+        for anchor in CalloutAnchor.allCases {
+            let s = try MapSprites.callout(lines, scale: scale, anchor: anchor)
+            #expect(s.bitmap.width == base.bitmap.width && s.bitmap.height == base.bitmap.height, "\(anchor)")
+            // Tip x: the middle, or 13 px (1 + corner radius 4 + pointer 8) from the pointer's end.
+            let x: Double = switch anchor {
+            case .bottom, .top: w / 2
+            case .bottomLeft, .topLeft: 13
+            case .bottomRight, .topRight: w - 13
+            }
+            let below = anchor == .top || anchor == .topLeft || anchor == .topRight
+            expectNear(s.anchor.x, x * scale, tolerance: 1e-9, "\(anchor)")
+            expectNear(s.anchor.y, (below ? 2 : h - 2) * scale, tolerance: 1e-9, "\(anchor)")
+            // Just inside the tip the pointer is drawn; 6 px to either side of it, nothing.
+            let iy = Int(s.anchor.y + (below ? 2 : -2) * scale)
+            #expect((s.bitmap.pixel(x: Int(s.anchor.x), y: iy)?.a ?? 0) > 100, "\(anchor)")
+            for dx in [-6.0, 6.0] { #expect(s.bitmap.pixel(x: Int(s.anchor.x + dx * scale), y: iy)?.a == 0, "\(anchor)") }
+            // The text sits in the box, on the far side of the pointer.
+            let ink = try #require(inkBox(s.bitmap) { $0.r < 100 && $0.a > 200 })
+            if below { #expect(Double(ink.minY) > 10 * scale) } else { #expect(Double(ink.maxY) < (h - 10) * scale) }
+        }
+        #expect(base == (try MapSprites.callout(lines, scale: scale, anchor: .bottom)))
+    }
+}

@@ -60,3 +60,31 @@ import Testing
         expectNear(centres(.label(label))[0], near, tolerance: 1e-6)
     }
 }
+
+/// A callout near the edge of the view turns so that its box stays in view.
+@Suite struct CalloutFitTests {
+    @Test func aCalloutInTheTopLeftCornerStandsBelowAndRightOfItsPoint() throws {
+        let cam = Camera(center: LatLng(lat: 46, lon: 14), zoom: 8, size: ScreenSize(width: 600, height: 400))
+        let snapshotter = try MapSnapshotter()
+        // (A point closer than 13 px to a side still has the pointer's end of the box past it.)
+        for (x, y) in [(20.0, 20.0), (300.0, 200.0), (580.0, 385.0)] {
+            let at = try #require(cam.unproject(ScreenPoint(x: x, y: y)))
+            var snap = Snapshot(camera: cam, basemapStyle: nil, attribution: false)
+            snap.compass = false
+            snap.callouts = [Callout(position: at, lines: ["A long enough callout"])]
+            let image = try snapshotter.render(snap)
+            // Every pixel of the box lies in the view: the box's ink touches no edge, and it lies
+            // on the side of the point away from the nearer edges.
+            var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
+            for py in 0 ..< image.height { for px in 0 ..< image.width where (image.pixel(x: px, y: py)?.a ?? 0) > 0 {
+                minX = min(minX, px); maxX = max(maxX, px); minY = min(minY, py); maxY = max(maxY, py)
+            } }
+            #expect(minX > 0 && minY > 0 && maxX < 599 && maxY < 399, "(\(x), \(y)): \(minX)…\(maxX), \(minY)…\(maxY)")
+            switch (x, y) {
+            case (20, 20): #expect(minY >= 17 && minX >= 5, "below and right: \(minX), \(minY)")
+            case (580, 385): #expect(maxY <= 388 && maxX <= 595, "above and left: \(maxX), \(maxY)")
+            default: #expect(maxY <= 203 && abs(Double(minX + maxX) / 2 - 300) <= 1, "above, centred: \(minX)…\(maxX), \(maxY)")
+            }
+        }
+    }
+}

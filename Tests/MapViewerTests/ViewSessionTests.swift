@@ -80,12 +80,12 @@ import Testing
         // Zoomed in on the other copy, the clicked one is a world away and off the screen: the
         // callout comes to the copy in view.
         let zoomed = Camera(center: m.position, zoom: 4, size: cam.size)
-        let back = ViewSession.smartWrap(m.position, from: ViewSession.CalloutAnchor(lon: -210, screen: tip1), camera: zoomed)
+        let back = ViewSession.smartWrap(m.position, from: ViewSession.CalloutWrap(lon: -210, screen: tip1), camera: zoomed)
         #expect(back.lon == 150)
         expectNear(try #require(back.screen).x, 512, tolerance: 1e-6)
         // But a copy still on the screen is kept, however far from the centre.
         let wide = Camera(center: LatLng(lat: 0, lon: 100), zoom: 0, size: cam.size)  // −210° at x ≈ 71
-        let kept = ViewSession.smartWrap(m.position, from: ViewSession.CalloutAnchor(lon: -210, screen: nil), camera: wide)
+        let kept = ViewSession.smartWrap(m.position, from: ViewSession.CalloutWrap(lon: -210, screen: nil), camera: wide)
         #expect(kept.lon == -210)
     }
 
