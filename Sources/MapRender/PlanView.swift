@@ -26,8 +26,10 @@ struct PlanView {
 
     /// The camera.
     let camera: Camera
-    /// The x interval of the ground the view shows, with a margin (see `groundSpan(_:worldSize:)`).
-    let groundSpan: ClosedRange<Double>?
+    /// The copies of the world the view shows: an overlay is planned once per copy it may show
+    /// in, with the view shifted by whole worlds the other way, and its commands moved by those
+    /// worlds (`origin.x + k`); meshes are shared between copies.
+    let worldCopies: WorldCopies
 
     init(camera: Camera) {
         self.camera = camera
@@ -49,7 +51,7 @@ struct PlanView {
             radius = max(radius, ((m.x - center.x) * (m.x - center.x) + (m.y - center.y) * (m.y - center.y)).squareRoot())
         }
         viewRadius = reachesHorizon || !radius.isFinite ? nil : radius
-        groundSpan = Self.groundSpan(camera, worldSize: worldSize)
+        worldCopies = WorldCopies(camera: camera)
     }
 
     /// A length in logical pixels at this view.

@@ -94,7 +94,7 @@ public final class RenderPlanner: @unchecked Sendable {
             if k != 0 { for i in first ..< commands.count { commands[i].origin.x += Double(k) } }
         }
         for overlay in scene.drawingOrder {
-            let copies = overlay.worldXExtent.map { view.copies(lo: $0.lo, hi: $0.hi) } ?? [0]
+            let copies = overlay.worldXExtent.map { view.worldCopies.shifts(lo: $0.lo, hi: $0.hi) } ?? [0]
             for k in copies { inCopy(k) { plan(overlay, $0, copy: k, &commands, &labels) } }
         }
         // Marker labels go on top of everything else in the scene.

@@ -158,6 +158,14 @@ extension BasemapLayers {
     /// them: in every copy of the world they are drawn in.
     static func reservedBoxes(_ overlays: [Overlay], camera: Camera, labels: CairoLabelRasterizer) -> [LabelBox] {
         var out: [LabelBox] = []
+        let copies = WorldCopies(camera: camera)
+        // Where the position lands in each copy the overlay is drawn in (as the planner draws
+        // it), or on the copy nearest the centre for one without copies.
+        func screenPoints(_ overlay: Overlay, at position: LatLng) -> [ScreenPoint] {
+            guard let e = overlay.worldXExtent else { return camera.project(position).map { [$0] } ?? [] }
+            let p = MapPoint(position)
+            return copies.shifts(lo: e.lo, hi: e.hi).compactMap { camera.project(MapPoint(x: p.x + Double($0), y: p.y)) }
+        }
         for overlay in overlays {
             switch overlay {
             case .marker(let m):
@@ -165,7 +173,7 @@ extension BasemapLayers {
                 if let text = m.label, !text.isEmpty, let l = try? Label(position: m.position, text: text) {
                     image = labels.rasterize(l, pixelRatio: camera.pixelRatio)
                 }
-                for s in screenPoints(of: overlay, at: m.position, camera: camera) {
+                for s in screenPoints(overlay, at: m.position) {
                     var box: LabelBox = (s.x - 12, s.y - 36, s.x + 12, s.y + 12)
                     if let image {
                         box.2 = s.x + 16 + image.logicalWidth
@@ -176,7 +184,7 @@ extension BasemapLayers {
                 }
             case .label(let l):
                 guard let image = labels.rasterize(l, pixelRatio: camera.pixelRatio) else { continue }
-                for s in screenPoints(of: overlay, at: l.position, camera: camera) {
+                for s in screenPoints(overlay, at: l.position) {
                     let x0 = s.x - l.anchor.x * image.logicalWidth + l.offset.x
                     let y0 = s.y - l.anchor.y * image.logicalHeight + l.offset.y
                     out.append((x0, y0, x0 + image.logicalWidth, y0 + image.logicalHeight))
@@ -185,21 +193,6 @@ extension BasemapLayers {
             }
         }
         return out
-    }
-
-    /// Where `position` lands on the screen in each copy of the world the overlay is drawn in
-    /// that the view shows (with 1024 px to spare at the centre's scale), the 8 nearest the centre at most; only the
-    /// copy nearest the centre for an overlay without copies.
-    static func screenPoints(of overlay: Overlay, at position: LatLng, camera: Camera) -> [ScreenPoint] {
-        let p = MapPoint(position)
-        let xs = camera.visibleGroundQuad.map(\.x).filter(\.isFinite)
-        guard overlay.worldXExtent != nil, xs.count == 4, p.x.isFinite else { return camera.project(position).map { [$0] } ?? [] }
-        let margin = 1024 / camera.worldSize
-        let first = (xs.min()! - margin - p.x).rounded(.up), last = (xs.max()! + margin - p.x).rounded(.down)
-        guard first <= last, abs(first) < 1e6, abs(last) < 1e6 else { return camera.project(position).map { [$0] } ?? [] }
-        let centre = MapPoint(camera.center).x - p.x
-        let ks = (Int(first) ... Int(last)).sorted { abs(Double($0) - centre) < abs(Double($1) - centre) }.prefix(8)
-        return ks.compactMap { camera.project(MapPoint(x: p.x + Double($0), y: p.y)) }
     }
 }
 

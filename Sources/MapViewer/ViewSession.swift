@@ -90,7 +90,7 @@ public final class ViewSession: @unchecked Sendable {
 
     private let picker = Picker()
     /// Where the selection's and the measurement's callouts stand (see `smartWrap`).
-    private var selectionAnchor: CalloutWrap?, measureAnchor: CalloutWrap?
+    private var selectionWrap: CalloutWrap?, measureWrap: CalloutWrap?
     private var drag: Drag?
     private var pointer: ScreenPoint?
     private var follows: [(file: FollowedFile, track: LiveTrack)] = []
@@ -201,7 +201,7 @@ public final class ViewSession: @unchecked Sendable {
             case .measurePoint(let i):
                 if let g = cam.unproject(p) {
                     measurePoints[i] = g
-                    if i == measurePoints.count - 1 { measureAnchor = CalloutWrap(lon: g.lon, screen: p) }
+                    if i == measurePoints.count - 1 { measureWrap = CalloutWrap(lon: g.lon, screen: p) }
                     reportMeasure()
                 }
                 return
@@ -245,7 +245,7 @@ public final class ViewSession: @unchecked Sendable {
                 if !measuring { measurePoints.removeAll() }
             case "escape":
                 selection = nil
-                selectionAnchor = nil
+                selectionWrap = nil
                 measurePoints.removeAll()
             case "n" where options.compass:
                 resetNorth(flatten: mods.contains(.shift))
@@ -272,14 +272,14 @@ public final class ViewSession: @unchecked Sendable {
         if measuring {
             guard let g = cam.unproject(p) else { return }
             measurePoints.append(g)
-            measureAnchor = CalloutWrap(lon: g.lon, screen: p)
+            measureWrap = CalloutWrap(lon: g.lon, screen: p)
             reportMeasure()
             return
         }
         let pick = picker.pick(frameOverlays(at: now), at: p, camera: cam, tolerance: options.pickTolerance)
         selection = pick
         // The callout starts on the copy of the world that was clicked.
-        selectionAnchor = pick.map { CalloutWrap(lon: $0.position.lon, screen: p) }
+        selectionWrap = pick.map { CalloutWrap(lon: $0.position.lon, screen: p) }
         report(.pick(pick))
     }
 
@@ -377,16 +377,16 @@ public final class ViewSession: @unchecked Sendable {
         }
         if let sel = selection, sel.overlay < s.overlays.count {
             s.overlays += Self.highlight(s.overlays[sel.overlay], camera: cam)
-            let a = Self.smartWrap(sel.position, from: selectionAnchor, camera: cam)
-            selectionAnchor = a
+            let a = Self.smartWrap(sel.position, from: selectionWrap, camera: cam)
+            selectionWrap = a
             s.callouts.append(Callout(position: LatLng(lat: sel.position.lat, lon: a.lon), lines: Self.calloutLines(sel),
                                       unwrappedLongitude: true))
         }
         s.overlays += measureOverlays(cam)
         if measurePoints.count >= 2, let last = measurePoints.last {
             let total = Self.legs(measurePoints).reduce(0, +)
-            let a = Self.smartWrap(last, from: measureAnchor, camera: cam)
-            measureAnchor = a
+            let a = Self.smartWrap(last, from: measureWrap, camera: cam)
+            measureWrap = a
             s.callouts.append(Callout(position: LatLng(lat: last.lat, lon: a.lon), lines: ["Total \(Self.distance(total))"],
                                       unwrappedLongitude: true))
         }
@@ -414,14 +414,14 @@ public final class ViewSession: @unchecked Sendable {
     /// only where that lands nearer its last screen position; then, while it lies more than half a
     /// world from the centre and off the screen, it moves a world toward the centre, so it is
     /// never lost off-screen while a copy of it is in view.
-    static func smartWrap(_ p: LatLng, from anchor: CalloutWrap?, camera cam: Camera) -> CalloutWrap {
+    static func smartWrap(_ p: LatLng, from wrap: CalloutWrap?, camera cam: Camera) -> CalloutWrap {
         guard p.lat.isFinite, p.lon.isFinite else { return CalloutWrap(lon: p.lon, screen: nil) }
         let centre = cam.center.lon
-        // Start on the copy nearest the anchor's longitude, within a few worlds of the centre.
-        let start = anchor.map { $0.lon.isFinite ? min(max($0.lon, centre - 1080), centre + 1080) : p.lon } ?? p.lon
+        // Start on the copy nearest the longitude it stood at, within a few worlds of the centre.
+        let start = wrap.map { $0.lon.isFinite ? min(max($0.lon, centre - 1080), centre + 1080) : p.lon } ?? p.lon
         var lon = p.lon + 360 * ((start - p.lon) / 360).rounded()
         func screen(_ l: Double) -> ScreenPoint? { cam.project(MapPoint(LatLng(lat: p.lat, lon: l))) }
-        if let prior = anchor?.screen {
+        if let prior = wrap?.screen {
             func d(_ l: Double) -> Double { screen(l).map { hypot($0.x - prior.x, $0.y - prior.y) } ?? .infinity }
             for _ in 0 ..< 4 {
                 let here = d(lon)
