@@ -38,6 +38,15 @@ extension MapSprites {
         _ lines: [String], font: Font = Font(size: 12), color: RGBAColor = labelColor, scale: Double = 1,
         anchor: CalloutAnchor = .bottom
     ) throws(CanvasError) -> AnchoredBitmap {
+        try callout(lines, font: font, color: color, scale: scale, anchorFor: { _ in anchor })
+    }
+
+    /// A callout whose anchor is chosen once its size (logical px, pointer included) is known,
+    /// such as `{ CalloutAnchor.fitting(size: $0, tip: tip, view: view) }`: laid out and drawn once.
+    public static func callout(
+        _ lines: [String], font: Font = Font(size: 12), color: RGBAColor = labelColor, scale: Double = 1,
+        anchorFor: ((width: Double, height: Double)) -> CalloutAnchor
+    ) throws(CanvasError) -> AnchoredBitmap {
         let lines = lines.filter { !$0.trimmingWhitespace.isEmpty }
         guard !lines.isEmpty, lines.count <= 20, lines.allSatisfy({ !$0.contains("\n") && $0.count <= 200 }) else {
             throw .invalidArgument("lines", "a callout needs 1…20 non-empty lines of at most 200 characters")
@@ -49,6 +58,7 @@ extension MapSprites {
         let width = ((metrics.map(\.width).max() ?? 0) + 2 * pad).rounded(.up) + 2
         let boxHeight = (Double(lines.count) * lineHeight + Double(lines.count - 1) * gap + 2 * pad).rounded(.up)
         let height = boxHeight + pointer + 2
+        let anchor = anchorFor((width, height))
         let canvas = try canvas(width: width, height: height, scale: scale)
         // Laid out with the box on top; a box below the point is the same drawing turned upside
         // down (`y` maps each height), its text then placed in the moved box.

@@ -242,12 +242,10 @@ public final class MapSnapshotter: @unchecked Sendable {
         try drawCanvasLayers(on: &bitmap, snapshot: snapshot)
         for callout in snapshot.callouts {
             guard let p = callout.screenPoint(in: camera) else { continue }
-            var sprite = try MapSprites.callout(callout.lines, scale: scale)
             // Below the point or to one side where the box would leave the view above it.
-            let anchor = CalloutAnchor.fitting(
-                size: (Double(sprite.bitmap.width) / scale, Double(sprite.bitmap.height) / scale),
-                tip: (p.x, p.y), view: (w, h))
-            if anchor != .bottom { sprite = try MapSprites.callout(callout.lines, scale: scale, anchor: anchor) }
+            let sprite = try MapSprites.callout(callout.lines, scale: scale) {
+                CalloutAnchor.fitting(size: $0, tip: (p.x, p.y), view: (w, h))
+            }
             bitmap.composite(sprite, at: (p.x, p.y), scale: scale)
         }
         if snapshot.compass, snapshot.compassOpacity > 0 {
