@@ -185,6 +185,8 @@ private final class GLState {
     let screen = LazyProgram(Shaders.screenVertex, Shaders.screenFragment)
     let solid = LazyProgram(Shaders.solidVertex, Shaders.solidFragment)
     let cylinder = LazyProgram(Shaders.cylinderVertex, Shaders.cylinderFragment)
+    /// Antialiased fringes of opaque solids' faces, with shader coverage (see `SolidFringe`).
+    let solidFringe = LazyProgram(Shaders.solidFringeVertex, Shaders.solidFringeFragment)
     let ribbon = LazyProgram(Shaders.ribbonVertex, Shaders.ribbonFragment)
     let skyProgram = LazyProgram(Shaders.skyVertex, Shaders.skyFragment)
     let raster = LazyProgram(Shaders.rasterVertex, Shaders.rasterFragment)
@@ -310,6 +312,38 @@ private final class GLState {
                 blending = on
             }
         }
+        // This command's matrix, translated to its origin.
+        func setMatrix(_ program: GLProgram, _ cmd: DrawCommand) {
+            let tx = (cmd.origin.x - base.x) * ws, ty = (cmd.origin.y - base.y) * ws
+            for i in 0 ..< 4 {
+                md[12 + i] = baseMatrix[i] * tx + baseMatrix[4 + i] * ty + baseMatrix[12 + i]
+                m[12 + i] = Float(md[12 + i])
+            }
+            glUniformMatrix4fv(program.uniform("u_matrix"), 1, GLboolean(GL_FALSE), m)
+        }
+        func useProgram(_ program: GLProgram) {
+            if program.id != current {
+                glUseProgram(program.id)
+                current = program.id
+            }
+        }
+        /// The antialiased fringes of an opaque solid's faces (see `SolidFringe`).
+        func drawFringe(_ cmd: DrawCommand) throws {
+            guard cmd.mesh.layout == .solid, !cmd.mesh.indices.isEmpty, let fringe = buffers(for: cmd.mesh).fringe else { return }
+            let program = try solidFringe.get()
+            useProgram(program)
+            setBlend(true)
+            setMatrix(program, cmd)
+            glUniform1f(program.uniform("u_worldSize"), worldSize)
+            let c = cmd.color.premultiplied
+            glUniform4f(program.uniform("u_color"), c.0, c.1, c.2, c.3)
+            glUniform2f(program.uniform("u_viewport"), Float(w), Float(h))
+            glUniform3f(program.uniform("u_light"), light.0, light.1, light.2)
+            glUniform1f(program.uniform("u_ambient"), ThreeD.ambient)
+            glBindVertexArray(fringe.vao)
+            triangles += fringe.indexCount / 3
+            glDrawElements(GLenum(GL_TRIANGLES), GLsizei(fringe.indexCount), GLenum(GL_UNSIGNED_INT), nil)
+        }
         func drawCommand(_ cmd: DrawCommand) throws {
             guard !cmd.mesh.indices.isEmpty else { return }
             let gpu = buffers(for: cmd.mesh)
@@ -334,16 +368,8 @@ private final class GLState {
             // stencil (blendOnce) test; with it, only opaque fill interiors skip the blend.
             let blend = !(ground && opaque && (!aa || cmd.coverage == .fill))
             setBlend(blend)
-            if program.id != current {
-                glUseProgram(program.id)
-                current = program.id
-            }
-            let tx = (cmd.origin.x - base.x) * ws, ty = (cmd.origin.y - base.y) * ws
-            for i in 0 ..< 4 {
-                md[12 + i] = baseMatrix[i] * tx + baseMatrix[4 + i] * ty + baseMatrix[12 + i]
-                m[12 + i] = Float(md[12 + i])
-            }
-            glUniformMatrix4fv(program.uniform("u_matrix"), 1, GLboolean(GL_FALSE), m)
+            useProgram(program)
+            setMatrix(program, cmd)
             glUniform1f(program.uniform("u_worldSize"), worldSize)
             let c = cmd.color.premultiplied
             glUniform4f(program.uniform("u_color"), c.0, c.1, c.2, c.3)
@@ -503,6 +529,15 @@ private final class GLState {
                     blending = true
                 }
                 glDepthMask(GLboolean(GL_FALSE))
+                if aa && passes.opaque.contains(where: { $0.mesh.layout == .solid }) {
+                    // Faces' fringes over what is behind them, after every opaque solid (and
+                    // custom layer) is in the depth buffer.
+                    ThreeD.cullBackFaces(false)
+                    glDisable(GLenum(GL_STENCIL_TEST))
+                    glDepthFunc(GLenum(GL_LEQUAL))
+                    for cmd in passes.opaque { try drawFringe(cmd) }
+                    glDepthFunc(GLenum(GL_LESS))
+                }
                 for cmd in passes.translucent {
                     ThreeD.cullBackFaces(cmd.mesh.layout == .solid)
                     try drawCommand(cmd)
@@ -778,7 +813,7 @@ struct MeshExtent {
 }
 
 /// A mesh's vertex array, vertex and index buffers. Holds the mesh so its identity stays unique.
-private final class GPUMesh {
+final class GPUMesh {
     let mesh: Mesh
     var vao: GLuint = 0
     var buffers: [GLuint] = [0, 0]
@@ -787,6 +822,9 @@ private final class GPUMesh {
     let pointShape: Bool
     /// Where the vertices reach (for partial redraws), computed when first asked for.
     lazy var extent = MeshExtent(mesh)
+    /// A solid's face fringes (nil for other layouts and for solids without edges), made when
+    /// first drawn.
+    lazy var fringe: GPUFringe? = mesh.layout == .solid ? GPUFringe(SolidFringe(mesh)) : nil
 
     init(_ mesh: Mesh, frame: Int) {
         self.mesh = mesh
@@ -821,6 +859,41 @@ private final class GPUMesh {
             attrib(0, 3, 0); attrib(1, 3, 12); attrib(2, 3, 24); attrib(3, 1, 36); attrib(4, 4, 40)
         case .raster:
             attrib(0, 2, 0); attrib(1, 2, 8)
+        }
+        glBindVertexArray(0)
+    }
+
+    deinit {
+        glDeleteVertexArrays(1, &vao)
+        glDeleteBuffers(2, &buffers)
+    }
+}
+
+/// The GPU buffers of a `SolidFringe`.
+final class GPUFringe {
+    var vao: GLuint = 0
+    var buffers: [GLuint] = [0, 0]
+    let indexCount: Int
+
+    init?(_ fringe: SolidFringe) {
+        guard !fringe.indices.isEmpty else { return nil }
+        indexCount = fringe.indices.count
+        glGenVertexArrays(1, &vao)
+        glGenBuffers(2, &buffers)
+        glBindVertexArray(vao)
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), buffers[0])
+        fringe.vertices.withUnsafeBytes {
+            glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STATIC_DRAW))
+        }
+        glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), buffers[1])
+        fringe.indices.withUnsafeBytes {
+            glBufferData(GLenum(GL_ELEMENT_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STATIC_DRAW))
+        }
+        let stride = GLsizei(SolidFringe.stride * 4)
+        for (loc, n, offset) in [(0, 3, 0), (1, 3, 12), (2, 3, 24), (3, 3, 36), (4, 2, 48)] {
+            glEnableVertexAttribArray(GLuint(loc))
+            glVertexAttribPointer(GLuint(loc), GLint(n), GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride,
+                                  UnsafeRawPointer(bitPattern: offset))
         }
         glBindVertexArray(0)
     }

@@ -34,6 +34,76 @@ extension Shaders {
         }
         """
 
+    /// The antialiased fringes of lit solids' faces (see `SolidFringe`), drawn after every opaque
+    /// solid with the depth test on and depth writes off. Each edge of a face is a quad from half
+    /// a device pixel inside the face to one outside, in the face's own light and at the edge's
+    /// depth; its alpha falls from 1 to 0 across the outer pixel. Outside a silhouette it blends
+    /// over what is behind; across a crease it blends over the neighbouring face (which lies
+    /// behind the face's plane extended past the edge), and the neighbour's fringe over it, so
+    /// both sides of a crease share its pixels. Edges of faces turned away are dropped, and the
+    /// depth test keeps hidden edges hidden.
+    static let solidFringeVertex = """
+        #version 300 es
+        precision highp float;
+        layout(location = 0) in vec3 a_pos;
+        layout(location = 1) in vec3 a_other;
+        layout(location = 2) in vec3 a_third;
+        layout(location = 3) in vec3 a_normal;
+        layout(location = 4) in vec2 a_corner;
+        uniform mat4 u_matrix;
+        uniform float u_worldSize;
+        uniform vec2 u_viewport;
+        uniform vec3 u_light;
+        uniform float u_ambient;
+        uniform vec4 u_color;
+        out float v_across;
+        out float v_shade;
+        flat out vec4 v_color;
+        void main() {
+            vec4 p = u_matrix * vec4(a_pos.xy * u_worldSize, a_pos.z, 1.0);
+            vec4 q = u_matrix * vec4(a_other.xy * u_worldSize, a_other.z, 1.0);
+            vec4 c = u_matrix * vec4(a_third.xy * u_worldSize, a_third.z, 1.0);
+            float diffuse = max(dot(normalize(a_normal), u_light), 0.0);
+            v_shade = u_ambient + (1.0 - u_ambient) * diffuse;
+            v_color = u_color;
+            v_across = 0.0;
+            // Nothing for edges that reach behind the eye (their faces are clipped there).
+            if (p.w <= 0.0 || q.w <= 0.0 || c.w <= 0.0) { gl_Position = vec4(2.0, 2.0, 2.0, 1.0); return; }
+            vec2 hv = 0.5 * u_viewport;
+            vec2 sp = p.xy / p.w * hv, sq = q.xy / q.w * hv, sc = c.xy / c.w * hv;
+            // The edge from a to b as its triangle winds it (a_corner.x: this vertex is b).
+            bool atB = a_corner.x > 0.5;
+            vec2 sa = atB ? sq : sp, sb = atB ? sp : sq;
+            vec2 e = sb - sa;
+            float len = length(e);
+            float turn = e.x * (sc.y - sa.y) - e.y * (sc.x - sa.x);
+            // Front faces wind clockwise on screen (see ThreeD.cullBackFaces); an edge seen end on
+            // has no fringe.
+            if (len < 1e-3 || turn >= 0.0) { gl_Position = vec4(2.0, 2.0, 2.0, 1.0); return; }
+            vec2 d = e / len;
+            // Clockwise: the face lies to the right of a→b, so outward is to the left.
+            vec2 outward = vec2(-d.y, d.x);
+            float across = a_corner.y > 0.5 ? 1.0 : -0.5;
+            float along = (atB ? 0.5 : -0.5) * (a_corner.y > 0.5 ? 1.0 : 0.0);
+            vec2 s = sp + outward * across + d * along;
+            gl_Position = vec4(s / hv, p.z / p.w, 1.0);
+            v_across = across;
+        }
+        """
+
+    static let solidFringeFragment = """
+        #version 300 es
+        precision highp float;
+        in float v_across;
+        in float v_shade;
+        flat in vec4 v_color;
+        out vec4 fragColor;
+        void main() {
+            float alpha = clamp(0.5 - v_across, 0.0, 1.0);
+            fragColor = vec4(v_color.rgb * v_shade, v_color.a) * alpha;
+        }
+        """
+
     /// Round columns as impostors (`VertexLayout.cylinder`). Each of the four vertices projects
     /// octagons round the column's bottom and top rims and lays the screen quad along the column's axis on
     /// screen, tight around its silhouette plus a device pixel and a half for the antialiased
@@ -153,13 +223,18 @@ extension Shaders {
             float cov = min(clamp((r - h) / max(fwidth(h), 1e-6) + 0.5, 0.0, 1.0),
                             clamp(gap / max(fwidth(gap), 1e-12) + 0.5, 0.0, 1.0));
             // Entering the slab after the cylinder: through a cap (the top looking down).
-            bool cap = lo > t0;
+            float capAhead = lo - t0;
+            bool cap = capAhead > 0.0;
             float t = cap ? lo : t0;
             float depth = (v_shade.z + t * v_lin.w) / (v_shade.w + t * v_w);
             if (cov <= 0.0 || t <= 0.0 || depth < -1.0 || depth > 1.0) discard;
             gl_FragDepth = depth * 0.5 + 0.5;
-            float diffuse = cap ? (dz < 0.0 ? v_cyl.w : -v_cyl.w) : (t0 * v_lin.z - v_shade.x) / r;
-            float shade = v_shade.y + (1.0 - v_shade.y) * max(diffuse, 0.0);
+            // The rim between the cap and the side shares a pixel's area between the two: their
+            // light mixed by how far the cap's share runs across the pixel.
+            float capShare = clamp(capAhead / max(fwidth(capAhead), 1e-12) + 0.5, 0.0, 1.0);
+            float capLight = max(dz < 0.0 ? v_cyl.w : -v_cyl.w, 0.0);
+            float sideLight = max((t0 * v_lin.z - v_shade.x) / r, 0.0);
+            float shade = v_shade.y + (1.0 - v_shade.y) * mix(sideLight, capLight, capShare);
             fragColor = vec4(v_color.rgb * shade, v_color.a) * cov;
         }
         """

@@ -50,10 +50,11 @@ import Testing
     }
 
     /// Reference pixels (straight RGB, 0…255 as Double) and whether each is an edge.
-    static func supersampled(_ scene: Scene, ratio: Double) throws -> (rgb: [Double], edge: [Bool], width: Int, height: Int) {
+    static func supersampled(_ scene: Scene, ratio: Double,
+                             camera: (Double) -> Camera = { ReferenceImageTests.camera(ratio: $0) }) throws -> (rgb: [Double], edge: [Bool], width: Int, height: Int) {
         let k = Int(4 / ratio)
         let r = try MapRenderer(samples: k == 4 ? 0 : 4, shaderAntialiasing: false)
-        let f = try r.render(scene: scene, camera: ReferenceImageTests.camera(ratio: 4))
+        let f = try r.render(scene: scene, camera: camera(4))
         let w = f.width / k, h = f.height / k
         var rgb = [Double](repeating: 0, count: w * h * 3), edge = [Bool](repeating: false, count: w * h)
         for y in 0 ..< h {
@@ -137,5 +138,100 @@ import Testing
         #expect(inked.1 > 2000, "the line covers \(inked.1) px")
         #expect(abs(inked.0 - inked.1) * 100 <= inked.1, "inked: one triangle \(inked.0), fans \(inked.1)")
         #expect(differing * 100 <= inked.1, "\(differing) of \(inked.1) pixels differ")
+    }
+
+    /// Round columns (ray-cast in their fragments) in front of and behind each other, and an
+    /// extruded block, at pitch 50 and bearing 20.
+    static func solids() throws -> Scene {
+        let at = ReferenceImageTests.at
+        var s = Scene(background: Color(rgb: 0xF6F8FA))
+        func box(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> [LatLng] {
+            [at(x, y), at(x + w, y), at(x + w, y + h), at(x, y + h)]
+        }
+        s.add(.extrusion(try Extrusion(exterior: box(-100, -10, 30, 25), height: 40, color: Color(rgb: 0x8C959F))))
+        s.add(.extrusion(try Extrusion(exterior: box(-60, 30, 25, 20), height: 25, color: Color(rgb: 0xBF8700))))
+        let columns: [(Double, Double, Double, Double, UInt32)] = [
+            (-40, -10, 70, 14, 0x2DA44E), (-28, -2, 45, 9, 0x0969DA), (-5, -25, 90, 18, 0x2DA44E),
+            (25, 5, 35, 12, 0xCF222E), (40, -20, 60, 10, 0x2DA44E), (70, 10, 25, 16, 0x8250DF), (95, -15, 80, 7, 0x2DA44E),
+        ]
+        for (x, y, height, radius, color) in columns {
+            s.add(.column(try Column(position: at(x, y), height: height, radius: radius, color: Color(rgb: color))))
+        }
+        return s
+    }
+
+    static func solidsCamera(_ ratio: Double) -> Camera {
+        Camera(center: ReferenceImageTests.at(0, -40), zoom: 16, bearing: 20, pitch: 50,
+               size: ScreenSize(width: 240, height: 160), pixelRatio: ratio)
+    }
+
+    /// Extruded blocks get their edges from fringes drawn after the opaque pass (`SolidFringe`);
+    /// without shader coverage they are aliased. Every face covers the pixels whose centres it
+    /// contains, so the inner half of a silhouette's ramp is missing and 4× MSAA stays closer
+    /// to the reference there: the fringes must take the error at least a sixth of the way
+    /// from aliased to 4× MSAA's and keep within a third of MSAA's error of it.
+    @Test(arguments: [1.0, 2.0]) func solidsShaderCoverageApproachesSupersampling(ratio: Double) throws {
+        let scene = try Self.solids()
+        let ref = try Self.supersampled(scene, ratio: ratio, camera: Self.solidsCamera)
+        let edges = ref.edge.filter { $0 }.count
+        #expect(edges > 900 * Int(ratio), "the scene has edges to compare (\(edges))")
+        let shader = try MapRenderer(samples: 0)
+        let msaa = try MapRenderer(samples: 4, shaderAntialiasing: false)
+        try #require(msaa.samples == 4, "llvmpipe offers 4× MSAA")
+        let camera = Self.solidsCamera(ratio)
+        let shaderError = Self.meanEdgeError(try shader.render(scene: scene, camera: camera), ref)
+        let msaaError = Self.meanEdgeError(try msaa.render(scene: scene, camera: camera), ref)
+        let none = try MapRenderer(samples: 0, shaderAntialiasing: false)
+        let aliasedError = Self.meanEdgeError(try none.render(scene: scene, camera: camera), ref)
+        print("3D antialiasing @\(ratio)x, mean |Δ| on \(edges) edge pixels vs 16× supersampling: shader \(String(format: "%.2f", shaderError)), 4× MSAA \(String(format: "%.2f", msaaError)), none \(String(format: "%.2f", aliasedError))")
+        #expect(aliasedError - shaderError >= (aliasedError - msaaError) / 6, "shader \(shaderError), MSAA \(msaaError), aliased \(aliasedError)")
+        #expect(shaderError <= msaaError * 4 / 3, "shader coverage \(shaderError) vs 4× MSAA \(msaaError)")
+    }
+
+    /// Where a column's cap meets its side the shader mixes the two lights by the cap's share of
+    /// the pixel. On the pixels whose 16 reference samples show both the cap and the side (no
+    /// background), the difference from the reference must average under an eighth of the
+    /// pixel's own contrast (its samples' range): an aliased rim averages a quarter (a pixel
+    /// shows one face or the other where the reference mixes them by area, uniformly over the
+    /// rim's positions across the pixel), a linear ramp close to nothing.
+    @Test func columnRimsAreAntialiased() throws {
+        var scene = Scene(background: Color(rgb: 0xFFFFFF))
+        scene.add(.column(try Column(position: ReferenceImageTests.at(0, 0), height: 30, radius: 30, color: Color(rgb: 0x2DA44E))))
+        let camera = { (r: Double) in
+            Camera(center: ReferenceImageTests.at(0, -20), zoom: 16, bearing: 10, pitch: 45,
+                   size: ScreenSize(width: 200, height: 160), pixelRatio: r)
+        }
+        let ref = try Self.supersampled(scene, ratio: 1, camera: camera)
+        let f4 = try MapRenderer(samples: 0, shaderAntialiasing: false).render(scene: scene, camera: camera(4))
+        let frame = try MapRenderer(samples: 0).render(scene: scene, camera: camera(1))
+        // The cap's green: the column's commonest (the cap is lit evenly, the side by its angle).
+        var counts = [Int](repeating: 0, count: 256)
+        for y in 0 ..< f4.height {
+            for x in 0 ..< f4.width {
+                let p = try #require(f4.pixel(x: x, y: y))
+                if Int(p.r) + Int(p.g) + Int(p.b) <= 600 { counts[Int(p.g)] += 1 }
+            }
+        }
+        let capG = counts.indices.max { counts[$0] < counts[$1] } ?? 0
+        var ratios: [Double] = []
+        for y in 0 ..< ref.height {
+            for x in 0 ..< ref.width {
+                var lo = 255, hi = 0, inside = true
+                for sy in 0 ..< 4 {
+                    for sx in 0 ..< 4 {
+                        let p = try #require(f4.pixel(x: 4 * x + sx, y: 4 * y + sy))
+                        if Int(p.r) + Int(p.g) + Int(p.b) > 600 { inside = false }
+                        lo = min(lo, Int(p.g)); hi = max(hi, Int(p.g))
+                    }
+                }
+                guard inside, abs(hi - capG) <= 2 || abs(lo - capG) <= 2, hi - lo >= 30 else { continue }
+                let p = try #require(frame.pixel(x: x, y: y))
+                ratios.append(abs(Double(p.g) - ref.rgb[(y * ref.width + x) * 3 + 1]) / Double(hi - lo))
+            }
+        }
+        let mean = ratios.reduce(0, +) / Double(max(ratios.count, 1))
+        print("column rim: \(ratios.count) pixels, mean |Δ| \(String(format: "%.3f", mean)) of their contrast")
+        #expect(ratios.count >= 40, "rim pixels to compare: \(ratios.count)")
+        #expect(mean < 0.125)
     }
 }

@@ -1,0 +1,56 @@
+import MapRender
+
+/// The antialiasing fringes of a lit solid (`VertexLayout.solid`): one quad per boundary edge of
+/// each face, for `Shaders.solidFringeVertex`.
+///
+/// A face's boundary edges are the triangle edges no other triangle of the mesh shares: solids
+/// give every face its own vertices (walls, roofs, floors; a smooth column's sides too), so an
+/// edge between two faces belongs to each face once, and the diagonals inside a face are shared.
+/// Each edge keeps the direction its triangle winds it and that triangle's third vertex, which
+/// tell the shader which way the face looks and on which side of the edge it lies.
+///
+/// Vertex layout, `stride` floats: the vertex's end of the edge (`x, y` map units from the
+/// mesh's origin, `z` metres), the other end, the third vertex, the normal at this end, then
+/// whether this is the edge's second end and whether the vertex is on the outer side (0 or 1).
+struct SolidFringe {
+    static let stride = 14
+    /// Meshes of more triangles keep aliased edges: a fringe is four vertices of 14 floats per
+    /// edge, and a pathological polygon (a self-crossing ring of 100,000 points) would need half
+    /// a million thin quads, which doubled its render's time and memory. 50,000 triangles is
+    /// some 5,000 block-shaped buildings in one batch (a batch cell is about 10 km across).
+    static let maxTriangles = 50_000
+    var vertices: [Float] = []
+    var indices: [UInt32] = []
+
+    init(_ mesh: Mesh) {
+        guard mesh.layout == .solid, mesh.triangleCount <= Self.maxTriangles else { return }
+        let v = mesh.vertices, idx = mesh.indices
+        let s = mesh.layout.stride
+        // How many triangles use each undirected edge; boundary edges are used once.
+        var uses: [UInt64: Int] = [:]
+        uses.reserveCapacity(idx.count)
+        func key(_ a: UInt32, _ b: UInt32) -> UInt64 { UInt64(min(a, b)) << 32 | UInt64(max(a, b)) }
+        for t in Swift.stride(from: 0, to: idx.count - 2, by: 3) {
+            for k in 0 ..< 3 { uses[key(idx[t + k], idx[t + (k + 1) % 3]), default: 0] += 1 }
+        }
+        func point(_ i: UInt32) -> ArraySlice<Float> { v[Int(i) * s ..< Int(i) * s + 3] }
+        func normal(_ i: UInt32) -> ArraySlice<Float> { v[Int(i) * s + 3 ..< Int(i) * s + 6] }
+        for t in Swift.stride(from: 0, to: idx.count - 2, by: 3) {
+            for k in 0 ..< 3 {
+                let a = idx[t + k], b = idx[t + (k + 1) % 3], c = idx[t + (k + 2) % 3]
+                guard uses[key(a, b)] == 1, Int(max(a, b, c)) * s + s <= v.count else { continue }
+                let first = UInt32(vertices.count / Self.stride)
+                // Inner a, inner b, outer b, outer a.
+                for (end, outer) in [(0, 0), (1, 0), (1, 1), (0, 1)] {
+                    let here = end == 0 ? a : b, there = end == 0 ? b : a
+                    vertices += point(here)
+                    vertices += point(there)
+                    vertices += point(c)
+                    vertices += normal(here)
+                    vertices += [Float(end), Float(outer)]
+                }
+                indices += [first, first + 1, first + 2, first, first + 2, first + 3]
+            }
+        }
+    }
+}
