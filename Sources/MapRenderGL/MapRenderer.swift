@@ -196,6 +196,8 @@ private final class GLState {
     let aa: Bool
     var target: OffscreenTarget?
     var meshes: [ObjectIdentifier: GPUMesh] = [:]
+    /// See `behindTexture(width:height:)`.
+    var behind: (id: GLuint, width: Int, height: Int) = (0, 0, 0)
     var textures: [ObjectIdentifier: GPUTexture] = [:]
     var whiteTexture: GLuint = 0
     var frame = 0
@@ -225,6 +227,7 @@ private final class GLState {
         textures.removeAll()
         skyQuad.release()
         glDeleteTextures(1, &whiteTexture)
+        if behind.id != 0 { glDeleteTextures(1, &behind.id) }
         target = nil
     }
 
@@ -332,7 +335,7 @@ private final class GLState {
             guard cmd.mesh.layout == .solid, !cmd.mesh.indices.isEmpty, let fringe = buffers(for: cmd.mesh).fringe else { return }
             let program = try solidFringe.get()
             useProgram(program)
-            setBlend(true)
+            setBlend(false)
             setMatrix(program, cmd)
             glUniform1f(program.uniform("u_worldSize"), worldSize)
             let c = cmd.color.premultiplied
@@ -340,6 +343,7 @@ private final class GLState {
             glUniform2f(program.uniform("u_viewport"), Float(w), Float(h))
             glUniform3f(program.uniform("u_light"), light.0, light.1, light.2)
             glUniform1f(program.uniform("u_ambient"), ThreeD.ambient)
+            glUniform1i(program.uniform("u_behind"), 0)
             glBindVertexArray(fringe.vao)
             triangles += fringe.indexCount / 3
             glDrawElements(GLenum(GL_TRIANGLES), GLsizei(fringe.indexCount), GLenum(GL_UNSIGNED_INT), nil)
@@ -535,8 +539,18 @@ private final class GLState {
                     ThreeD.cullBackFaces(false)
                     glDisable(GLenum(GL_STENCIL_TEST))
                     glDepthFunc(GLenum(GL_LEQUAL))
+                    // What the fringes mix with: the frame as the opaque pass left it.
+                    glActiveTexture(GLenum(GL_TEXTURE0))
+                    glBindTexture(GLenum(GL_TEXTURE_2D), behindTexture(width: w, height: h))
+                    glCopyTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, 0, 0, GLsizei(w), GLsizei(h))
+                    // The fringes lie in their faces' planes: pulled a little towards the eye
+                    // (by the plane's own depth slope), so a face's own pixels never hide them.
+                    glEnable(GLenum(GL_POLYGON_OFFSET_FILL))
+                    glPolygonOffset(-1, -4)
                     for cmd in passes.opaque { try drawFringe(cmd) }
+                    glDisable(GLenum(GL_POLYGON_OFFSET_FILL))
                     glDepthFunc(GLenum(GL_LESS))
+                    setBlend(true)
                 }
                 for cmd in passes.translucent {
                     ThreeD.cullBackFaces(cmd.mesh.layout == .solid)
@@ -725,6 +739,23 @@ private final class GLState {
         return skyProgram.id
     }
 
+    /// The texture the solids' fringes read the frame from (see `Shaders.solidFringeVertex`),
+    /// the frame's size.
+    private func behindTexture(width: Int, height: Int) -> GLuint {
+        if behind.id == 0 || behind.width != width || behind.height != height {
+            if behind.id != 0 { glDeleteTextures(1, &behind.id) }
+            glGenTextures(1, &behind.id)
+            glBindTexture(GLenum(GL_TEXTURE_2D), behind.id)
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0, GLenum(GL_RGBA),
+                         GLenum(GL_UNSIGNED_BYTE), nil)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+            behind.width = width
+            behind.height = height
+        }
+        return behind.id
+    }
+
     private func buffers(for mesh: Mesh) -> GPUMesh {
         let id = ObjectIdentifier(mesh)
         if let g = meshes[id] {
@@ -890,7 +921,7 @@ final class GPUFringe {
             glBufferData(GLenum(GL_ELEMENT_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STATIC_DRAW))
         }
         let stride = GLsizei(SolidFringe.stride * 4)
-        for (loc, n, offset) in [(0, 3, 0), (1, 3, 12), (2, 3, 24), (3, 3, 36), (4, 2, 48)] {
+        for (loc, n, offset) in [(0, 3, 0), (1, 3, 12), (2, 3, 24), (3, 3, 36), (4, 2, 48), (5, 4, 56)] {
             glEnableVertexAttribArray(GLuint(loc))
             glVertexAttribPointer(GLuint(loc), GLint(n), GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride,
                                   UnsafeRawPointer(bitPattern: offset))

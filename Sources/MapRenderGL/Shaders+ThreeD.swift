@@ -35,13 +35,15 @@ extension Shaders {
         """
 
     /// The antialiased fringes of lit solids' faces (see `SolidFringe`), drawn after every opaque
-    /// solid with the depth test on and depth writes off. Each edge of a face is a quad from half
-    /// a device pixel inside the face to one outside, in the face's own light and at the edge's
-    /// depth; its alpha falls from 1 to 0 across the outer pixel. Outside a silhouette it blends
-    /// over what is behind; across a crease it blends over the neighbouring face (which lies
-    /// behind the face's plane extended past the edge), and the neighbour's fringe over it, so
-    /// both sides of a crease share its pixels. Edges of faces turned away are dropped, and the
-    /// depth test keeps hidden edges hidden.
+    /// solid with the depth test on, depth writes and blending off, reading `u_behind`: a copy of
+    /// the frame taken just before. Each edge of a face that looks at the eye is a quad in the
+    /// face's plane (its depth the plane's, extended past the edge) from half a device pixel
+    /// inside the face to one outside. Every fragment writes the pixel's colour mixed by the
+    /// face's share of it, `0.5 − d` for a pixel centre `d` pixels outside the edge: outside,
+    /// with the copy's colour at the pixel itself (what lies behind: the background, or the
+    /// neighbouring face across a crease, which lies behind the face's plane extended); inside
+    /// a silhouette, with the copy's colour a pixel further out than the edge (the face hid what
+    /// was behind its own pixels). Inside a crease the neighbour's own fringe does that.
     static let solidFringeVertex = """
         #version 300 es
         precision highp float;
@@ -50,6 +52,7 @@ extension Shaders {
         layout(location = 2) in vec3 a_third;
         layout(location = 3) in vec3 a_normal;
         layout(location = 4) in vec2 a_corner;
+        layout(location = 5) in vec4 a_across;
         uniform mat4 u_matrix;
         uniform float u_worldSize;
         uniform vec2 u_viewport;
@@ -59,22 +62,26 @@ extension Shaders {
         out float v_across;
         out float v_shade;
         flat out vec4 v_color;
+        flat out vec3 v_out;
+        vec3 screen(vec4 p, vec2 hv) { return vec3(p.xy / p.w * hv, p.z / p.w); }
         void main() {
             vec4 p = u_matrix * vec4(a_pos.xy * u_worldSize, a_pos.z, 1.0);
             vec4 q = u_matrix * vec4(a_other.xy * u_worldSize, a_other.z, 1.0);
             vec4 c = u_matrix * vec4(a_third.xy * u_worldSize, a_third.z, 1.0);
+            vec4 n = u_matrix * vec4(a_across.xy * u_worldSize, a_across.z, 1.0);
             float diffuse = max(dot(normalize(a_normal), u_light), 0.0);
             v_shade = u_ambient + (1.0 - u_ambient) * diffuse;
             v_color = u_color;
             v_across = 0.0;
+            v_out = vec3(0.0);
             // Nothing for edges that reach behind the eye (their faces are clipped there).
             if (p.w <= 0.0 || q.w <= 0.0 || c.w <= 0.0) { gl_Position = vec4(2.0, 2.0, 2.0, 1.0); return; }
             vec2 hv = 0.5 * u_viewport;
-            vec2 sp = p.xy / p.w * hv, sq = q.xy / q.w * hv, sc = c.xy / c.w * hv;
+            vec3 sp = screen(p, hv), sq = screen(q, hv), sc = screen(c, hv);
             // The edge from a to b as its triangle winds it (a_corner.x: this vertex is b).
             bool atB = a_corner.x > 0.5;
-            vec2 sa = atB ? sq : sp, sb = atB ? sp : sq;
-            vec2 e = sb - sa;
+            vec3 sa = atB ? sq : sp, sb = atB ? sp : sq;
+            vec2 e = sb.xy - sa.xy;
             float len = length(e);
             float turn = e.x * (sc.y - sa.y) - e.y * (sc.x - sa.x);
             // Front faces wind clockwise on screen (see ThreeD.cullBackFaces); an edge seen end on
@@ -85,22 +92,38 @@ extension Shaders {
             vec2 outward = vec2(-d.y, d.x);
             float across = a_corner.y > 0.5 ? 1.0 : -0.5;
             float along = (atB ? 0.5 : -0.5) * (a_corner.y > 0.5 ? 1.0 : 0.0);
-            vec2 s = sp + outward * across + d * along;
-            gl_Position = vec4(s / hv, p.z / p.w, 1.0);
+            vec2 s = sp.xy + outward * across + d * along;
+            // The face's plane in screen space (depth affine in x and y over a plane).
+            vec3 g = cross(vec3(e, sb.z - sa.z), sc - sa);
+            float z = abs(g.z) > 1e-9 ? sp.z - (g.x * (s.x - sp.x) + g.y * (s.y - sp.y)) / g.z : sp.z;
+            gl_Position = vec4(s / hv, clamp(z, -1.0, 1.0), 1.0);
             v_across = across;
+            // A silhouette when no face shares the edge or the one that does looks away.
+            bool silhouette = true;
+            if (a_across.w > 0.5 && n.w > 0.0) {
+                vec3 sn = screen(n, hv);
+                silhouette = (-e.x) * (sn.y - sb.y) - (-e.y) * (sn.x - sb.x) >= 0.0;
+            }
+            v_out = vec3(outward, silhouette ? 1.0 : 0.0);
         }
         """
 
     static let solidFringeFragment = """
         #version 300 es
         precision highp float;
+        uniform sampler2D u_behind;
         in float v_across;
         in float v_shade;
         flat in vec4 v_color;
+        flat in vec3 v_out;
         out vec4 fragColor;
         void main() {
-            float alpha = clamp(0.5 - v_across, 0.0, 1.0);
-            fragColor = vec4(v_color.rgb * v_shade, v_color.a) * alpha;
+            float share = clamp(0.5 - v_across, 0.0, 1.0);
+            if (v_across < 0.0 && v_out.z < 0.5) discard;
+            vec2 at = gl_FragCoord.xy + (v_across < 0.0 ? v_out.xy * (1.0 - v_across) : vec2(0.0));
+            ivec2 size = textureSize(u_behind, 0);
+            vec4 behind = texelFetch(u_behind, clamp(ivec2(floor(at)), ivec2(0), size - 1), 0);
+            fragColor = vec4(v_color.rgb * v_shade, v_color.a) * share + behind * (1.0 - share);
         }
         """
 

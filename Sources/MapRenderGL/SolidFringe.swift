@@ -10,10 +10,12 @@ import MapRender
 /// tell the shader which way the face looks and on which side of the edge it lies.
 ///
 /// Vertex layout, `stride` floats: the vertex's end of the edge (`x, y` map units from the
-/// mesh's origin, `z` metres), the other end, the third vertex, the normal at this end, then
-/// whether this is the edge's second end and whether the vertex is on the outer side (0 or 1).
+/// mesh's origin, `z` metres), the other end, the third vertex, the normal at this end,
+/// whether this is the edge's second end and whether the vertex is on the outer side (0 or 1),
+/// then the third vertex of the neighbouring face's triangle on this edge and 1, or four zeros
+/// where no face of the mesh shares the edge (a wall's foot, a floating floor's rim).
 struct SolidFringe {
-    static let stride = 14
+    static let stride = 18
     /// Meshes of more triangles keep aliased edges: a fringe is four vertices of 14 floats per
     /// edge, and a pathological polygon (a self-crossing ring of 100,000 points) would need half
     /// a million thin quads, which doubled its render's time and memory. 50,000 triangles is
@@ -34,11 +36,26 @@ struct SolidFringe {
             for k in 0 ..< 3 { uses[key(idx[t + k], idx[t + (k + 1) % 3]), default: 0] += 1 }
         }
         func point(_ i: UInt32) -> ArraySlice<Float> { v[Int(i) * s ..< Int(i) * s + 3] }
+        // The face on the other side of each boundary edge: the boundary edge of another face
+        // between the same two points (solids repeat a point's position in every face it
+        // bounds), found by the points' exact coordinates; its triangle's third vertex tells the
+        // shader whether that face looks at the eye (a crease) or away (a silhouette).
+        struct Ends: Hashable { var a: [Float]; var b: [Float] }
+        var thirdAcross: [Ends: UInt32] = [:]
+        for t in Swift.stride(from: 0, to: idx.count - 2, by: 3) {
+            for k in 0 ..< 3 {
+                let a = idx[t + k], b = idx[t + (k + 1) % 3], c = idx[t + (k + 2) % 3]
+                guard uses[key(a, b)] == 1, Int(max(a, b, c)) * s + s <= v.count else { continue }
+                thirdAcross[Ends(a: Array(point(a)), b: Array(point(b)))] = c
+            }
+        }
         func normal(_ i: UInt32) -> ArraySlice<Float> { v[Int(i) * s + 3 ..< Int(i) * s + 6] }
         for t in Swift.stride(from: 0, to: idx.count - 2, by: 3) {
             for k in 0 ..< 3 {
                 let a = idx[t + k], b = idx[t + (k + 1) % 3], c = idx[t + (k + 2) % 3]
                 guard uses[key(a, b)] == 1, Int(max(a, b, c)) * s + s <= v.count else { continue }
+                // The neighbour runs the shared edge the other way round.
+                let partner = thirdAcross[Ends(a: Array(point(b)), b: Array(point(a)))]
                 let first = UInt32(vertices.count / Self.stride)
                 // Inner a, inner b, outer b, outer a.
                 for (end, outer) in [(0, 0), (1, 0), (1, 1), (0, 1)] {
@@ -48,6 +65,7 @@ struct SolidFringe {
                     vertices += point(c)
                     vertices += normal(here)
                     vertices += [Float(end), Float(outer)]
+                    if let partner { vertices += point(partner); vertices.append(1) } else { vertices += [0, 0, 0, 0] }
                 }
                 indices += [first, first + 1, first + 2, first, first + 2, first + 3]
             }
