@@ -533,7 +533,8 @@ private final class GLState {
                     blending = true
                 }
                 glDepthMask(GLboolean(GL_FALSE))
-                if aa && passes.opaque.contains(where: { $0.mesh.layout == .solid }) {
+                // (Not with multisampling: the copy below needs a single-sampled frame.)
+                if aa && target.samples <= 1 && passes.opaque.contains(where: { $0.mesh.layout == .solid }) {
                     // Faces' fringes over what is behind them, after every opaque solid (and
                     // custom layer) is in the depth buffer.
                     ThreeD.cullBackFaces(false)
