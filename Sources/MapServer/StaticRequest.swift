@@ -67,7 +67,7 @@ public enum QueryString {
         for item in raw.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let key = try decode(parts[0], what: "query key")
-            let value = parts.count > 1 ? try decode(parts[1], what: "'\(key)'") : ""
+            let value = parts.count > 1 ? try decode(parts[1], what: key) : ""
             if key.isEmpty { continue }
             out.append((key, value))
         }

@@ -100,4 +100,22 @@ import Testing
             #expect(e.status == .serviceUnavailable && e.message.contains("deadline"))
         }
     }
+
+    /// A broken escape names the parameter as every other error does: its bare name, in the
+    /// JSON body's "parameter" and before the message.
+    @Test func aBrokenEscapeNamesItsParameter() throws {
+        for (query, parameter) in [("center=1,2&size=%zz", "size"), ("size=600x400&%4=1", "query key"), ("zoom=%2", "zoom")] {
+            do {
+                _ = try QueryString.parse(Substring(query))
+                Issue.record("'\(query)' was accepted")
+            } catch {
+                #expect(error.status == .badRequest)
+                #expect(error.parameter == parameter, "\(query): \(error.parameter ?? "nil")")
+                #expect(error.description == "\(parameter): a broken %-escape")
+                let body = try JSONSerialization.jsonObject(with: Data(error.body)) as? [String: String]
+                #expect(body?["parameter"] == parameter)
+            }
+        }
+        #expect(try QueryString.parse("a=%41%2b+b").first?.value == "A+ b")
+    }
 }
