@@ -845,86 +845,65 @@ struct MeshExtent {
 }
 
 /// A mesh's vertex array, vertex and index buffers. Holds the mesh so its identity stays unique.
-final class GPUMesh {
+private final class GPUMesh {
     let mesh: Mesh
-    var vao: GLuint = 0
-    var buffers: [GLuint] = [0, 0]
+    let arrays: GPUArrays
+    var vao: GLuint { arrays.vao }
     var lastFrame: Int
     /// A ground mesh whose vertices all sit on its origin (a pixel circle or dot).
     let pointShape: Bool
     /// Where the vertices reach (for partial redraws), computed when first asked for.
     lazy var extent = MeshExtent(mesh)
-    /// A solid's face fringes (nil for other layouts and for solids without edges), made when
-    /// first drawn.
-    lazy var fringe: GPUFringe? = mesh.layout == .solid ? GPUFringe(SolidFringe(mesh)) : nil
+    /// A solid's face fringes (nil for other layouts, for solids without edges and for meshes
+    /// past `SolidFringe.maxTriangles`), made when first drawn.
+    lazy var fringe: GPUArrays? = {
+        guard mesh.layout == .solid else { return nil }
+        let f = SolidFringe(mesh)
+        guard !f.indices.isEmpty else { return nil }
+        return GPUArrays(vertices: f.vertices, indices: f.indices, stride: SolidFringe.stride,
+                         attributes: [(0, 3, 0), (1, 3, 12), (2, 3, 24), (3, 3, 36), (4, 2, 48), (5, 4, 56)])
+    }()
 
     init(_ mesh: Mesh, frame: Int) {
         self.mesh = mesh
         lastFrame = frame
         pointShape = ThreeD.isPointShape(mesh)
-        glGenVertexArrays(1, &vao)
-        glGenBuffers(2, &buffers)
-        glBindVertexArray(vao)
-        glBindBuffer(GLenum(GL_ARRAY_BUFFER), buffers[0])
-        mesh.vertices.withUnsafeBytes {
-            glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STATIC_DRAW))
-        }
-        glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), buffers[1])
-        mesh.indices.withUnsafeBytes {
-            glBufferData(GLenum(GL_ELEMENT_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STATIC_DRAW))
-        }
-        let stride = GLsizei(mesh.layout.stride * 4)
-        func attrib(_ loc: GLuint, _ n: GLint, _ offset: Int) {
-            glEnableVertexAttribArray(loc)
-            glVertexAttribPointer(loc, n, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, UnsafeRawPointer(bitPattern: offset))
-        }
+        let attributes: [(GLuint, GLint, Int)]
         switch mesh.layout {
-        case .ground:
-            attrib(0, 2, 0); attrib(1, 2, 8); attrib(2, 1, 16); attrib(3, 1, 20)
-        case .screen:
-            attrib(0, 2, 0); attrib(1, 2, 8); attrib(2, 2, 16)
-        case .solid:
-            attrib(0, 3, 0); attrib(1, 3, 12)
-        case .cylinder:
-            attrib(0, 2, 0); attrib(1, 4, 8)
-        case .ribbon:
-            attrib(0, 3, 0); attrib(1, 3, 12); attrib(2, 3, 24); attrib(3, 1, 36); attrib(4, 4, 40)
-        case .raster:
-            attrib(0, 2, 0); attrib(1, 2, 8)
+        case .ground: attributes = [(0, 2, 0), (1, 2, 8), (2, 1, 16), (3, 1, 20)]
+        case .screen: attributes = [(0, 2, 0), (1, 2, 8), (2, 2, 16)]
+        case .solid: attributes = [(0, 3, 0), (1, 3, 12)]
+        case .cylinder: attributes = [(0, 2, 0), (1, 4, 8)]
+        case .ribbon: attributes = [(0, 3, 0), (1, 3, 12), (2, 3, 24), (3, 1, 36), (4, 4, 40)]
+        case .raster: attributes = [(0, 2, 0), (1, 2, 8)]
         }
-        glBindVertexArray(0)
-    }
-
-    deinit {
-        glDeleteVertexArrays(1, &vao)
-        glDeleteBuffers(2, &buffers)
+        arrays = GPUArrays(vertices: mesh.vertices, indices: mesh.indices, stride: mesh.layout.stride, attributes: attributes)
     }
 }
 
-/// The GPU buffers of a `SolidFringe`.
-final class GPUFringe {
-    var vao: GLuint = 0
-    var buffers: [GLuint] = [0, 0]
+/// A vertex array over interleaved float vertices and 32-bit indices, uploaded once.
+final class GPUArrays {
+    private(set) var vao: GLuint = 0
+    private var buffers: [GLuint] = [0, 0]
     let indexCount: Int
 
-    init?(_ fringe: SolidFringe) {
-        guard !fringe.indices.isEmpty else { return nil }
-        indexCount = fringe.indices.count
+    /// `stride` in floats; each attribute is (location, components, byte offset).
+    init(vertices: [Float], indices: [UInt32], stride: Int, attributes: [(GLuint, GLint, Int)]) {
+        indexCount = indices.count
         glGenVertexArrays(1, &vao)
         glGenBuffers(2, &buffers)
         glBindVertexArray(vao)
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), buffers[0])
-        fringe.vertices.withUnsafeBytes {
+        vertices.withUnsafeBytes {
             glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STATIC_DRAW))
         }
         glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), buffers[1])
-        fringe.indices.withUnsafeBytes {
+        indices.withUnsafeBytes {
             glBufferData(GLenum(GL_ELEMENT_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STATIC_DRAW))
         }
-        let stride = GLsizei(SolidFringe.stride * 4)
-        for (loc, n, offset) in [(0, 3, 0), (1, 3, 12), (2, 3, 24), (3, 3, 36), (4, 2, 48), (5, 4, 56)] {
-            glEnableVertexAttribArray(GLuint(loc))
-            glVertexAttribPointer(GLuint(loc), GLint(n), GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride,
+        for (loc, n, offset) in attributes {
+            glEnableVertexAttribArray(loc)
+            glVertexAttribPointer(loc, n, GLenum(GL_FLOAT), GLboolean(GL_FALSE), GLsizei(stride * 4),
                                   UnsafeRawPointer(bitPattern: offset))
         }
         glBindVertexArray(0)

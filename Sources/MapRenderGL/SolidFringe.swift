@@ -16,7 +16,7 @@ import MapRender
 /// where no face of the mesh shares the edge (a wall's foot, a floating floor's rim).
 struct SolidFringe {
     static let stride = 18
-    /// Meshes of more triangles keep aliased edges: a fringe is four vertices of 14 floats per
+    /// Meshes of more triangles keep aliased edges: a fringe is four vertices of 18 floats per
     /// edge, and a pathological polygon (a self-crossing ring of 100,000 points) would need half
     /// a million thin quads, which doubled its render's time and memory. 50,000 triangles is
     /// some 5,000 block-shaped buildings in one batch (a batch cell is about 10 km across).
@@ -36,39 +36,42 @@ struct SolidFringe {
             for k in 0 ..< 3 { uses[key(idx[t + k], idx[t + (k + 1) % 3]), default: 0] += 1 }
         }
         func point(_ i: UInt32) -> ArraySlice<Float> { v[Int(i) * s ..< Int(i) * s + 3] }
-        // The face on the other side of each boundary edge: the boundary edge of another face
-        // between the same two points (solids repeat a point's position in every face it
-        // bounds), found by the points' exact coordinates; its triangle's third vertex tells the
-        // shader whether that face looks at the eye (a crease) or away (a silhouette).
-        struct Ends: Hashable { var a: [Float]; var b: [Float] }
-        var thirdAcross: [Ends: UInt32] = [:]
+        func position(_ i: UInt32) -> SIMD3<Float> { SIMD3(v[Int(i) * s], v[Int(i) * s + 1], v[Int(i) * s + 2]) }
+        func normal(_ i: UInt32) -> ArraySlice<Float> { v[Int(i) * s + 3 ..< Int(i) * s + 6] }
+        // Each boundary edge a→b as its triangle winds it, with the triangle's third vertex c.
+        var edges: [(a: UInt32, b: UInt32, c: UInt32)] = []
         for t in Swift.stride(from: 0, to: idx.count - 2, by: 3) {
             for k in 0 ..< 3 {
                 let a = idx[t + k], b = idx[t + (k + 1) % 3], c = idx[t + (k + 2) % 3]
                 guard uses[key(a, b)] == 1, Int(max(a, b, c)) * s + s <= v.count else { continue }
-                thirdAcross[Ends(a: Array(point(a)), b: Array(point(b)))] = c
+                edges.append((a, b, c))
             }
         }
-        func normal(_ i: UInt32) -> ArraySlice<Float> { v[Int(i) * s + 3 ..< Int(i) * s + 6] }
-        for t in Swift.stride(from: 0, to: idx.count - 2, by: 3) {
-            for k in 0 ..< 3 {
-                let a = idx[t + k], b = idx[t + (k + 1) % 3], c = idx[t + (k + 2) % 3]
-                guard uses[key(a, b)] == 1, Int(max(a, b, c)) * s + s <= v.count else { continue }
-                // The neighbour runs the shared edge the other way round.
-                let partner = thirdAcross[Ends(a: Array(point(b)), b: Array(point(a)))]
-                let first = UInt32(vertices.count / Self.stride)
-                // Inner a, inner b, outer b, outer a.
-                for (end, outer) in [(0, 0), (1, 0), (1, 1), (0, 1)] {
-                    let here = end == 0 ? a : b, there = end == 0 ? b : a
-                    vertices += point(here)
-                    vertices += point(there)
-                    vertices += point(c)
-                    vertices += normal(here)
-                    vertices += [Float(end), Float(outer)]
-                    if let partner { vertices += point(partner); vertices.append(1) } else { vertices += [0, 0, 0, 0] }
-                }
-                indices += [first, first + 1, first + 2, first, first + 2, first + 3]
+        // The face on the other side of each boundary edge: the boundary edge of another face
+        // between the same two points (solids repeat a point's position in every face it
+        // bounds), found by the points' exact coordinates; it runs the edge the other way round,
+        // and its triangle's third vertex tells the shader whether that face looks at the eye
+        // (a crease) or away (a silhouette).
+        struct Ends: Hashable { var a: SIMD3<Float>; var b: SIMD3<Float> }
+        var thirdAcross: [Ends: UInt32] = [:]
+        thirdAcross.reserveCapacity(edges.count)
+        for e in edges { thirdAcross[Ends(a: position(e.a), b: position(e.b))] = e.c }
+        vertices.reserveCapacity(edges.count * 4 * Self.stride)
+        indices.reserveCapacity(edges.count * 6)
+        for (a, b, c) in edges {
+            let partner = thirdAcross[Ends(a: position(b), b: position(a))]
+            let first = UInt32(vertices.count / Self.stride)
+            // Inner a, inner b, outer b, outer a.
+            for (end, outer) in [(0, 0), (1, 0), (1, 1), (0, 1)] {
+                let here = end == 0 ? a : b, there = end == 0 ? b : a
+                vertices += point(here)
+                vertices += point(there)
+                vertices += point(c)
+                vertices += normal(here)
+                vertices += [Float(end), Float(outer)]
+                if let partner { vertices += point(partner); vertices.append(1) } else { vertices += [0, 0, 0, 0] }
             }
+            indices += [first, first + 1, first + 2, first, first + 2, first + 3]
         }
     }
 }

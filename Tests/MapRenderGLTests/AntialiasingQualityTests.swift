@@ -89,23 +89,27 @@ import Testing
         return total / Double(max(n, 1))
     }
 
-    @Test(arguments: [1.0, 2.0]) func shaderCoverageIsAsCloseToSupersamplingAsMSAA(ratio: Double) throws {
-        let scene = try Self.scene()
-        let ref = try Self.supersampled(scene, ratio: ratio)
+    /// The mean edge error (`meanEdgeError`) of `scene` drawn with shader coverage, with 4× MSAA
+    /// and with neither, against its 16× supersampled reference; printed under `name`.
+    static func edgeErrors(_ scene: Scene, ratio: Double, name: String,
+                           camera: @escaping (Double) -> Camera) throws -> (edges: Int, shader: Double, msaa: Double, aliased: Double) {
+        let ref = try supersampled(scene, ratio: ratio, camera: camera)
         let edges = ref.edge.filter { $0 }.count
-        #expect(edges > 1500 * Int(ratio), "the scene has edges to compare (\(edges))")
         let shader = try MapRenderer(samples: 0)
         #expect(shader.shaderAntialiasing)
         let msaa = try MapRenderer(samples: 4, shaderAntialiasing: false)
         try #require(msaa.samples == 4, "llvmpipe offers 4× MSAA")
-        let camera = ReferenceImageTests.camera(ratio: ratio)
-        let shaderError = Self.meanEdgeError(try shader.render(scene: scene, camera: camera), ref)
-        let msaaError = Self.meanEdgeError(try msaa.render(scene: scene, camera: camera), ref)
         let none = try MapRenderer(samples: 0, shaderAntialiasing: false)
-        let aliasedError = Self.meanEdgeError(try none.render(scene: scene, camera: camera), ref)
-        print("antialiasing @\(ratio)x, mean |Δ| on \(edges) edge pixels vs 16× supersampling: shader \(String(format: "%.2f", shaderError)), 4× MSAA \(String(format: "%.2f", msaaError)), none \(String(format: "%.2f", aliasedError))")
-        #expect(shaderError <= msaaError, "shader coverage \(shaderError) vs 4× MSAA \(msaaError)")
-        #expect(aliasedError > 2 * msaaError, "the comparison tells antialiased edges from aliased ones")
+        let errors = try [shader, msaa, none].map { meanEdgeError(try $0.render(scene: scene, camera: camera(ratio)), ref) }
+        print("\(name) @\(ratio)x, mean |Δ| on \(edges) edge pixels vs 16× supersampling: shader \(String(format: "%.2f", errors[0])), 4× MSAA \(String(format: "%.2f", errors[1])), none \(String(format: "%.2f", errors[2]))")
+        return (edges, errors[0], errors[1], errors[2])
+    }
+
+    @Test(arguments: [1.0, 2.0]) func shaderCoverageIsAsCloseToSupersamplingAsMSAA(ratio: Double) throws {
+        let e = try Self.edgeErrors(try Self.scene(), ratio: ratio, name: "antialiasing") { ReferenceImageTests.camera(ratio: $0) }
+        #expect(e.edges > 1500 * Int(ratio), "the scene has edges to compare (\(e.edges))")
+        #expect(e.shader <= e.msaa, "shader coverage \(e.shader) vs 4× MSAA \(e.msaa)")
+        #expect(e.aliased > 2 * e.msaa, "the comparison tells antialiased edges from aliased ones")
     }
 
     /// Round joins as one triangle (a sector of the join's disc turned with the map at pitch 0,
@@ -169,21 +173,10 @@ import Testing
     /// without shader coverage they are aliased. The mean difference on the reference's edge
     /// pixels must be no larger than 4× MSAA's, as for the flat scene.
     @Test(arguments: [1.0, 2.0]) func solidsShaderCoverageIsAsCloseToSupersamplingAsMSAA(ratio: Double) throws {
-        let scene = try Self.solids()
-        let ref = try Self.supersampled(scene, ratio: ratio, camera: Self.solidsCamera)
-        let edges = ref.edge.filter { $0 }.count
-        #expect(edges > 900 * Int(ratio), "the scene has edges to compare (\(edges))")
-        let shader = try MapRenderer(samples: 0)
-        let msaa = try MapRenderer(samples: 4, shaderAntialiasing: false)
-        try #require(msaa.samples == 4, "llvmpipe offers 4× MSAA")
-        let camera = Self.solidsCamera(ratio)
-        let shaderError = Self.meanEdgeError(try shader.render(scene: scene, camera: camera), ref)
-        let msaaError = Self.meanEdgeError(try msaa.render(scene: scene, camera: camera), ref)
-        let none = try MapRenderer(samples: 0, shaderAntialiasing: false)
-        let aliasedError = Self.meanEdgeError(try none.render(scene: scene, camera: camera), ref)
-        print("3D antialiasing @\(ratio)x, mean |Δ| on \(edges) edge pixels vs 16× supersampling: shader \(String(format: "%.2f", shaderError)), 4× MSAA \(String(format: "%.2f", msaaError)), none \(String(format: "%.2f", aliasedError))")
-        #expect(shaderError <= msaaError, "shader coverage \(shaderError) vs 4× MSAA \(msaaError)")
-        #expect(aliasedError > msaaError * 3 / 2, "the comparison tells antialiased edges from aliased ones")
+        let e = try Self.edgeErrors(try Self.solids(), ratio: ratio, name: "3D antialiasing", camera: Self.solidsCamera)
+        #expect(e.edges > 900 * Int(ratio), "the scene has edges to compare (\(e.edges))")
+        #expect(e.shader <= e.msaa, "shader coverage \(e.shader) vs 4× MSAA \(e.msaa)")
+        #expect(e.aliased > e.msaa * 3 / 2, "the comparison tells antialiased edges from aliased ones")
     }
 
     /// Where a column's cap meets its side the shader mixes the two lights by the cap's share of
