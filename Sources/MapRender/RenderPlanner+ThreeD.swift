@@ -127,8 +127,9 @@ extension RenderPlanner {
             groups[g, default: []].append(i)
         }
         guard groups.values.contains(where: { $0.count > 1 }) else { return commands }
+        // Each merged group is drawn where its first command was; the others are dropped.
         var replacement: [Int: DrawCommand] = [:]
-        var dropped = Set<Int>()
+        var dropped = [Bool](repeating: false, count: commands.count)
         for g in order {
             guard let idx = groups[g], idx.count > 1 else { continue }
             // Nearest first for the view's bearing (in 45° sectors, so the merged mesh is shared
@@ -140,17 +141,19 @@ extension RenderPlanner {
             let away = (s * sin(a), -s * cos(a))
             // Sorted by index and key, not by moving the (large) commands around.
             let keys = idx.map { commands[$0].origin.x * away.0 + commands[$0].origin.y * away.1 }
-            let parts = (0 ..< idx.count).sorted { keys[$0] < keys[$1] || (keys[$0] == keys[$1] && $0 < $1) }
-                .map { commands[idx[$0]] }
+            let sorted = (0 ..< idx.count).sorted { keys[$0] < keys[$1] || (keys[$0] == keys[$1] && $0 < $1) }
+                .map { idx[$0] }
             let base = MapPoint(x: (Double(g.cx) + 0.5) * cell, y: (Double(g.cy) + 0.5) * cell)
-            let key = MeshKey(source: .solid(.batch(parts.map { ObjectIdentifier($0.mesh) })), bucket: 0, cell: nil)
-            let (mesh, origin) = cached(key, retain: parts.map(\.mesh)) { (Self.merge(parts, base: base), base) }
+            let key = MeshKey(source: .solid(.batch(sorted.map { ObjectIdentifier(commands[$0].mesh) })), bucket: 0, cell: nil)
+            let (mesh, origin) = cached(key, retain: sorted.map { commands[$0].mesh }) {
+                (Self.merge(sorted.map { commands[$0] }, base: base), base)
+            }
             replacement[idx[0]] = DrawCommand(mesh: mesh, origin: origin, color: g.color)
-            dropped.formUnion(idx.dropFirst())
+            for i in idx.dropFirst() { dropped[i] = true }
         }
         var out: [DrawCommand] = []
-        out.reserveCapacity(commands.count - dropped.count)
-        for (i, c) in commands.enumerated() where !dropped.contains(i) { out.append(replacement[i] ?? c) }
+        out.reserveCapacity(commands.count)
+        for (i, c) in commands.enumerated() where !dropped[i] { out.append(replacement[i] ?? c) }
         return out
     }
 

@@ -94,8 +94,13 @@ public final class RenderPlanner: @unchecked Sendable {
             if k != 0 { for i in first ..< commands.count { commands[i].origin.x += Double(k) } }
         }
         for overlay in scene.drawingOrder {
-            let copies = overlay.worldXExtent.map { view.worldCopies.shifts(lo: $0.lo, hi: $0.hi) } ?? [0]
-            for k in copies { inCopy(k) { plan(overlay, $0, copy: k, &commands, &labels) } }
+            guard let x = overlay.worldXExtent else {
+                plan(overlay, view, copy: 0, &commands, &labels)
+                continue
+            }
+            for k in view.worldCopies.shifts(lo: x.lo, hi: x.hi) {
+                inCopy(k) { plan(overlay, $0, copy: k, &commands, &labels) }
+            }
         }
         // Marker labels go on top of everything else in the scene.
         for (label, k) in labels { inCopy(k) { addLabel(label, $0, &commands) } }
@@ -136,7 +141,8 @@ public final class RenderPlanner: @unchecked Sendable {
 
     // MARK: cache
 
-    func cached(_ key: MeshKey, retain: [AnyObject] = [], make: () -> (Mesh, MapPoint)) -> (Mesh, MapPoint) {
+    func cached(_ key: MeshKey, retain: @autoclosure () -> [AnyObject] = [], make: () -> (Mesh, MapPoint))
+        -> (Mesh, MapPoint) {
         if let e = cache[key], let m = e.mesh {
             e.lastUsed = generation
             stats.hits += 1
@@ -144,14 +150,19 @@ public final class RenderPlanner: @unchecked Sendable {
         }
         stats.misses += 1
         let (mesh, origin) = make()
-        cache[key] = CacheEntry(mesh: mesh, origin: origin, retain: retain, lastUsed: generation)
+        cache[key] = CacheEntry(mesh: mesh, origin: origin, retain: retain(), lastUsed: generation)
         return (mesh, origin)
     }
 
     private func evict() {
         let g = generation, keep = keepGenerations
-        cache = cache.filter { g - $0.value.lastUsed < keep }
-        groundImages = groundImages.filter { g - $0.value.lastUsed < keep }
+        // (Rebuilt only when something is stale: an unchanged view keeps every entry.)
+        if cache.values.contains(where: { g - $0.lastUsed >= keep }) {
+            cache = cache.filter { g - $0.value.lastUsed < keep }
+        }
+        if groundImages.values.contains(where: { g - $0.lastUsed >= keep }) {
+            groundImages = groundImages.filter { g - $0.value.lastUsed < keep }
+        }
     }
 
     // MARK: ground images

@@ -127,10 +127,10 @@ extension Shaders {
         }
         """
 
-    /// Round columns as impostors (`VertexLayout.cylinder`). Each of the four vertices projects
-    /// octagons round the column's bottom and top rims and lays the screen quad along the column's axis on
-    /// screen, tight around its silhouette plus a device pixel and a half for the antialiased
-    /// outline; a column reaching behind the eye gets the whole viewport.
+    /// Round columns as impostors (`VertexLayout.cylinder`). Each of the four vertices lays the
+    /// screen quad along the column's axis on screen, tight round the exact projections of its
+    /// bottom and top rims (`rimExtent`) plus a device pixel for the antialiased outline; a
+    /// column reaching behind the eye gets the whole viewport.
     ///
     /// The ray through a screen position is `eye + t·dir`, where `dir` (the far-plane point
     /// unprojected by `u_inverse`, homogeneous, minus the eye times its w) is linear in the
@@ -159,6 +159,21 @@ extension Shaders {
         flat out vec4 v_cyl;
         flat out vec4 v_shade;
         flat out vec4 v_color;
+        // The extent along the screen direction `e` (pixels, from `origin`) of the rim
+        // A + cos θ·U + sin θ·V (clip space, in front of the eye): the two values λ for which
+        // (a₀ − λw₀) + (a₁ − λw₁) cos θ + (a₂ − λw₂) sin θ = 0 has exactly one solution θ,
+        // the roots of (w₁² + w₂² − w₀²) λ² − 2 (a₁w₁ + a₂w₂ − a₀w₀) λ + a₁² + a₂² − a₀² = 0.
+        vec2 rimExtent(vec4 A, vec4 U, vec4 V, vec2 e, vec2 origin, vec2 hv) {
+            float k = dot(e, origin);
+            float a0 = dot(e, A.xy * hv) - k * A.w;
+            float a1 = dot(e, U.xy * hv) - k * U.w;
+            float a2 = dot(e, V.xy * hv) - k * V.w;
+            float qa = U.w * U.w + V.w * V.w - A.w * A.w;
+            float qb = a1 * U.w + a2 * V.w - a0 * A.w;
+            float qc = a1 * a1 + a2 * a2 - a0 * a0;
+            float root = sqrt(max(qb * qb - qa * qc, 0.0));
+            return vec2((qb + root) / qa, (qb - root) / qa);
+        }
         void main() {
             vec2 c = a_axis * u_worldSize;
             float r = a_cyl.x * u_worldSize;
@@ -173,32 +188,30 @@ extension Shaders {
             vec2 ndc = vec2(corner == 1 || corner == 2 ? 1.0 : -1.0, corner >= 2 ? 1.0 : -1.0);
             vec4 b = u_matrix * vec4(c, a_cyl.y, 1.0);
             vec4 t = u_matrix * vec4(c, a_cyl.z, 1.0);
-            bool behind = false, front = false;
-            vec2 lo = vec2(1e30), hi = vec2(-1e30);
             vec2 sb = b.w > 0.0 ? b.xy / b.w * hv : vec2(0.0);
             vec2 st = t.w > 0.0 ? t.xy / t.w * hv : vec2(0.0);
             vec2 d = st - sb;
             d = dot(d, d) > 1e-6 ? normalize(d) : vec2(0.0, 1.0);
             vec2 n = vec2(-d.y, d.x);
-            // The octagons round the bottom and the top rims (corners at r / cos 22.5°).
-            for (int k = 0; k < 16; k++) {
-                float angle = (float(k & 7) + 0.5) * 0.78539816;
-                vec2 o = vec2(cos(angle), sin(angle)) * (r * 1.0823922);
-                vec4 p = u_matrix * vec4(c + o, k < 8 ? a_cyl.y : a_cyl.z, 1.0);
-                if (p.w < 1.0) { behind = true; } else { front = true; }
-                vec2 s = p.xy / p.w * hv - sb;
-                vec2 q = vec2(dot(s, d), dot(s, n));
-                lo = min(lo, q); hi = max(hi, q);
-            }
-            if (!front) {
+            // Each rim is A + cos θ·U + sin θ·V in clip space; its clip w ranges over
+            // A.w ± |(U.w, V.w)|. Behind the eye's plane (w < 1) anywhere: the whole viewport.
+            vec4 u = u_matrix[0] * r, v = u_matrix[1] * r;
+            float swing = length(vec2(u.w, v.w));
+            float wMax = max(b.w, t.w) + swing;
+            if (wMax < 1.0) {
                 // Wholly behind the eye: nothing to draw.
                 gl_Position = vec4(2.0, 2.0, 0.0, 1.0);
                 v_dir = vec3(0.0); v_lin = vec4(0.0); v_w = 0.0;
                 return;
             }
-            if (!behind) {
-                lo -= 1.5; hi += 1.5;
-                vec2 q = vec2(ndc.x < 0.0 ? lo.x : hi.x, ndc.y < 0.0 ? lo.y : hi.y);
+            if (min(b.w, t.w) - swing >= 1.0) {
+                // Tight round both rims along the axis (d) and across it (n), plus a pixel: the
+                // outline's coverage fades to nothing within 0.71 px of the silhouette (half a
+                // pixel of fwidth, which is up to √2 times the gradient).
+                vec2 bd = rimExtent(b, u, v, d, sb, hv), td = rimExtent(t, u, v, d, sb, hv);
+                vec2 bn = rimExtent(b, u, v, n, sb, hv), tn = rimExtent(t, u, v, n, sb, hv);
+                vec2 q = vec2(ndc.x < 0.0 ? min(bd.x, td.x) - 1.0 : max(bd.y, td.y) + 1.0,
+                              ndc.y < 0.0 ? min(bn.x, tn.x) - 1.0 : max(bn.y, tn.y) + 1.0);
                 ndc = (sb + d * q.x + n * q.y) / hv;
             }
             gl_Position = vec4(ndc, 0.0, 1.0);
@@ -240,7 +253,8 @@ extension Shaders {
             float t0 = (v_lin.y - root) * iq, t1 = (v_lin.y + root) * iq;
             // The slab between bottom and top, in t (a level ray: all of t or none of it).
             float dz = abs(v_dir.z) < 1e-30 ? 1e-30 : v_dir.z;
-            float s0 = v_cyl.y / dz, s1 = v_cyl.z / dz;
+            float idz = 1.0 / dz;
+            float s0 = v_cyl.y * idz, s1 = v_cyl.z * idz;
             float lo = min(s0, s1), hi = max(s0, s1);
             float gap = min(t1, hi) - max(t0, lo);
             float cov = min(clamp((r - h) / max(fwidth(h), 1e-6) + 0.5, 0.0, 1.0),

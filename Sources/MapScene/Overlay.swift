@@ -94,10 +94,21 @@ public struct Scene: Sendable {
 
     /// Basemap layers followed by the overlays sorted by `effectiveZIndex` (stable).
     public var drawingOrder: [Overlay] {
-        let sorted = overlays.enumerated().sorted { a, b in
-            let za = a.element.effectiveZIndex, zb = b.element.effectiveZIndex
-            return za != zb ? za < zb : a.offset < b.offset
-        }.map(\.element)
-        return basemap + sorted
+        let z = overlays.map(\.effectiveZIndex)
+        // Usually already in order (one kind, or kinds added bottom to top): nothing to sort.
+        if zip(z, z.dropFirst()).allSatisfy({ $0 <= $1 }) { return basemap.isEmpty ? overlays : basemap + overlays }
+        // A stable sort by z-index: one pass per distinct z-index where there are few (one per
+        // kind, usually), else a sort of the indices.
+        let levels = Set(z)
+        guard levels.count <= 8 else {
+            let order = z.indices.sorted { z[$0] != z[$1] ? z[$0] < z[$1] : $0 < $1 }
+            return basemap + order.map { overlays[$0] }
+        }
+        var out = basemap
+        out.reserveCapacity(basemap.count + overlays.count)
+        for level in levels.sorted() {
+            for (i, o) in overlays.enumerated() where z[i] == level { out.append(o) }
+        }
+        return out
     }
 }
