@@ -1,4 +1,5 @@
 import GeoKit
+import MapTestSupport
 import Testing
 @testable import MapScene
 
@@ -22,6 +23,26 @@ import Testing
         scene.add(.marker(try Marker(position: p, color: .black, zIndex: 100)))  // ties with the polygon
         let order = scene.drawingOrder.map(\.kind)
         #expect(order == [.route, .polygon, .marker])
+    }
+
+    /// Many distinct z-indices (sorted by index, not level by level), in a scrambled order with
+    /// ties: the order is z-index first, insertion order among ties, as a plain stable sort says.
+    @Test(arguments: [3, 40]) func manyLevelsSortStably(levels: Int) throws {
+        let p = LatLng(lat: 10, lon: 20)
+        var rng = SplitMix64(seed: UInt64(levels))
+        var scene = Scene()
+        var expected: [(z: Int, i: Int)] = []
+        for i in 0 ..< 200 {
+            let z = Int(rng.next() % UInt64(levels)) * 7 - 50
+            scene.add(.marker(try Marker(position: LatLng(lat: p.lat, lon: Double(i) / 10), zIndex: z)))
+            expected.append((z, i))
+        }
+        expected.sort { $0.z != $1.z ? $0.z < $1.z : $0.i < $1.i }
+        let lons = scene.drawingOrder.map { o -> Double in
+            guard case .marker(let m) = o else { return .nan }
+            return m.position.lon
+        }
+        #expect(lons == expected.map { Double($0.i) / 10 })
     }
 
     @Test func basemapAlwaysFirst() throws {
