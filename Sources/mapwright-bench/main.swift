@@ -7,9 +7,17 @@ import MapScene
 import MapRenderGL
 import MapSnapshot
 
-// Benchmarks that need the library rather than the CLI (`scripts/bench/motion.sh` runs them).
+// Benchmarks that need the library rather than the CLI (`scripts/bench/motion.sh` and
+// `scripts/bench/run.sh` run them).
 //
 //   mapwright-bench live-track ROUTE.csv [RUNS]
+//   mapwright-bench pair A.json B.json [RUNS]
+//
+// Pair: two scene files rendered in one process, taking turns frame by frame (A, B, A, B, …),
+// RUNS frames each after two warm-up frames, full redraws; each frame's time without the PNG
+// (basemap, plan, draw, read back, from the snapshotter's timings) and with it. A slow spell of
+// the machine lasts far longer than a frame, so it lands on both scenes of a pair; the ratio
+// B/A is given from the medians and as the median of the pairs' own ratios.
 //
 // Live track: the points of ROUTE.csv (the shared 1M-point route) appended to a `LiveTrack`,
 // drawn over the embedded basemap at 1024×768, the camera on the newest point at zoom 15.5.
@@ -65,6 +73,42 @@ func liveTrack(_ file: String, runs: Int) throws {
     }
 }
 
+func pair(_ a: String, _ b: String, runs: Int) throws {
+    func load(_ path: String) throws -> Snapshot {
+        let url = URL(fileURLWithPath: path)
+        let doc = try SceneDocument.decode(try Data(contentsOf: url), file: path)
+        let snapshot = try SceneLoader(baseDirectory: url.deletingLastPathComponent()).snapshot(from: doc)
+        MapSnapshotter.preload(for: snapshot)
+        return snapshot
+    }
+    let scenes = [try load(a), try load(b)]
+    let snapshotter = try MapSnapshotter()
+    snapshotter.renderer.partialRedraw = false
+    // (frame without PNG, whole frame with PNG) per scene
+    var frames: [[(Double, Double)]] = [[], []]
+    for k in 0 ..< runs + 2 {
+        for (i, scene) in scenes.enumerated() {
+            let t0 = now()
+            let bitmap = try snapshotter.render(scene)
+            _ = try bitmap.pngData()
+            let whole = now() - t0
+            let t = snapshotter.lastTimings
+            if k >= 2 { frames[i].append((t.basemap + t.plan + t.draw + t.readBack, whole)) }
+        }
+    }
+    let names = [a, b].map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent }
+    for i in 0 ..< 2 {
+        print(String(format: "%@: frame without PNG median %.2f ms, with PNG %.2f ms (%d frames)", names[i],
+                     median(frames[i].map(\.0)), median(frames[i].map(\.1)), runs))
+    }
+    for (label, part) in [("without PNG", 0), ("with PNG", 1)] {
+        func pick(_ f: (Double, Double)) -> Double { part == 0 ? f.0 : f.1 }
+        let ratios = zip(frames[1], frames[0]).map { pick($0) / pick($1) }
+        print(String(format: "ratio %@/%@, frame %@: %.2f from the medians, %.2f paired frame by frame", names[1], names[0],
+                     label, median(frames[1].map(pick)) / median(frames[0].map(pick)), median(ratios)))
+    }
+}
+
 /// The exit race (issue 13): a thread creates a renderer and renders frames over and over while
 /// the main thread ends the process after `delayMs`, so C++ static destructors (LLVM's among
 /// them) run while GL work may be in flight: with `explicit`, `MapRenderer.shutdownAll()` first
@@ -102,12 +146,21 @@ if args.count >= 2, args[1] == "exit-race" {
         exit(1)
     }
 }
-guard args.count >= 3, args[1] == "live-track" else {
-    FileHandle.standardError.write(Data("usage: mapwright-bench live-track ROUTE.csv [RUNS]\n".utf8))
+let usage = "usage: mapwright-bench live-track ROUTE.csv [RUNS] | pair A.json B.json [RUNS]\n"
+guard args.count >= 3, args[1] == "live-track" || (args[1] == "pair" && args.count >= 4) else {
+    FileHandle.standardError.write(Data(usage.utf8))
     exit(64)
 }
 do {
-    try liveTrack(args[2], runs: args.count > 3 ? max(1, Int(args[3]) ?? 30) : 30)
+    if args[1] == "pair" {
+        guard let runs = args.count > 4 ? Int(args[4]) : 100, (1 ... 100_000).contains(runs) else {
+            FileHandle.standardError.write(Data("mapwright-bench pair: RUNS must be a whole number in 1…100000\n".utf8))
+            exit(64)
+        }
+        try pair(args[2], args[3], runs: runs)
+    } else {
+        try liveTrack(args[2], runs: args.count > 3 ? max(1, Int(args[3]) ?? 30) : 30)
+    }
 } catch {
     FileHandle.standardError.write(Data("mapwright-bench: \(error)\n".utf8))
     exit(1)

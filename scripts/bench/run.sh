@@ -6,6 +6,7 @@
 # (shared/bench/mapnik_scene_peer.py: land pre-projected and indexed, png32:z=1). Then cold starts,
 # whole processes from start to PNG written: `mapwright render` of the standard scene and of the
 # 100k scribble, and a cold Mapnik script (scripts/bench/mapnik_cold.py) for the same scene.
+# The 3D ratio is also measured frame by frame in one process (`mapwright-bench pair`).
 # usage: bash scripts/bench/run.sh [BENCH_DIR (default ../shared/bench)] [RUNS (default 30)]
 # Peer tools (Debian): python3-mapnik python3-geographiclib libmagics++-data gdal-bin mapnik-utils.
 set -euo pipefail
@@ -65,6 +66,11 @@ echo "ratio 1M/10k (goal <= 1.2): $(ratio "$m1m" "$m10"); paired by round: $(pai
 echo "ratio 3D (200 columns, pitch 60)/flat (goal <= 1.3): $(ratio "$m3d" "$m10"); paired by round: $(paired columns-200-pitch60 route-10k)"
 echo "frame without PNG (basemap, plan, draw, read back): flat $(median < "$OUT/route-10k.frames") ms," \
   "3D $(median < "$OUT/columns-200-pitch60.frames") ms; ratio paired by round $(paired columns-200-pitch60 route-10k frames)"
+# The 3D ratio again, the two scenes taking turns frame by frame in one process (a slow spell of
+# the machine lasts far longer than a frame, so it lands on both): RUNS * 7 frames each.
+swift build -c release --static-swift-stdlib --product mapwright-bench >/dev/null
+echo "3D against flat, frame by frame in one process (mapwright-bench pair):"
+"$BINDIR/mapwright-bench" pair "$OUT/route-10k.json" "$OUT/columns-200-pitch60.json" $(( RUNS * 7 )) | sed 's/^/  /'
 # Cold starts: whole processes, start to PNG written, median of 7; mapwright and the cold Mapnik
 # script take turns, for the same reason as the rounds above.
 ms_of() { local s e; s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N); echo $(( (e - s) / 1000000 )); }
