@@ -73,10 +73,18 @@ func liveTrack(_ file: String, runs: Int) throws {
     }
 }
 
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
 func pair(_ a: String, _ b: String, runs: Int) throws {
     func load(_ path: String) throws -> Snapshot {
         let url = URL(fileURLWithPath: path)
-        let doc = try SceneDocument.decode(try Data(contentsOf: url), file: path)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw BenchError("cannot read scene file '\(path)'")
+        }
+        let doc = try SceneDocument.decode(data, file: path)
         let snapshot = try SceneLoader(baseDirectory: url.deletingLastPathComponent()).snapshot(from: doc)
         MapSnapshotter.preload(for: snapshot)
         return snapshot
