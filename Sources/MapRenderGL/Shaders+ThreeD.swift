@@ -267,8 +267,14 @@ extension Shaders {
             if (cov <= 0.0 || t <= 0.0 || depth < -1.0 || depth > 1.0) discard;
             gl_FragDepth = depth * 0.5 + 0.5;
             // The rim between the cap and the side shares a pixel's area between the two: their
-            // light mixed by how far the cap's share runs across the pixel.
-            float capShare = clamp(capAhead / max(fwidth(capAhead), 1e-12) + 0.5, 0.0, 1.0);
+            // light mixed by how far the cap's share runs across the pixel. Measured in height:
+            // how far the side's entry lies above the top (looking down) or below the bottom
+            // (looking up), positive exactly where capAhead is, over the entry height's own
+            // fwidth. Both stay smooth where the rays turn level; capAhead's slab entry runs off
+            // to infinity there, and its fwidth with it (a seam of cap light at the eye's height).
+            float entry = t0 * dz;
+            float beyond = dz < 0.0 ? entry - v_cyl.z : v_cyl.y - entry;
+            float capShare = clamp(beyond / max(fwidth(entry), 1e-12) + 0.5, 0.0, 1.0);
             float capLight = max(dz < 0.0 ? v_cyl.w : -v_cyl.w, 0.0);
             float sideLight = max((t0 * v_lin.z - v_shade.x) / r, 0.0);
             float shade = v_shade.y + (1.0 - v_shade.y) * mix(sideLight, capLight, capShare);

@@ -225,4 +225,40 @@ import Testing
         #expect(ratios.count >= 40, "rim pixels to compare: \(ratios.count)")
         #expect(mean < 0.125)
     }
+
+    /// A column taller than the eye is high, seen from near the ground (pitch 85; the eye is
+    /// about 37 m up): the rays through the pixels at the eye's height run level, where the
+    /// slab's entry runs off to infinity. Its side must be lit smoothly up and down across that
+    /// height: no row of pixels may jump from its neighbours (the cap's light leaked into one
+    /// row before). Heights: far above the eye, and just above it.
+    @Test(arguments: [300.0, 45.0]) func columnSideHasNoSeamAtTheEyesHeight(height: Double) throws {
+        var scene = Scene(background: Color(rgb: 0xFFFFFF))
+        scene.add(.column(try Column(position: ReferenceImageTests.at(0, 0), height: height, radius: 20, color: Color(rgb: 0x2DA44E))))
+        let camera = Camera(center: ReferenceImageTests.at(0, 0), zoom: 16, bearing: 0, pitch: 85,
+                            size: ScreenSize(width: 200, height: 240))
+        let frame = try MapRenderer(samples: 0).render(scene: scene, camera: camera)
+        // The column's pixels: rows and columns where it is solid (no white mixed in).
+        func solid(_ x: Int, _ y: Int) throws -> Bool {
+            let p = try #require(frame.pixel(x: x, y: y))
+            return Int(p.r) + Int(p.g) + Int(p.b) < 400
+        }
+        var xs: [Int] = []
+        for x in 0 ..< frame.width where try solid(x, frame.height / 2) { xs.append(x) }
+        let left = try #require(xs.first), right = try #require(xs.last)
+        #expect(right - left >= 12, "the column spans \(right - left + 1) px across")
+        var rows = 0, worst = 0
+        for x in (left + (right - left) / 4) ... (right - (right - left) / 4) {
+            var ys: [Int] = []
+            for y in 0 ..< frame.height where try solid(x, y) { ys.append(y) }
+            guard let top = ys.first, let bottom = ys.last, bottom - top > 20 else { continue }
+            // Inside the side: clear of the cap's rim at the top and the ground at the bottom.
+            for y in (top + 8) ... (bottom - 3) {
+                let a = try #require(frame.pixel(x: x, y: y - 1)), b = try #require(frame.pixel(x: x, y: y))
+                worst = max(worst, abs(Int(a.g) - Int(b.g)))
+                rows += 1
+            }
+        }
+        #expect(rows >= 100, "side pixels checked: \(rows)")
+        #expect(worst <= 3, "largest step between vertically neighbouring side pixels: \(worst) levels")
+    }
 }
