@@ -97,18 +97,9 @@ public struct Scene: Sendable {
         let z = overlays.map(\.effectiveZIndex)
         // Usually already in order (one kind, or kinds added bottom to top): nothing to sort.
         if zip(z, z.dropFirst()).allSatisfy({ $0 <= $1 }) { return basemap.isEmpty ? overlays : basemap + overlays }
-        // A stable sort by z-index: one pass per distinct z-index where there are few (one per
-        // kind, usually), else a sort of the indices.
-        let levels = Set(z)
-        guard levels.count <= 8 else {
-            let order = z.indices.sorted { z[$0] != z[$1] ? z[$0] < z[$1] : $0 < $1 }
-            return basemap + order.map { overlays[$0] }
-        }
-        var out = basemap
-        out.reserveCapacity(basemap.count + overlays.count)
-        for level in levels.sorted() {
-            for (i, o) in overlays.enumerated() where z[i] == level { out.append(o) }
-        }
-        return out
+        // A stable sort of the indices by the z-indices read once (reading them in the
+        // comparison copied the overlays over and over).
+        let order = z.indices.sorted { z[$0] != z[$1] ? z[$0] < z[$1] : $0 < $1 }
+        return basemap + order.map { overlays[$0] }
     }
 }

@@ -25,8 +25,8 @@ import Testing
         #expect(order == [.route, .polygon, .marker])
     }
 
-    /// Many distinct z-indices (sorted by index, not level by level), in a scrambled order with
-    /// ties: the order is z-index first, insertion order among ties, as a plain stable sort says.
+    /// Few and many distinct z-indices, in a scrambled order with ties: the order is z-index
+    /// first, insertion order among ties, as a plain stable sort says.
     @Test(arguments: [3, 40]) func manyLevelsSortStably(levels: Int) throws {
         let p = LatLng(lat: 10, lon: 20)
         var rng = SplitMix64(seed: UInt64(levels))
