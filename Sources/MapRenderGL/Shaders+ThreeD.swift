@@ -1,5 +1,18 @@
 /// Shaders for the 3D part of a frame: lit solids, screen-width ribbons and the sky.
 extension Shaders {
+    /// `LINEAR`, for the inputs of shaders whose every vertex has clip w = 1 (screen-space quads):
+    /// `noperspective` where the driver has GL_NV_shader_noperspective_interpolation, which saves
+    /// llvmpipe the per-pixel perspective correction (the same values: with w = 1 perspective
+    /// interpolation is linear), nothing elsewhere.
+    static let linearInterpolation = """
+        #ifdef GL_NV_shader_noperspective_interpolation
+        #extension GL_NV_shader_noperspective_interpolation : enable
+        #define LINEAR noperspective
+        #else
+        #define LINEAR
+        #endif
+        """
+
     /// Lit solids (columns, extrusions): map-unit positions relative to the command origin
     /// scaled to world pixels, heights in metres (the matrix scales them); Lambert shading with
     /// an ambient floor from a light fixed to the viewport.
@@ -46,6 +59,7 @@ extension Shaders {
     /// was behind its own pixels). Inside a crease the neighbour's own fringe does that.
     static let solidFringeVertex = """
         #version 300 es
+        \(linearInterpolation)
         precision highp float;
         layout(location = 0) in vec3 a_pos;
         layout(location = 1) in vec3 a_other;
@@ -59,8 +73,8 @@ extension Shaders {
         uniform vec3 u_light;
         uniform float u_ambient;
         uniform vec4 u_color;
-        out float v_across;
-        out float v_shade;
+        LINEAR out float v_across;
+        LINEAR out float v_shade;
         flat out vec4 v_color;
         flat out vec3 v_out;
         vec3 screen(vec4 p, vec2 hv) { return vec3(p.xy / p.w * hv, p.z / p.w); }
@@ -110,10 +124,11 @@ extension Shaders {
 
     static let solidFringeFragment = """
         #version 300 es
+        \(linearInterpolation)
         precision highp float;
         uniform sampler2D u_behind;
-        in float v_across;
-        in float v_shade;
+        LINEAR in float v_across;
+        LINEAR in float v_shade;
         flat in vec4 v_color;
         flat in vec3 v_out;
         out vec4 fragColor;
@@ -141,6 +156,7 @@ extension Shaders {
     /// from the command's origin, heights metres, as `u_matrix` takes them.
     static let cylinderVertex = """
         #version 300 es
+        \(linearInterpolation)
         precision highp float;
         layout(location = 0) in vec2 a_axis;
         layout(location = 1) in vec4 a_cyl;
@@ -153,9 +169,9 @@ extension Shaders {
         uniform vec2 u_eyeClip;
         uniform float u_worldSize;
         uniform vec2 u_viewport;
-        out vec3 v_dir;
-        out vec4 v_lin;
-        out float v_w;
+        LINEAR out vec3 v_dir;
+        LINEAR out vec4 v_lin;
+        LINEAR out float v_w;
         flat out vec4 v_cyl;
         flat out vec4 v_shade;
         flat out vec4 v_color;
@@ -234,10 +250,11 @@ extension Shaders {
     /// `solidFragment`, with the hit's own depth.
     static let cylinderFragment = """
         #version 300 es
+        \(linearInterpolation)
         precision highp float;
-        in vec3 v_dir;
-        in vec4 v_lin;
-        in float v_w;
+        LINEAR in vec3 v_dir;
+        LINEAR in vec4 v_lin;
+        LINEAR in float v_w;
         flat in vec4 v_cyl;
         flat in vec4 v_shade;
         flat in vec4 v_color;
