@@ -188,6 +188,11 @@ private final class GLState {
     /// Antialiased fringes of opaque solids' faces, with shader coverage (see `SolidFringe`).
     let solidFringe = LazyProgram(Shaders.solidFringeVertex, Shaders.solidFringeFragment)
     let ribbon = LazyProgram(Shaders.ribbonVertex, Shaders.ribbonFragment)
+    /// The 3D programs with distance fog (`Shaders.fogHeader`), for frames with a sky.
+    let solidFog = LazyProgram(Shaders.fogged(Shaders.solidVertex), Shaders.fogged(Shaders.solidFragment))
+    let cylinderFog = LazyProgram(Shaders.fogged(Shaders.cylinderVertex), Shaders.fogged(Shaders.cylinderFragment))
+    let solidFringeFog = LazyProgram(Shaders.fogged(Shaders.solidFringeVertex), Shaders.fogged(Shaders.solidFringeFragment))
+    let ribbonFog = LazyProgram(Shaders.fogged(Shaders.ribbonVertex), Shaders.fogged(Shaders.ribbonFragment))
     let skyProgram = LazyProgram(Shaders.skyVertex, Shaders.skyFragment)
     let raster = LazyProgram(Shaders.rasterVertex, Shaders.rasterFragment)
     var skyQuad = GPUQuad()
@@ -330,13 +335,22 @@ private final class GLState {
                 current = program.id
             }
         }
+        // The sky's fog, for the fogged 3D programs (the same band as `drawSky`'s).
+        let fogColor = sky.map { $0.haze.premultiplied }
+        let fogBand = sky.map { (Float(h) - Float($0.horizonY * ratio), max(Float($0.band * ratio), 1)) }
+        func setFog(_ program: GLProgram) {
+            guard let fogColor, let fogBand else { return }
+            glUniform4f(program.uniform("u_fogColor"), fogColor.0, fogColor.1, fogColor.2, fogColor.3)
+            glUniform3f(program.uniform("u_fogBand"), fogBand.0, fogBand.1, Float(h))
+        }
         /// The antialiased fringes of an opaque solid's faces (see `SolidFringe`).
         func drawFringe(_ cmd: DrawCommand) throws {
             guard cmd.mesh.layout == .solid, !cmd.mesh.indices.isEmpty, let fringe = buffers(for: cmd.mesh).fringe else { return }
-            let program = try solidFringe.get()
+            let program = try (sky == nil ? solidFringe : solidFringeFog).get()
             useProgram(program)
             setBlend(false)
             setMatrix(program, cmd)
+            setFog(program)
             glUniform1f(program.uniform("u_worldSize"), worldSize)
             let c = cmd.color.premultiplied
             glUniform4f(program.uniform("u_color"), c.0, c.1, c.2, c.3)
@@ -365,7 +379,7 @@ private final class GLState {
             case (.ground, .fill): program = try groundFill.get()
             case (.ground, .disc): program = try groundDisc.get()
             case (.ground, _): program = try (full ? self.ground : groundSolid).get()
-            default: program = try self.program(for: cmd.mesh.layout)
+            default: program = try self.program(for: cmd.mesh.layout, fog: sky != nil)
             }
             // Premultiplied blending of an opaque colour gives that colour exactly, and drawing
             // it twice changes nothing: without shader coverage skip both the blend and the
@@ -422,7 +436,9 @@ private final class GLState {
             case .solid:
                 glUniform3f(program.uniform("u_light"), light.0, light.1, light.2)
                 glUniform1f(program.uniform("u_ambient"), ThreeD.ambient)
+                setFog(program)
             case .cylinder:
+                setFog(program)
                 glUniform3f(program.uniform("u_light"), light.0, light.1, light.2)
                 glUniform1f(program.uniform("u_ambient"), ThreeD.ambient)
                 // Fragments unproject their rays with the inverse of this command's matrix,
@@ -451,6 +467,7 @@ private final class GLState {
                 glUniform1f(program.uniform("u_contrast"), Float(a.contrastFactor))
                 glUniform2f(program.uniform("u_brightness"), Float(a.brightnessMin), Float(a.brightnessMax))
             case .ribbon:
+                setFog(program)
                 glUniform1f(program.uniform("u_extrudeScale"), Float(cmd.extrudeScale))
                 glUniform1f(program.uniform("u_aa"), aa ? 1 : 0)
                 glUniform1f(program.uniform("u_outer"), Float(cmd.extrudeScale * ratio + 0.5))
@@ -697,13 +714,13 @@ private final class GLState {
         return PixelRect(x: cx0, y: cy0, width: max(0, cx1 - cx0), height: max(0, cy1 - cy0))
     }
 
-    private func program(for layout: VertexLayout) throws -> GLProgram {
+    private func program(for layout: VertexLayout, fog: Bool) throws -> GLProgram {
         switch layout {
         case .ground: try ground.get()
         case .screen: try screen.get()
-        case .solid: try solid.get()
-        case .cylinder: try cylinder.get()
-        case .ribbon: try ribbon.get()
+        case .solid: try (fog ? solidFog : solid).get()
+        case .cylinder: try (fog ? cylinderFog : cylinder).get()
+        case .ribbon: try (fog ? ribbonFog : ribbon).get()
         case .raster: try raster.get()
         }
     }

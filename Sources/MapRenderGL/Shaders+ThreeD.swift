@@ -13,6 +13,32 @@ extension Shaders {
         #endif
         """
 
+    /// Distance fog for 3D content, compiled in by `#define FOG` (see `Shaders.fogged`) for frames
+    /// with a sky. A solid, column or arc fades into the haze as the ground beneath it does: the
+    /// sky's fog over the ground is a band of `u_fogBand.y` device pixels below the horizon
+    /// (`u_fogBand.x`, GL window y), so `fogAt` takes the clip position of the ground point under
+    /// a vertex and returns the fog the sky laid on that point, as (haze · f, 1 − f) for
+    /// `colour · (1 − f) + haze · f · alpha`. A ground point behind the eye is near it: no fog.
+    static let fogHeader = """
+        #ifdef FOG
+        uniform vec4 u_fogColor;
+        uniform vec3 u_fogBand;
+        vec4 fogAt(vec4 ground) {
+            if (ground.w <= 0.0) return vec4(0.0, 0.0, 0.0, 1.0);
+            float y = (ground.y / ground.w * 0.5 + 0.5) * u_fogBand.z;
+            float a = clamp(1.0 + (y - u_fogBand.x) / u_fogBand.y, 0.0, 1.0);
+            float f = a * (2.0 - a) * 0.5 + a * 0.5;
+            return vec4(u_fogColor.rgb * f, 1.0 - f);
+        }
+        #endif
+        """
+
+    /// A shader's source with `FOG` defined (after its `#version` line).
+    static func fogged(_ source: String) -> String {
+        guard let end = source.firstIndex(of: "\n") else { return source }
+        return String(source[...end]) + "#define FOG\n" + source[source.index(after: end)...]
+    }
+
     /// Lit solids (columns, extrusions): map-unit positions relative to the command origin
     /// scaled to world pixels, heights in metres (the matrix scales them); Lambert shading with
     /// an ambient floor from a light fixed to the viewport.
@@ -28,11 +54,18 @@ extension Shaders {
         uniform vec4 u_color;
         out float v_shade;
         flat out vec4 v_color;
+        \(fogHeader)
+        #ifdef FOG
+        out vec4 v_fog;
+        #endif
         void main() {
             gl_Position = u_matrix * vec4(a_pos.xy * u_worldSize, a_pos.z, 1.0);
             float diffuse = max(dot(normalize(a_normal), u_light), 0.0);
             v_shade = u_ambient + (1.0 - u_ambient) * diffuse;
             v_color = u_color;
+            #ifdef FOG
+            v_fog = fogAt(u_matrix * vec4(a_pos.xy * u_worldSize, 0.0, 1.0));
+            #endif
         }
         """
 
@@ -41,9 +74,15 @@ extension Shaders {
         precision highp float;
         in float v_shade;
         flat in vec4 v_color;
+        #ifdef FOG
+        in vec4 v_fog;
+        #endif
         out vec4 fragColor;
         void main() {
             fragColor = vec4(v_color.rgb * v_shade, v_color.a);
+            #ifdef FOG
+            fragColor.rgb = fragColor.rgb * v_fog.a + v_fog.rgb * fragColor.a;
+            #endif
         }
         """
 
@@ -77,6 +116,10 @@ extension Shaders {
         LINEAR out float v_shade;
         flat out vec4 v_color;
         flat out vec3 v_out;
+        \(fogHeader)
+        #ifdef FOG
+        LINEAR out vec4 v_fog;
+        #endif
         vec3 screen(vec4 p, vec2 hv) { return vec3(p.xy / p.w * hv, p.z / p.w); }
         void main() {
             vec4 p = u_matrix * vec4(a_pos.xy * u_worldSize, a_pos.z, 1.0);
@@ -88,6 +131,9 @@ extension Shaders {
             v_color = u_color;
             v_across = 0.0;
             v_out = vec3(0.0);
+            #ifdef FOG
+            v_fog = fogAt(u_matrix * vec4(a_pos.xy * u_worldSize, 0.0, 1.0));
+            #endif
             // Nothing for edges that reach behind the eye (their faces are clipped there).
             if (p.w <= 0.0 || q.w <= 0.0 || c.w <= 0.0) { gl_Position = vec4(2.0, 2.0, 2.0, 1.0); return; }
             vec2 hv = 0.5 * u_viewport;
@@ -131,6 +177,9 @@ extension Shaders {
         LINEAR in float v_shade;
         flat in vec4 v_color;
         flat in vec3 v_out;
+        #ifdef FOG
+        LINEAR in vec4 v_fog;
+        #endif
         out vec4 fragColor;
         void main() {
             float share = clamp(0.5 - v_across, 0.0, 1.0);
@@ -138,7 +187,11 @@ extension Shaders {
             vec2 at = gl_FragCoord.xy + (v_across < 0.0 ? v_out.xy * (1.0 - v_across) : vec2(0.0));
             ivec2 size = textureSize(u_behind, 0);
             vec4 behind = texelFetch(u_behind, clamp(ivec2(floor(at)), ivec2(0), size - 1), 0);
-            fragColor = vec4(v_color.rgb * v_shade, v_color.a) * share + behind * (1.0 - share);
+            vec4 face = vec4(v_color.rgb * v_shade, v_color.a);
+            #ifdef FOG
+            face.rgb = face.rgb * v_fog.a + v_fog.rgb * face.a;
+            #endif
+            fragColor = face * share + behind * (1.0 - share);
         }
         """
 
@@ -175,6 +228,10 @@ extension Shaders {
         flat out vec4 v_cyl;
         flat out vec4 v_shade;
         flat out vec4 v_color;
+        \(fogHeader)
+        #ifdef FOG
+        flat out vec4 v_fog;
+        #endif
         // The extent along the screen direction `e` (pixels, from `origin`) of the rim
         // A + cos θ·U + sin θ·V (clip space, in front of the eye): the two values λ for which
         // (a₀ − λw₀) + (a₁ − λw₁) cos θ + (a₂ − λw₂) sin θ = 0 has exactly one solution θ,
@@ -199,6 +256,9 @@ extension Shaders {
             v_cyl = vec4(r, a_cyl.y - u_eye.z, a_cyl.z - u_eye.z, u_light.z);
             v_shade = vec4(dot(axis, u_light.xy), u_ambient, u_eyeClip);
             v_color = u_color;
+            #ifdef FOG
+            v_fog = fogAt(u_matrix * vec4(c, 0.0, 1.0));
+            #endif
             int corner = int(a_cyl.w + 0.5);
             vec2 hv = 0.5 * u_viewport;
             vec2 ndc = vec2(corner == 1 || corner == 2 ? 1.0 : -1.0, corner >= 2 ? 1.0 : -1.0);
@@ -258,6 +318,9 @@ extension Shaders {
         flat in vec4 v_cyl;
         flat in vec4 v_shade;
         flat in vec4 v_color;
+        #ifdef FOG
+        flat in vec4 v_fog;
+        #endif
         out vec4 fragColor;
         void main() {
             float r = v_cyl.x;
@@ -295,7 +358,11 @@ extension Shaders {
             float capLight = max(dz < 0.0 ? v_cyl.w : -v_cyl.w, 0.0);
             float sideLight = max((t0 * v_lin.z - v_shade.x) / r, 0.0);
             float shade = v_shade.y + (1.0 - v_shade.y) * mix(sideLight, capLight, capShare);
-            fragColor = vec4(v_color.rgb * shade, v_color.a) * cov;
+            fragColor = vec4(v_color.rgb * shade, v_color.a);
+            #ifdef FOG
+            fragColor.rgb = fragColor.rgb * v_fog.a + v_fog.rgb * fragColor.a;
+            #endif
+            fragColor *= cov;
         }
         """
 
@@ -323,6 +390,10 @@ extension Shaders {
         out float v_w;
         flat out vec4 v_tint;
         flat out vec2 v_aa;
+        \(fogHeader)
+        #ifdef FOG
+        out vec4 v_fog;
+        #endif
         void main() {
             vec4 c = u_matrix * vec4(a_pos.xy * u_worldSize, a_pos.z, 1.0);
             vec4 p = u_matrix * vec4(a_prev.xy * u_worldSize, a_prev.z, 1.0);
@@ -332,6 +403,9 @@ extension Shaders {
             v_aa = vec2(u_aa, u_outer);
             v_side = a_side;
             v_w = 1.0;
+            #ifdef FOG
+            v_fog = fogAt(u_matrix * vec4(a_pos.xy * u_worldSize, 0.0, 1.0));
+            #endif
             if (c.w <= 0.0 || p.w <= 0.0 || n.w <= 0.0) { gl_Position = c; return; }
             vec2 dir = (n.xy / n.w - p.xy / p.w) * u_viewport;
             float len = length(dir);
@@ -354,10 +428,17 @@ extension Shaders {
         in float v_w;
         flat in vec4 v_tint;
         flat in vec2 v_aa;
+        #ifdef FOG
+        in vec4 v_fog;
+        #endif
         out vec4 fragColor;
         void main() {
             float cov = v_aa.x > 0.5 ? clamp((1.0 - abs(v_side / v_w)) * v_aa.y, 0.0, 1.0) : 1.0;
-            fragColor = v_color * v_tint * cov;
+            fragColor = v_color * v_tint;
+            #ifdef FOG
+            fragColor.rgb = fragColor.rgb * v_fog.a + v_fog.rgb * fragColor.a;
+            #endif
+            fragColor *= cov;
         }
         """
 

@@ -116,10 +116,13 @@ enum ThreeD {
     }
 
     /// The sky for a camera, or nil when the horizon and its fog are out of view. Light skies
-    /// over light backgrounds, dark ones over dark backgrounds (luminance below 0.35).
+    /// over light backgrounds, dark ones over dark backgrounds (luminance below 0.35). The fog
+    /// reaches a fifth of the view's height below the horizon, but never past halfway from the
+    /// horizon to the centre of the view (as MapLibre's sky blends its fog from halfway between
+    /// the centre and the horizon): what the camera looks at stays clear at any pitch.
     static func sky(camera: Camera, background: Color) -> Sky? {
         let hy = camera.horizonY
-        let band = max(24, camera.size.height * 0.2)
+        let band = min(max(24, camera.size.height * 0.2), max(8, (camera.centerPoint.y - hy) / 2))
         guard hy.isFinite, hy + band > 0 else { return nil }
         let lum = (0.2126 * Double(background.r) + 0.7152 * Double(background.g) + 0.0722 * Double(background.b)) / 255
         let dark = background.a > 0 && lum < 0.35

@@ -286,6 +286,83 @@ import Testing
         #expect(Self.distance(ground, 0x2D, 0xA4, 0x4E) <= 2, "the map at the bottom: \(ground)")
     }
 
+    /// The haze never reaches the centre of the view: as MapLibre's sky blends its fog over the
+    /// ground from halfway between the centre and the horizon (`fog-ground-blend` 0.5), at pitch
+    /// 85 (the horizon 31 px above the centre of a 240 px view) the ground at the centre and a
+    /// little above it keeps the fill's colour, while 3 px below the horizon it is mostly haze.
+    @Test(arguments: [240.0, 768])
+    func theCentreOfAViewAtPitch85IsClear(height: Double) throws {
+        let renderer = try RenderHarness.renderer()
+        let cam = Camera(
+            center: Self.center, zoom: 16, bearing: 0, pitch: 85, size: ScreenSize(width: 320, height: height))
+        let frame = try renderer.render(scene: Scene(background: Color(rgb: 0x2DA44E)), camera: cam)
+        let cy = cam.centerPoint.y, hy = cam.horizonY
+        #expect(cy - hy > 20 && cy - hy < 0.2 * height, "horizon \(cy - hy) px above the centre")
+        for y in [Int(cy), Int(cy - (cy - hy) * 0.45)] {
+            #expect(Self.distance(frame.pixel(x: 160, y: y), 0x2D, 0xA4, 0x4E) == 0, "ground at y \(y)")
+        }
+        let hazy = try #require(frame.pixel(x: 160, y: Int(hy) + 3))
+        #expect(Int(hazy.r) > 0x2D + 100, "just below the horizon: \(hazy)")
+    }
+
+    /// 3D objects in the horizon's haze fade as the ground beneath them does. The sky's fog
+    /// (`Shaders.skyFragment`) lays the haze over a ground pixel `a` of the way up a band of
+    /// `ThreeD.sky(…).band` pixels below the horizon with weight f = a(2 − a)/2 + a/2. A short,
+    /// wide red column (a cylinder, or a hexagonal prism drawn as a lit solid) is placed so that
+    /// its foot lies 40 % of the way up the band (f = 0.52); its top is lit 0.8961 of red (see
+    /// `columnTopLandsWhereTheCameraSays`), so its centre must be red · 0.8961 · (1 − f) + haze · f,
+    /// with f from the foot's own row by `Camera.project` — and the bare ground in the foot's row,
+    /// beside it, grey · (1 − f) + haze · f. A column below the band keeps its colour.
+    @Test(arguments: [24, 6])
+    func columnsFadeIntoTheHazeAsTheGroundDoes(sides: Int) throws {
+        let renderer = try RenderHarness.renderer()
+        let cam = Camera(
+            center: Self.center, zoom: 16, bearing: 0, pitch: 80, size: ScreenSize(width: 320, height: 240))
+        let grey = Color(rgb: 0x707070)
+        let sky = try #require(ThreeD.sky(camera: cam, background: grey))
+        let haze = (Int(sky.haze.r), Int(sky.haze.g), Int(sky.haze.b))
+        func fog(_ y: Double) -> Double {
+            let a = min(max(1 + (cam.horizonY - y) / sky.band, 0), 1)
+            return a * (2 - a) * 0.5 + a * 0.5
+        }
+        // Straight ahead, far enough that the foot lies 40 % of the way up the band.
+        let target = cam.horizonY + sky.band * 0.6
+        var near = 0.0, far = -1e6
+        for _ in 0..<80 {
+            let mid = (near + far) / 2
+            let y = try #require(cam.project(Self.at(0, mid))).y
+            if y > target { near = mid } else { far = mid }
+        }
+        let foot = Self.at(0, near)
+        let footY = try #require(cam.project(foot)).y
+        let f = fog(footY)
+        #expect(abs(f - 0.52) < 0.01, "fog at the foot \(f)")
+        // Radius 60 m, 4 m tall: the top is a wide, flat ellipse a few pixels above the foot.
+        let nearFoot = Self.at(0, 60)
+        var scene = Scene(background: grey)
+        for p in [foot, nearFoot] {
+            scene.add(.column(try Column(position: p, height: 4, radius: 60, color: Color(rgb: 0xFF0000), sides: sides)))
+        }
+        let frame = try renderer.render(scene: scene, camera: cam)
+        func mix(_ c: Double, _ h: Int, _ f: Double) -> Int { Int((c * (1 - f) + Double(h) * f).rounded()) }
+        let top = try #require(cam.project(foot, height: 4))
+        let p = frame.pixel(x: Int(top.x), y: Int(top.y))
+        let expected = (mix(228.5, haze.0, f), mix(0, haze.1, f), mix(0, haze.2, f))
+        #expect(Self.distance(p, expected.0, expected.1, expected.2) <= 4,
+                "top of the far column: \(String(describing: p)), expected \(expected) (f \(f))")
+        // The bare ground in the foot's row, well beside the column (60 m is about 64 px here).
+        let row = Int(footY)
+        let g = fog(Double(row) + 0.5)
+        let ground = frame.pixel(x: 20, y: row)
+        #expect(Self.distance(ground, mix(112, haze.0, g), mix(112, haze.1, g), mix(112, haze.2, g)) <= 2,
+                "ground beside it: \(String(describing: ground)), f \(g)")
+        // Below the band: unfogged.
+        let nearTop = try #require(cam.project(nearFoot, height: 4))
+        #expect(nearTop.y > cam.horizonY + sky.band + 10)
+        let q = frame.pixel(x: Int(nearTop.x), y: Int(nearTop.y))
+        #expect(Self.distance(q, 228, 0, 0) <= 4, "top of the near column: \(String(describing: q))")
+    }
+
     /// Buildings (one with a courtyard) of several heights, seen at pitch 50 from four bearings.
     static func buildings() throws -> Scene {
         var s = Scene(background: Color(rgb: 0xF6F8FA))
