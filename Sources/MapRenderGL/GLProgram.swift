@@ -127,13 +127,21 @@ enum Shaders {
     """
 
     /// Solid strokes without dashes, fade or passes (no `discard`: llvmpipe runs fewer steps).
+    ///
+    /// It reads the same inputs as `groundDiscFragment`, with the same components (`v_inner` and
+    /// `v_aa.z` in a test that never holds; the disc shader reads `v_aa.y` the same way), so that
+    /// llvmpipe's triangle set-up, whose compiled code is keyed by the fragment shader's inputs
+    /// and not kept in Mesa's shader cache, is compiled once for both: a cold render then
+    /// compiles three set-up functions instead of four (about 4 ms less from start to PNG).
     static let groundSolidFragment = """
     \(groundFragmentHeader)
     in vec2 v_ext;
     in float v_c;
     in float v_w;
+    flat in float v_inner;
     void main() {
         float cov = v_aa.x > 0.5 ? \(strokeCoverage) : 1.0;
+        if (v_inner > 1e30 && v_aa.z < 0.0) cov = 0.0;
         fragColor = v_color * cov;
     }
     """
@@ -165,6 +173,7 @@ enum Shaders {
             cov = clamp(v_c / v_w * ratio + 0.5 - r, 0.0, 1.0);
             if (v_inner >= 0.0) cov *= clamp(r - v_inner * ratio + 0.5, 0.0, 1.0);
         }
+        if (v_aa.y < -1e30) cov = 0.0;
         fragColor = v_color * cov;
     }
     """
