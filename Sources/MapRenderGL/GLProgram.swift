@@ -131,8 +131,9 @@ enum Shaders {
     /// It reads the same inputs as `groundDiscFragment`, with the same components (`v_inner` and
     /// `v_aa.z` in a test that never holds; the disc shader reads `v_aa.y` the same way), so that
     /// llvmpipe's triangle set-up, whose compiled code is keyed by the fragment shader's inputs
-    /// and not kept in Mesa's shader cache, is compiled once for both: a cold render then
-    /// compiles three set-up functions instead of four (about 4 ms less from start to PNG).
+    /// and not kept in Mesa's shader cache, is compiled once for both. With fills and sprites
+    /// sharing another (see `screenVertex`), a cold render of the standard scene compiles two
+    /// set-up functions instead of four (about 10 ms less from start to PNG).
     static let groundSolidFragment = """
     \(groundFragmentHeader)
     in vec2 v_ext;
@@ -179,7 +180,11 @@ enum Shaders {
     """
 
     /// Upright screen geometry: the anchor is projected and snapped to the device pixel grid,
-    /// then the offset (logical pixels, y down) is added on screen.
+    /// then the offset (logical pixels, y down) is added on screen. Shapes (`u_shape`) are told
+    /// from textured sprites by `v_uv.y` = −1 rather than by a flat input of their own, so that
+    /// the fragment shader's inputs (a flat vec4, a smooth vec2) are the fills' (`v_color`, and
+    /// `v_c` and `v_w` packed in one slot) and llvmpipe compiles one triangle set-up for both
+    /// (see `groundSolidFragment`).
     static let screenVertex = """
     #version 300 es
     precision highp float;
@@ -194,7 +199,6 @@ enum Shaders {
     uniform vec4 u_color;
     out vec2 v_uv;
     flat out vec4 v_color;
-    flat out float v_shape;
     void main() {
         vec4 c = u_matrix * vec4(a_pos * u_worldSize, 0.0, 1.0);
         vec2 px = (c.xy / c.w * 0.5 + 0.5) * u_viewport;
@@ -203,9 +207,9 @@ enum Shaders {
         if (u_shape > 0.5) px = floor(px + 0.5) + a_offset * vec2(1.0, -1.0) * u_ratio;
         else px = floor(px + a_offset * vec2(1.0, -1.0) * u_ratio + 0.5);
         gl_Position = vec4((px / u_viewport * 2.0 - 1.0) * c.w, c.z, c.w);
-        v_uv = a_uv;
+        // Shapes read only the coverage ramp in uv.x; uv.y = −1 marks them.
+        v_uv = vec2(a_uv.x, u_shape > 0.5 ? -1.0 : a_uv.y);
         v_color = u_color;
-        v_shape = u_shape;
     }
     """
 
@@ -215,10 +219,9 @@ enum Shaders {
     uniform sampler2D u_texture;
     in vec2 v_uv;
     flat in vec4 v_color;
-    flat in float v_shape;
     out vec4 fragColor;
     void main() {
-        fragColor = v_shape > 0.5 ? v_color * clamp(v_uv.x, 0.0, 1.0) : texture(u_texture, v_uv) * v_color;
+        fragColor = v_uv.y < -0.5 ? v_color * clamp(v_uv.x, 0.0, 1.0) : texture(u_texture, v_uv) * v_color;
     }
     """
 
