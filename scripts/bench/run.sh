@@ -63,13 +63,15 @@ b = [float(x) for x in open('$OUT/$2.${3:-medians}').read().split()]
 r = [x / y for x, y in zip(a, b)]
 print(f'{statistics.median(r):.2f} (rounds: ' + ' '.join(f'{x:.2f}' for x in r) + ')')"; }
 echo "ratio 1M/10k (goal <= 1.2): $(ratio "$m1m" "$m10"); paired by round: $(paired route-1m route-10k)"
-echo "ratio 3D (200 columns, pitch 60)/flat (goal <= 1.3): $(ratio "$m3d" "$m10"); paired by round: $(paired columns-200-pitch60 route-10k)"
+# The 3D goal is on the frame without PNG, judged by the frame-by-frame pairing below: these
+# rounds run minutes apart, and a slow spell over one scene's round moves their ratios by ±0.3.
+echo "ratio 3D (200 columns, pitch 60)/flat, PNG included (rounds; the goal is judged below): $(ratio "$m3d" "$m10"); paired by round: $(paired columns-200-pitch60 route-10k)"
 echo "frame without PNG (basemap, plan, draw, read back): flat $(median < "$OUT/route-10k.frames") ms," \
   "3D $(median < "$OUT/columns-200-pitch60.frames") ms; ratio paired by round $(paired columns-200-pitch60 route-10k frames)"
 # The 3D ratio again, the two scenes taking turns frame by frame in one process (a slow spell of
 # the machine lasts far longer than a frame, so it lands on both): RUNS * 7 frames each.
 swift build -c release --static-swift-stdlib --product mapwright-bench >/dev/null
-echo "3D against flat, frame by frame in one process (mapwright-bench pair):"
+echo "3D against flat, frame by frame in one process (mapwright-bench pair; goal: frame without PNG, paired, <= 1.3):"
 "$BINDIR/mapwright-bench" pair "$OUT/route-10k.json" "$OUT/columns-200-pitch60.json" $(( RUNS * 7 )) | sed 's/^/  /'
 # Cold starts: whole processes, start to PNG written, median of 7; mapwright and the cold Mapnik
 # script take turns, for the same reason as the rounds above.
