@@ -337,11 +337,11 @@ private final class GLState {
         }
         // The sky's fog, for the fogged 3D programs (the same band as `drawSky`'s).
         let fogColor = sky.map { $0.haze.premultiplied }
-        let fogBand = sky.map { (Float(h) - Float($0.horizonY * ratio), max(Float($0.band * ratio), 1)) }
+        let fogBand = sky.map { $0.window(height: h, ratio: ratio) }
         func setFog(_ program: GLProgram) {
             guard let fogColor, let fogBand else { return }
             glUniform4f(program.uniform("u_fogColor"), fogColor.0, fogColor.1, fogColor.2, fogColor.3)
-            glUniform3f(program.uniform("u_fogBand"), fogBand.0, fogBand.1, Float(h))
+            glUniform3f(program.uniform("u_fogBand"), fogBand.horizon, max(fogBand.band, 1), Float(h))
         }
         /// The antialiased fringes of an opaque solid's faces (see `SolidFringe`).
         func drawFringe(_ cmd: DrawCommand) throws {
@@ -742,9 +742,7 @@ private final class GLState {
         let skyProgram = try self.skyProgram.get()
         glUseProgram(skyProgram.id)
         let hp = Float(height)
-        // Horizon and band in GL window coordinates (device pixels from the bottom).
-        let horizon = hp - Float(sky.horizonY * ratio)
-        let band = Float(sky.band * ratio)
+        let (horizon, band) = sky.window(height: height, ratio: ratio)
         let bottomNDC = max(-1, min(1, (horizon - band) / hp * 2 - 1))
         glUniform1f(skyProgram.uniform("u_bottom"), bottomNDC)
         glUniform1f(skyProgram.uniform("u_horizon"), horizon)

@@ -113,6 +113,13 @@ enum ThreeD {
         var zenith: Color
         /// Colour at the horizon (and of the fog).
         var haze: Color
+
+        /// The horizon's y and the fog's depth in GL window coordinates (device pixels from the
+        /// bottom of a frame `height` device pixels high): what the sky quad and the fogged 3D
+        /// programs both take, so a 3D object fades exactly as the ground at its foot.
+        func window(height: Int, ratio: Double) -> (horizon: Float, band: Float) {
+            (Float(height) - Float(horizonY * ratio), Float(band * ratio))
+        }
     }
 
     /// The sky for a camera, or nil when the horizon and its fog are out of view. Light skies
