@@ -251,6 +251,37 @@ struct OracleError: Error, CustomStringConvertible {
         #expect(strict.stderr.contains("--strict"))
         #expect(!FileManager.default.fileExists(atPath: dir.path("e.png")))
     }
+
+    /// Cache-Control's max-age as RFC 9111 reads it: a value that is not delta-seconds ("inf",
+    /// a fraction, a sign) makes the tile stale, so the next render revalidates it; digits too
+    /// many for any integer are 2^31 s, fresh. Either way every tile is cached whole: the cache
+    /// holds one .tile and one .json per tile and nothing half-written.
+    @Test(arguments: [("max-age=inf", false), ("max-age=1.5", false), ("max-age=-60", false),
+                      ("max-age=99999999999999999999999999", true), ("public, max-age=\"600\"", true)])
+    func malformedAndHugeMaxAgesAreReadAsTheRFCSays(cacheControl: String, fresh: Bool) throws {
+        let view = try #require(try TileArchives.views()["gdal2tiles"])
+        let server = try startServer(faults: ["*": cacheControl])
+        defer { kill(server.process.processIdentifier, SIGKILL); server.process.waitUntilExit() }
+        let cache = dir.path("cache-maxage")
+        try? FileManager.default.removeItem(atPath: cache)
+        let args = ["--tiles", server.template, "--center", "\(view.lat),\(view.lon)", "--zoom", "\(view.z - 1)",
+                    "--size", "512x512", "--no-attribution", "--tile-cache", cache]
+        let first = try runMapwright(["render", "-o", dir.path("m1.png")] + args)
+        #expect(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
+        #expect(requests(server.root).count == 4)
+        let files = (FileManager.default.enumerator(atPath: cache)?.allObjects as? [String] ?? []).filter { $0.contains(".") }
+        #expect(files.filter { $0.hasSuffix(".tile") }.count == 4 && files.filter { $0.hasSuffix(".json") }.count == 4,
+                "\(cacheControl): \(files.sorted())")
+        #expect(!files.contains { $0.contains(".tmp") }, "\(cacheControl): half-written files \(files.sorted())")
+        let second = try runMapwright(["render", "-o", dir.path("m2.png")] + args)
+        #expect(second.status == 0 && second.stderr.isEmpty, "\(second.stderr)")
+        let again = requests(server.root).dropFirst(4)
+        if fresh {
+            #expect(again.isEmpty, "\(cacheControl): fresh tiles asked for again: \(again)")
+        } else {
+            #expect(again.count == 4 && again.allSatisfy { $0.contains("\t\"") }, "\(cacheControl): conditional requests expected: \(again)")
+        }
+    }
 }
 
 /// Tiles under animations and scripted views.

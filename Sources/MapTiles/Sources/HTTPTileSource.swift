@@ -199,8 +199,13 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
         let dir = (file as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let tmp = file + ".tmp\(UInt32.random(in: 0 ... .max))"
+        guard let m = try? JSONEncoder().encode(meta) else { return }
         guard FileManager.default.createFile(atPath: tmp + "t", contents: Data(data)),
-              let m = try? JSONEncoder().encode(meta), FileManager.default.createFile(atPath: tmp + "j", contents: m) else { return }
+              FileManager.default.createFile(atPath: tmp + "j", contents: m) else {
+            unlink(tmp + "t")
+            unlink(tmp + "j")
+            return
+        }
         rename(tmp + "t", file + ".tile")
         rename(tmp + "j", file + ".json")
     }
@@ -213,9 +218,14 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
     static func expiry(_ h: HTTPHeaders, now: Double = Date().timeIntervalSince1970) -> Double? {
         let directives = h[canonicalForm: "Cache-Control"].map { $0.lowercased().trimmingCharacters(in: .whitespaces) }
         if directives.contains("no-store") { return nil }
-        if directives.contains("no-cache") { return now }
+        if directives.contains(where: { $0 == "no-cache" || $0.hasPrefix("no-cache=") }) { return now }
         for d in directives where d.hasPrefix("max-age=") {
-            if let s = Double(d.dropFirst(8)) { return now + max(0, s) }
+            // RFC 9111 §1.2.2: delta-seconds are digits, and a value too large to hold is taken as
+            // 2^31 s; any other value (a sign, a fraction, "inf", "nan") makes the response stale.
+            var digits = Substring(d.dropFirst(8))
+            if digits.count >= 2, digits.first == "\"", digits.last == "\"" { digits = digits.dropFirst().dropLast() }
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return now }
+            return now + min(Double(digits) ?? Self.maxAgeLimit, Self.maxAgeLimit)
         }
         if let e = h.first(name: "Expires") {
             let f = DateFormatter()
@@ -226,6 +236,9 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
         }
         return now
     }
+
+    /// The longest freshness a response may claim, seconds (RFC 9111's 2^31).
+    static let maxAgeLimit = 2_147_483_648.0
 }
 
 /// Reads byte ranges of a URL with HTTP range requests (`Range: bytes=a-b`, answered 206).

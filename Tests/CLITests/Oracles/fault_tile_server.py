@@ -6,7 +6,7 @@ Usage: fault_tile_server.py TILE_DIR PORT_FILE
 Serves TILE_DIR/{z}/{x}/{y}.png at /{z}/{x}/{y}.png (and any file, with Range requests) with Cache-Control max-age=3600 and an
 ETag. Tiles listed in TILE_DIR/faults.json ({"z/x/y": "404"|"500"|"slow"|"truncated"|"html"})
 misbehave: 404 and 500 status codes, an answer after 30 s, the first 100 bytes of the PNG,
-or an HTML page with status 200. Every request is logged to TILE_DIR/requests.log (path and
+or an HTML page with status 200; "*" sets every answer's Cache-Control instead. Every request is logged to TILE_DIR/requests.log (path and
 User-Agent and If-None-Match). Writes the port it listens on to PORT_FILE.
 """
 import hashlib, json, os, sys, threading, time
@@ -35,8 +35,9 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(30)
         data = open(path, "rb").read()
         etag = '"' + hashlib.md5(data).hexdigest() + '"'
-        # faults.json {"*": "no-cache"}: every answer must be revalidated (conditional requests).
-        cache_control = "no-cache" if faults.get("*") == "no-cache" else "max-age=3600"
+        # faults.json {"*": VALUE}: VALUE is every answer's Cache-Control, e.g. "no-cache" (every
+        # answer must be revalidated with a conditional request) or a malformed "max-age=inf".
+        cache_control = faults.get("*", "max-age=3600")
         if self.headers.get("If-None-Match") == etag:
             self.send_response(304); self.send_header("ETag", etag); self.send_header("Cache-Control", cache_control)
             self.end_headers(); return
