@@ -220,6 +220,30 @@ struct OracleError: Error, CustomStringConvertible {
         #expect(requests(server.root).contains { $0.hasPrefix("/archive.pmtiles") })
     }
 
+    /// A server that answers a range with the whole file (as Python's http.server does) cannot
+    /// serve a PMTiles archive piecewise: a clear error naming the URL and what the server needs,
+    /// and no image. Nothing listening: the URL and "Connection refused", not NIO's internals.
+    @Test func aServerWithoutRangeRequestsOrNoServerIsAClearError() throws {
+        let view = try #require(try TileArchives.views()["pmtiles.pmtiles"])
+        let server = try startServer(faults: ["archive": "norange"])
+        defer { kill(server.process.processIdentifier, SIGKILL); server.process.waitUntilExit() }
+        // Padded past the first read's 16 KiB (trailing bytes lie outside every section).
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: view.path))
+        bytes.append(Data(count: 100_000))
+        try bytes.write(to: URL(fileURLWithPath: server.root + "/archive.pmtiles"))
+        let url = server.template.replacingOccurrences(of: "{z}/{x}/{y}.png", with: "archive.pmtiles")
+        let args = ["--center", "\(view.lat),\(view.lon)", "--zoom", "\(view.z - 1)", "--size", "256x256"]
+        let r = try runMapwright(["render", "--tiles", url, "-o", dir.path("norange.png")] + args)
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("\(url): the server ignores Range requests") && r.stderr.contains("206 Partial Content"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("norange.png")))
+        let refused = "http://127.0.0.1:1/archive.pmtiles"
+        let c = try runMapwright(["render", "--tiles", refused, "-o", dir.path("refused.png")] + args)
+        #expect(c.status != 0)
+        #expect(c.stderr.contains("\(refused): Connection refused") && !c.stderr.contains("errno"), "\(c.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("refused.png")))
+    }
+
     @Test func theDiskCacheServesFreshTilesAndOfflineRendersFromIt() throws {
         let view = try #require(try TileArchives.views()["gdal2tiles"])
         let server = try startServer(faults: [:])

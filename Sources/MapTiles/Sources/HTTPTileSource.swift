@@ -166,7 +166,7 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
         } catch let e as NIOTooManyBytesError {
             throw TileError(.fetch, "tile \(id): body over \(options.maxTileBytes) bytes (\(url)) \(e)")
         } catch {
-            throw RetryableError(message: "\(error)")
+            throw RetryableError(message: Self.reason(error))
         }
         let status = response.status.code
         let expires = Self.expiry(response.headers)
@@ -237,6 +237,21 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
         return now
     }
 
+    /// A transport error in a few words, e.g. "Connection refused" (NIO's own descriptions name
+    /// its internals).
+    static func reason(_ error: Error) -> String {
+        if let e = error as? IOError { return String(cString: strerror(e.errnoCode)) }
+        if let e = error as? HTTPClientError {
+            switch e {
+            case .connectTimeout: return "the connection timed out"
+            case .readTimeout, .deadlineExceeded: return "timed out"
+            case .remoteConnectionClosed: return "the server closed the connection"
+            default: return "\(e)"
+            }
+        }
+        return "\(error)"
+    }
+
     /// The longest freshness a response may claim, seconds (RFC 9111's 2^31).
     static let maxAgeLimit = 2_147_483_648.0
 }
@@ -251,21 +266,47 @@ public struct HTTPRangeReader: ByteRangeReader {
 
     public func read(offset: UInt64, count: Int) async throws -> [UInt8] {
         guard count > 0 else { return [] }
+        let (last, overflow) = offset.addingReportingOverflow(UInt64(count) - 1)
+        guard !overflow else { throw TileError(.invalidArchive, "\(url): range \(offset)+\(count) is outside any archive") }
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "User-Agent", value: HTTPTileOptions.userAgent)
-        request.headers.add(name: "Range", value: "bytes=\(offset)-\(offset + UInt64(count) - 1)")
-        let response = try await SharedHTTP.client.execute(request, timeout: .milliseconds(Int64(options.timeout * 1000)))
-        let body = try await response.body.collect(upTo: count + 1024)
-        var bytes = [UInt8](body.readableBytesView)
-        switch response.status.code {
-        case 206: break
-        case 200:
-            // A server that ignores ranges sends the whole file: take the range out of it.
+        request.headers.add(name: "Range", value: "bytes=\(offset)-\(last)")
+        let response: HTTPClientResponse
+        do {
+            response = try await SharedHTTP.client.execute(request, timeout: .milliseconds(Int64(options.timeout * 1000)))
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw TileError(.fetch, "\(url): \(HTTPTileSource.reason(error))")
+        }
+        let code = response.status.code
+        guard code == 200 || code == 206 else {
+            throw TileError(.fetch, "\(url): HTTP \(code) for bytes \(offset)+\(count)")
+        }
+        var bytes: [UInt8]
+        do {
+            bytes = [UInt8](try await response.body.collect(upTo: count + 1024).readableBytesView)
+        } catch is NIOTooManyBytesError {
+            if code == 200 {
+                // As the pmtiles reference client does: a server that answers a range with the whole
+                // file cannot serve an archive piecewise (Python's http.server is one).
+                throw TileError(.fetch, "\(url): the server ignores Range requests (it answered 200 with the whole "
+                                + "file); reading PMTiles over HTTP needs one that answers them with 206 Partial Content "
+                                + "(nginx, Apache, object stores), or give the downloaded file")
+            }
+            throw TileError(.invalidArchive, "\(url): the server sent more than the \(count) bytes asked for (bytes \(offset)+\(count))")
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw TileError(.fetch, "\(url): \(HTTPTileSource.reason(error))")
+        }
+        if code == 200 {
+            // A server that ignores ranges sends the whole file: take the range out of a small one.
             guard offset + UInt64(count) <= UInt64(bytes.count) else {
+                if offset == 0 { return bytes }
                 throw TileError(.invalidArchive, "\(url): range \(offset)+\(count) is outside the archive")
             }
             bytes = Array(bytes[Int(offset) ..< Int(offset) + count])
-        default: throw TileError(.fetch, "\(url): HTTP \(response.status.code) for bytes \(offset)+\(count)")
         }
         guard bytes.count >= count else {
             if offset == 0 { return bytes }  // the header read asks for more than a small archive holds

@@ -4,9 +4,9 @@
 Usage: fault_tile_server.py TILE_DIR PORT_FILE
 
 Serves TILE_DIR/{z}/{x}/{y}.png at /{z}/{x}/{y}.png (and any file, with Range requests) with Cache-Control max-age=3600 and an
-ETag. Tiles listed in TILE_DIR/faults.json ({"z/x/y": "404"|"500"|"slow"|"truncated"|"html"})
+ETag. Tiles listed in TILE_DIR/faults.json ({"z/x/y": "404"|"500"|"slow"|"truncated"|"html"|"norange"})
 misbehave: 404 and 500 status codes, an answer after 30 s, the first 100 bytes of the PNG,
-or an HTML page with status 200; "*" sets every answer's Cache-Control instead. Every request is logged to TILE_DIR/requests.log (path and
+an HTML page with status 200, or the whole file whatever Range asks (as Python's http.server does); "*" sets every answer's Cache-Control instead. Every request is logged to TILE_DIR/requests.log (path and
 User-Agent and If-None-Match). Writes the port it listens on to PORT_FILE.
 """
 import hashlib, json, os, sys, threading, time
@@ -43,7 +43,7 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers(); return
         ctype = "image/png"
         rng = self.headers.get("Range")
-        if rng and rng.startswith("bytes="):
+        if rng and rng.startswith("bytes=") and fault != "norange":
             # Range requests (PMTiles over HTTP): 206 with the slice.
             a, b = rng[6:].split("-")
             a, b = int(a), min(int(b), len(data) - 1)
