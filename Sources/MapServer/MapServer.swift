@@ -1,5 +1,6 @@
 import Foundation
 import GeoKit
+import HTTPTypes
 import Hummingbird
 import Logging
 import MapCamera
@@ -89,8 +90,18 @@ public final class MapServer: Sendable {
 
     // MARK: - Rendering
 
-    /// The response for an image: from the cache, or rendered and cached.
-    func image(key: String, request: Request, render: @escaping @Sendable (MapSnapshotter, Double) throws -> (bytes: [UInt8], type: String)) async throws -> Response {
+    /// A rendered image and the raster tiles it lacks (see `MapSnapshotter.lastTileProblems`).
+    struct Rendered: Sendable {
+        var bytes: [UInt8]
+        var type: String
+        var tileProblems: [String] = []
+    }
+
+    /// The response for an image: from the cache, or rendered and cached. An image that lacks
+    /// raster tiles (the tile source failed or was too slow) is answered as it is, but marked
+    /// `no-store` with `X-Mapwright-Missing-Tiles`, logged, and not cached, so that an outage of
+    /// the tile source is not kept once it is over.
+    func image(key: String, request: Request, render: @escaping @Sendable (MapSnapshotter, Double) throws -> Rendered) async throws -> Response {
         if let hit = cache?[key] {
             metrics.cacheHits.increment()
             return respond(hit, request: request)
@@ -104,12 +115,25 @@ public final class MapServer: Sendable {
             return out
         }
         let item = CachedImage(body: rendered.bytes, etag: Self.etag(rendered.bytes), contentType: rendered.type)
+        let problems = rendered.tileProblems
+        guard problems.isEmpty else {
+            metrics.incompleteImages.increment()
+            logger.warning("image without \(problems.count) raster tile(s), not cached", metadata: [
+                "request": "\(request.uri.path.prefix(200))", "first": "\(problems[0].prefix(300))",
+            ])
+            var response = respond(item, request: request, cacheControl: "no-store")
+            response.headers[Self.missingTilesHeader] = "\(problems.count)"
+            return response
+        }
         cache?.insert(item, for: key)
         return respond(item, request: request)
     }
 
-    func respond(_ item: CachedImage, request: Request) -> Response {
-        let headers: HTTPFields = [.contentType: item.contentType, .eTag: item.etag, .cacheControl: cacheControl]
+    /// How many raster tiles an image lacks, on images that lack some.
+    static let missingTilesHeader = HTTPField.Name("X-Mapwright-Missing-Tiles")!
+
+    func respond(_ item: CachedImage, request: Request, cacheControl: String? = nil) -> Response {
+        let headers: HTTPFields = [.contentType: item.contentType, .eTag: item.etag, .cacheControl: cacheControl ?? self.cacheControl]
         if let inm = request.headers[.ifNoneMatch], inm.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == item.etag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
             return Response(status: .notModified, headers: headers)
         }
@@ -186,7 +210,7 @@ public final class MapServer: Sendable {
             var snap = snap
             if !snap.rasterLayers.isEmpty { snap.tileWait = min(snap.tileWait ?? 30, left * 0.8) }
             let bitmap = try s.render(snap)
-            return (try Self.encode(bitmap, format, quality: quality), format.contentType)
+            return Rendered(bytes: try Self.encode(bitmap, format, quality: quality), type: format.contentType, tileProblems: s.lastTileProblems)
         }
     }
 
@@ -214,7 +238,7 @@ public final class MapServer: Sendable {
             snap.rasterLayers = layers
             snap.tileWait = min(30, left * 0.8)
             let bitmap = try s.render(snap)
-            return (try Self.encode(bitmap, .png, quality: 85), "image/png")
+            return Rendered(bytes: try Self.encode(bitmap, .png, quality: 85), type: "image/png", tileProblems: s.lastTileProblems)
         }
     }
 
@@ -275,4 +299,5 @@ struct ServerMetrics: Sendable {
     let queueDepth = Gauge(label: "mapwright_queue_depth")
     let cacheHits = Counter(label: "mapwright_cache_hits_total")
     let renders = Counter(label: "mapwright_renders_total")
+    let incompleteImages = Counter(label: "mapwright_incomplete_images_total")
 }

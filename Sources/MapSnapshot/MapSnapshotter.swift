@@ -145,6 +145,11 @@ public final class MapSnapshotter: @unchecked Sendable {
     public var lastTimings: Timings { lock.withLock { timings } }
     private var timings = Timings()
 
+    /// The raster tiles the last image needed and could not draw as themselves (failed, with
+    /// why, or not loaded in time; ancestors stood in where they could). Empty when it is complete.
+    public var lastTileProblems: [String] { lock.withLock { tileProblems } }
+    private var tileProblems: [String] = []
+
     /// Renders one image (straight-alpha RGBA, `size · pixelRatio` pixels).
     public func render(_ snapshot: Snapshot) throws -> Bitmap {
         try lock.withLock {
@@ -161,9 +166,11 @@ public final class MapSnapshotter: @unchecked Sendable {
                 attributionText = layers.basemap.attribution
             }
             var credits: [String] = []
+            tileProblems = []
             for layer in snapshot.rasterLayers {
                 let cover = layer.cover(for: camera)
                 if let wait = snapshot.tileWait { layer.load(cover, timeout: wait) } else { layer.request(cover) }
+                tileProblems += layer.problems(cover)
                 scene.basemap += layer.groundImages(cover).map { Overlay.image($0) }
                 if let a = layer.attribution, !a.isEmpty, !credits.contains(a) { credits.append(a) }
             }

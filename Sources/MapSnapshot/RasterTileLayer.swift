@@ -15,7 +15,10 @@ import MapTiles
 ///
 /// Headless renders `load(for:timeout:)` the view's tiles first (and, where one fails, its
 /// ancestors); a window calls `request(for:)`, which returns at once and calls `onChange` as
-/// each tile lands. Failures are kept as warnings naming the tile (`takeWarnings()`).
+/// each tile lands. Failures are kept as warnings naming the tile (`takeWarnings()`); a failed
+/// tile is asked for again once `retryFailuresAfter` seconds have passed, so a long-running
+/// server or window recovers when its tile source does. `problems(for:)` names the tiles of a
+/// view that are not drawn as themselves.
 public final class RasterTileLayer: @unchecked Sendable {
     /// Where the tiles come from.
     public let source: any TileSource
@@ -37,7 +40,14 @@ public final class RasterTileLayer: @unchecked Sendable {
     /// Tiles fetched at once.
     public static let concurrency = 12
 
-    enum Entry { case image(SpriteImage), empty, failed(String) }
+    enum Entry { case image(SpriteImage), empty, failed(String, retryAt: UInt64) }
+
+    /// Seconds after which a failed tile is fetched again when a view needs it (default 30).
+    public var retryFailuresAfter: Double {
+        get { lock.withLock { _retryFailuresAfter } }
+        set { lock.withLock { _retryFailuresAfter = newValue.isFinite ? min(max(0, newValue), 1e9) : 30 } }
+    }
+    private var _retryFailuresAfter = 30.0
 
     private let cache = LRUCache<TileID, Entry>(capacity: 768)
     private let lock = NSLock()
@@ -69,7 +79,8 @@ public final class RasterTileLayer: @unchecked Sendable {
     public func load(for camera: Camera, timeout: Double) -> [String] { load(cover(for: camera), timeout: timeout) }
 
     func load(_ cover: [CoverTile], timeout: Double) -> [String] {
-        let missing = Set(cover.compactMap(\.tileID)).filter { cache.peek($0) == nil }.sorted()
+        let now = DispatchTime.now().uptimeNanoseconds
+        let missing = Set(cover.compactMap(\.tileID)).filter { needsFetch($0, now: now) }.sorted()
         guard !missing.isEmpty else { return [] }
         let before = lock.withLock { warnings.count }
         let deadline = max(0.01, timeout)
@@ -122,8 +133,9 @@ public final class RasterTileLayer: @unchecked Sendable {
     public func request(for camera: Camera) { request(cover(for: camera)) }
 
     func request(_ cover: [CoverTile]) {
+        let now = DispatchTime.now().uptimeNanoseconds
         for tile in cover {
-            guard let id = tile.tileID, cache.peek(id) == nil else { continue }
+            guard let id = tile.tileID, needsFetch(id, now: now) else { continue }
             lock.withLock {
                 guard inflight[id] == nil else { return }
                 inflight[id] = Task.detached { [self] in
@@ -154,14 +166,44 @@ public final class RasterTileLayer: @unchecked Sendable {
         while let parent = p, levels < Self.maxStandInLevels, parent.z >= source.info.minZoom {
             if Task.isCancelled { return }
             if case .image = cache.peek(parent) { return }
-            if cache.peek(parent) == nil, await fetch(parent) { return }
+            if needsFetch(parent, now: DispatchTime.now().uptimeNanoseconds), await fetch(parent) { return }
             p = parent.parent
             levels += 1
         }
     }
 
+    /// Whether a tile is to be fetched: never asked for (or evicted), or failed long enough ago.
+    private func needsFetch(_ id: TileID, now: UInt64) -> Bool {
+        switch cache.peek(id) {
+        case nil: return true
+        case .failed(_, let retryAt)?: return now >= retryAt
+        case .image?, .empty?: return false
+        }
+    }
+
+    /// The tiles of a view that are not drawn as themselves: each failed one with why, and those
+    /// not loaded yet (stood in for by ancestors or children, or left out). Empty when the view
+    /// is complete.
+    public func problems(for camera: Camera) -> [String] { problems(cover(for: camera)) }
+
+    func problems(_ cover: [CoverTile]) -> [String] {
+        var seen = Set<TileID>()
+        var out: [String] = []
+        for tile in cover {
+            guard let id = tile.tileID, seen.insert(id).inserted else { continue }
+            switch cache.peek(id) {
+            case .image?, .empty?: continue
+            case .failed(let why, _)?: out.append(why)
+            case nil: out.append("tile \(id): not loaded (\(source.info.name))")
+            }
+        }
+        return out
+    }
+
     /// Fetches and decodes a tile into the cache; true when it is an image.
     private func fetch(_ id: TileID) async -> Bool {
+        // A tile fetched again after failing may warn again.
+        if case .failed? = cache.peek(id) { lock.withLock { _ = warned.remove(id) } }
         do {
             guard let bytes = try await source.tileData(id) else {
                 cache[id] = .empty
@@ -180,7 +222,8 @@ public final class RasterTileLayer: @unchecked Sendable {
             if Task.isCancelled { return false }
             let why = String(describing: error)
             let message = why.hasPrefix("tile ") ? why : "tile \(id): \(why) (\(source.info.name))"
-            cache[id] = .failed(message)
+            let retry = UInt64(retryFailuresAfter * 1e9)
+            cache[id] = .failed(message, retryAt: DispatchTime.now().uptimeNanoseconds &+ retry)
             warn(id, message)
             return false
         }

@@ -242,6 +242,15 @@ struct OracleError: Error, CustomStringConvertible {
         #expect(c.status != 0)
         #expect(c.stderr.contains("\(refused): Connection refused") && !c.stderr.contains("errno"), "\(c.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.path("refused.png")))
+        // An XYZ template on a port where nothing listens: each tile (and each ancestor tried as
+        // a stand-in) fails after its three quick attempts, not after waiting out the 30-s
+        // --tiles-timeout (the HTTP client's own connection retries used to hold every request
+        // for its whole 10-s timeout).
+        let start = Date()
+        let x = try runMapwright(["render", "--tiles", "http://127.0.0.1:1/{z}/{x}/{y}.png", "-o", dir.path("xyz.png")] + args)
+        let took = Date().timeIntervalSince(start)
+        #expect(x.status == 0 && x.stderr.contains("Connection refused (http://127.0.0.1:1/"), "\(x.stderr)")
+        #expect(took < 15, "took \(took) s")
     }
 
     @Test func theDiskCacheServesFreshTilesAndOfflineRendersFromIt() throws {

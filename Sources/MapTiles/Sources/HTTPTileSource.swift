@@ -45,6 +45,10 @@ enum SharedHTTP {
     static let client: HTTPClient = {
         var config = HTTPClient.Configuration()
         config.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 6)
+        // A refused or failed connection fails the requests waiting for it at once; the sources
+        // retry with their own back-off (`attempts`, `backoff`). Left on, the pool would retry
+        // until each request's timeout, so a wrong port cost `attempts` × `timeout` per tile.
+        config.connectionPool.retryConnectionEstablishment = false
         config.timeout = .init(connect: .seconds(5), read: .seconds(15))
         config.redirectConfiguration = .follow(max: 5, allowCycles: false)
         config.decompression = .enabled(limit: .ratio(20))
