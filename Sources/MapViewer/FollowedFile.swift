@@ -9,6 +9,8 @@ import GeoKit
 /// A line is read once its newline arrives. When the file shrinks (truncated) or is replaced by
 /// another file (rotated: a new inode), reading starts again at its beginning; the points read
 /// so far are kept by the caller. A missing file is waited for. At most 16 MiB is read per poll.
+/// What stands in the way (no such file yet, a directory, a pipe or device, no permission) is
+/// one warning when it starts, not one per poll.
 public final class FollowedFile: @unchecked Sendable {
     /// The path followed.
     public let path: String
@@ -16,6 +18,8 @@ public final class FollowedFile: @unchecked Sendable {
     private var inode: UInt64?
     private var pending = Data()
     private var lineNumber = 0
+    /// The condition last reported (reported again only after it has cleared).
+    private var problem: String?
     private let lock = NSLock()
     /// The most bytes read per poll.
     public static let maxReadPerPoll = 16 << 20
@@ -23,23 +27,44 @@ public final class FollowedFile: @unchecked Sendable {
     /// Follows `path` from its beginning (`fromEnd`: only what is appended from now on).
     public init(path: String, fromEnd: Bool = false) {
         self.path = path
-        if fromEnd, let st = Self.stat(path) {
-            offset = st.size
-            inode = st.inode
+        if fromEnd, case .file(let size, let ino) = Self.status(path) {
+            offset = size
+            inode = ino
         }
     }
 
-    static func stat(_ path: String) -> (size: UInt64, inode: UInt64)? {
-        guard let a = try? FileManager.default.attributesOfItem(atPath: path),
-              let size = (a[.size] as? NSNumber)?.uint64Value,
-              let inode = (a[.systemFileNumber] as? NSNumber)?.uint64Value else { return nil }
-        return (size, inode)
+    enum Status: Equatable { case file(size: UInt64, inode: UInt64), missing, directory, notAFile, error(String) }
+
+    static func status(_ path: String) -> Status {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            return errno == ENOENT || errno == ENOTDIR ? .missing : .error(String(cString: strerror(errno)))
+        }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: return .file(size: UInt64(max(0, st.st_size)), inode: UInt64(st.st_ino))
+        case S_IFDIR: return .directory
+        default: return .notAFile
+        }
+    }
+
+    /// `message` if it is not the condition reported last; remembers it.
+    private func once(_ message: String) -> [String] {
+        defer { problem = message }
+        return message == problem ? [] : [message]
     }
 
     /// New positions, and warnings (`path:line: reason`) for lines that could not be read.
     public func poll() -> (points: [LatLng], warnings: [String]) {
         lock.withLock {
-            guard let st = Self.stat(path) else { return ([], []) }
+            let st: (size: UInt64, inode: UInt64)
+            switch Self.status(path) {
+            case .file(let size, let ino): st = (size, ino)
+            case .missing: return ([], once("\(path): no such file yet; waiting for it to appear"))
+            case .directory: return ([], once("\(path): is a directory; waiting for a file there"))
+            case .notAFile:
+                return ([], once("\(path): not a regular file (a pipe, socket or device); --follow-file reads a file that another program appends to"))
+            case .error(let why): return ([], once("\(path): \(why)"))
+            }
             var warnings: [String] = []
             if inode != nil && st.inode != inode {
                 warnings.append("\(path): the file was replaced; reading the new one from its start")
@@ -49,17 +74,20 @@ public final class FollowedFile: @unchecked Sendable {
                 offset = 0; pending.removeAll(); lineNumber = 0
             }
             inode = st.inode
-            guard st.size > offset, let handle = FileHandle(forReadingAtPath: path) else { return ([], warnings) }
-            defer { try? handle.close() }
-            do {
-                try handle.seek(toOffset: offset)
-                let want = Int(min(st.size - offset, UInt64(Self.maxReadPerPoll)))
-                let data = try handle.read(upToCount: want) ?? Data()
-                offset += UInt64(data.count)
-                pending.append(data)
-            } catch {
-                return ([], warnings + ["\(path): \(error)"])
+            guard st.size > offset else {
+                problem = nil
+                return ([], warnings)
             }
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return ([], warnings + once("\(path): cannot be opened: \(String(cString: strerror(errno)))")) }
+            defer { close(fd) }
+            let want = Int(min(st.size - offset, UInt64(Self.maxReadPerPoll)))
+            var buffer = [UInt8](repeating: 0, count: want)
+            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, want, off_t(offset)) }
+            guard n >= 0 else { return ([], warnings + once("\(path): cannot be read: \(String(cString: strerror(errno)))")) }
+            problem = nil
+            offset += UInt64(n)
+            pending.append(contentsOf: buffer[0 ..< n])
             // Complete lines only; the unfinished tail stays pending (consumed once, not per line).
             var points: [LatLng] = []
             var start = pending.startIndex

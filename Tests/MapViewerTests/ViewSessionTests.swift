@@ -224,6 +224,39 @@ import Testing
         #expect(rot.points == [LatLng(lat: 44, lon: 12), LatLng(lat: 44.5, lon: 12.5)], "\(rot)")
     }
 
+    /// What stands in the way is said once when it starts, in words, and again only after it
+    /// has cleared: no file yet, a directory, a pipe, a file that cannot be read.
+    @Test func obstaclesAreOneClearWarningEachNotOnePerPoll() throws {
+        let scratch = try ScratchDirectory("follow-obstacles"), dir = scratch.url
+        let path = dir.appendingPathComponent("gps.csv").path
+        let f = FollowedFile(path: path)
+        #expect(f.poll().warnings == ["\(path): no such file yet; waiting for it to appear"])
+        #expect(f.poll().warnings.isEmpty)
+        // A directory where the file should be.
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        #expect(f.poll().warnings == ["\(path): is a directory; waiting for a file there"])
+        #expect(f.poll().warnings.isEmpty && f.poll().warnings.isEmpty)
+        try FileManager.default.removeItem(atPath: path)
+        // A named pipe: not followed (its size says nothing), and said so once.
+        #expect(mkfifo(path, 0o600) == 0)
+        let w = f.poll().warnings
+        #expect(w.count == 1 && w[0].contains("not a regular file"), "\(w)")
+        #expect(f.poll().warnings.isEmpty)
+        try FileManager.default.removeItem(atPath: path)
+        // A file at last: read, and no warning.
+        try "46,14\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let r = f.poll()
+        #expect(r.points == [LatLng(lat: 46, lon: 14)] && r.warnings.isEmpty, "\(r)")
+        // Unreadable (as a user other than root would find it): one warning naming why.
+        if getuid() != 0 {
+            try "47,15\n".write(toFile: path, atomically: true, encoding: .utf8)
+            chmod(path, 0)
+            let u = f.poll().warnings
+            #expect(u.contains { $0.contains("cannot be opened: Permission denied") }, "\(u)")
+            #expect(f.poll().warnings.isEmpty)
+        }
+    }
+
     @Test func aSessionDrawsFollowedPointsAsALiveTrack() throws {
         let scratch = try ScratchDirectory("follow"), dir = scratch.url
         let path = dir.appendingPathComponent("live.txt").path
