@@ -7,29 +7,20 @@ import Foundation
 /// nesting depth, so no input crashes or hangs the reader.
 public enum TrackReader {
     /// Reads a file; the format comes from `options.format`, else the extension, else the content.
+    /// Pipes (`<(…)`, `/dev/stdin`) are read as files are; a URL whose relative path is `-` reads
+    /// standard input (see `InputFile`).
     public static func read(contentsOf url: URL, options: TrackReadOptions = TrackReadOptions()) throws(FormatError)
         -> Track
     {
-        let name = url.isFileURL ? url.relativePath : url.absoluteString
+        let stdin = url.isFileURL && url.relativePath == "-"
+        let name = stdin ? InputFile.displayName("-") : url.isFileURL ? url.relativePath : url.absoluteString
         let named = SourceText(bytes: [], name: name)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw named.named(.unreadable("no such file"))
-        }
-        guard !isDirectory.boolValue else { throw named.named(.unreadable("is a directory")) }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
-            size > options.maxBytes
-        {
-            throw named.named(.tooLarge(bytes: size, limit: options.maxBytes))
-        }
-        guard let bytes = readWholeFile(url.path, limit: options.maxBytes) else {
-            let data: Data
-            do {
-                data = try Data(contentsOf: url)
-            } catch {
-                throw named.named(.unreadable(error.localizedDescription))
-            }
-            return try read([UInt8](data), name: name, options: options)
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(stdin ? "-" : url.path, limit: options.maxBytes, rejects: looksBinary)
+        } catch {
+            if case .tooLarge(let size?, let limit) = error.kind { throw named.named(.tooLarge(bytes: size, limit: limit)) }
+            throw named.named(.unreadable(error.reason))
         }
         return try read(bytes, name: name, options: options)
     }
@@ -63,29 +54,3 @@ public enum TrackReader {
     }
 }
 
-/// The whole file read straight into an array (no intermediate `Data` copy), or nil when
-/// it cannot be opened or sized; a file over `limit` bytes is read only up to `limit + 1`.
-private func readWholeFile(_ path: String, limit: Int) -> [UInt8]? {
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
-    guard fseek(file, 0, SEEK_END) == 0 else { return nil }
-    let size = ftell(file)
-    guard size >= 0, fseek(file, 0, SEEK_SET) == 0 else { return nil }
-    let capacity = min(size, limit + 1)
-    var failed = false
-    let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-        guard let base = buffer.baseAddress else {
-            count = 0
-            return
-        }
-        var done = 0
-        while done < capacity {
-            let n = fread(base + done, 1, capacity - done, file)
-            if n <= 0 { break }
-            done += n
-        }
-        failed = done != capacity
-        count = done
-    }
-    return failed ? nil : bytes
-}

@@ -59,7 +59,9 @@ public final class MapServer: Sendable {
         for file in config.scenes {
             let url = URL(fileURLWithPath: file)
             let data: Data
-            do { data = try Data(contentsOf: url) } catch { throw ServerConfigError(key: "scene", reason: "cannot read '\(file)': \(error.localizedDescription)") }
+            do { data = Data(try InputFile.read(file, limit: 512 << 20)) } catch {
+                throw ServerConfigError(key: "scene", reason: "cannot read '\(file)': \(error.reason)")
+            }
             var doc = try SceneDocument.decode(data, file: file)
             doc.camera = SceneDocument.CameraSpec()
             doc.camera?.center = [0, 0]

@@ -561,7 +561,8 @@ public struct SceneLoader {
 
     /// A path from the document: absolute as it is, relative to `baseDirectory` otherwise.
     private func resolve(_ file: String) -> URL {
-        file.hasPrefix("/") ? URL(fileURLWithPath: file) : baseDirectory.appendingPathComponent(file)
+        if file == "-" { return URL(fileURLWithPath: "-") }  // standard input (tracks)
+        return file.hasPrefix("/") ? URL(fileURLWithPath: file) : baseDirectory.appendingPathComponent(file)
     }
 
     private func anchorPair(_ v: [Double]?, _ where_: String) throws -> (x: Double, y: Double) {

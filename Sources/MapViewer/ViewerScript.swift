@@ -51,10 +51,11 @@ public enum ViewerScript {
 
     /// Reads a script file.
     public static func read(path: String) throws -> [ScriptEvent] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ScriptError(file: path, line: 0, reason: "cannot read the file")
+        let data: [UInt8]
+        do { data = try InputFile.read(path, limit: 512 << 20) } catch {
+            throw ScriptError(file: InputFile.displayName(path), line: 0, reason: "cannot read the file: \(error.reason)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(bytes: data, encoding: .utf8) else {
             throw ScriptError(file: path, line: 0, reason: "not UTF-8 text")
         }
         return try parse(text, file: path)

@@ -51,7 +51,7 @@ struct MotionOptions: ParsableArguments {
         }
         if let replay {
             var o = SceneDocument.OverlaySpec(type: "replay")
-            o.file = URL(fileURLWithPath: replay).path
+            o.file = replay == "-" ? replay : URL(fileURLWithPath: replay).path
             o.color = options.routeColor
             o.width = options.routeWidth
             o.speed = speed

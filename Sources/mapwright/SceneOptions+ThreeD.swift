@@ -26,7 +26,7 @@ extension SceneOptions {
         }
         for file in extrusions {
             var o = SceneDocument.OverlaySpec(type: "extrusion")
-            o.file = URL(fileURLWithPath: file).path
+            o.file = file == "-" ? file : URL(fileURLWithPath: file).path
             o.heightProperty = heightProperty ?? "height"
             o.baseProperty = baseProperty
             o.color = columnColor == nil ? nil : columnColor

@@ -127,17 +127,20 @@ struct SceneOptions: ParsableArguments {
 
     /// Reads the scene file (if any), applies the flags and builds the snapshot; errors are
     /// prefixed with `mapwright COMMAND:`.
+    /// The largest scene file read (as for any file read whole).
+    static let maxSceneBytes = 512 << 20
+
     func loadDocument(command: String) throws -> (document: SceneDocument, base: URL) {
         var doc = SceneDocument()
         var base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         if let scene {
-            let url = URL(fileURLWithPath: scene)
-            let data: Data
-            do { data = try Data(contentsOf: url) } catch {
-                throw CLIError("mapwright \(command): cannot read scene file '\(scene)': \(RenderCommand.why(error))")
+            // `-` is standard input (relative paths in it resolve in the current directory).
+            let data: [UInt8]
+            do { data = try InputFile.read(scene, limit: Self.maxSceneBytes) } catch {
+                throw CLIError("mapwright \(command): cannot read scene file '\(InputFile.displayName(scene))': \(error.reason)")
             }
-            doc = try SceneDocument.decode(data, file: scene)
-            base = url.deletingLastPathComponent()
+            doc = try SceneDocument.decode(Data(data), file: InputFile.displayName(scene))
+            if scene != "-" { base = URL(fileURLWithPath: scene).deletingLastPathComponent() }
         }
         try applyFlags(to: &doc, command: command)
         return (doc, base)
@@ -221,7 +224,7 @@ struct SceneOptions: ParsableArguments {
         var overlays = doc.overlays ?? []
         for file in routes {
             var o = SceneDocument.OverlaySpec(type: "route")
-            o.file = URL(fileURLWithPath: file).path
+            o.file = file == "-" ? file : URL(fileURLWithPath: file).path
             o.color = routeColor
             o.width = routeWidth
             overlays.append(o)

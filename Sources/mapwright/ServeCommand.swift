@@ -53,7 +53,10 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         var c = ServerConfig()
         if let config {
-            guard let d = FileManager.default.contents(atPath: config) else { throw CLIError("mapwright serve: cannot read --config '\(config)'") }
+            let d: Data
+            do { d = Data(try InputFile.read(config, limit: 16 << 20)) } catch {
+                throw CLIError("mapwright serve: cannot read --config '\(InputFile.displayName(config))': \(error.reason)")
+            }
             do { c = try JSONDecoder().decode(ServerConfig.self, from: d) } catch {
                 throw CLIError("mapwright serve: --config '\(config)': \((error as? DecodingError).map(SceneDocument.describe) ?? "\(error)")")
             }

@@ -107,6 +107,38 @@ struct InspectOutput: Decodable {
         #expect(r.stderr == "mapwright inspect: gpx/nan.gpx:4:26: Longitude 'NaN' is not a finite number\n")
     }
 
+    /// `-` reads standard input, and a pipe (`/dev/stdin`, as the shell's `<(…)` gives) is read
+    /// as the file is: the same summary. Through `render`, a route from standard input draws the
+    /// same image as from the file, and a scene can come from standard input too.
+    @Test func standardInputAndPipesAreReadAsFiles() throws {
+        let file = routeDirectory.appendingPathComponent("route.csv").path
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let fromFile = try runMapwright(["inspect", "--json", file])
+        for name in ["-", "/dev/stdin"] {
+            let r = try runMapwright(["inspect", "--json", name], stdin: text)
+            #expect(r.status == 0, "\(name): \(r.stderr)")
+            let a = try JSONDecoder().decode(InspectOutput.self, from: Data(r.stdout.utf8))
+            let b = try JSONDecoder().decode(InspectOutput.self, from: Data(fromFile.stdout.utf8))
+            #expect(a.points == b.points && a.length_m == b.length_m && a.format == "csv", "\(name)")
+        }
+        let dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("stdin-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let common = ["--size", "200x150", "--no-attribution"]
+        let viaFile = try runMapwright(["render", "--route", file, "-o", dir.appendingPathComponent("a.png").path] + common)
+        let viaStdin = try runMapwright(["render", "--route", "-", "-o", dir.appendingPathComponent("b.png").path] + common, stdin: text)
+        #expect(viaFile.status == 0 && viaStdin.status == 0, "\(viaStdin.stderr)")
+        #expect(try Data(contentsOf: dir.appendingPathComponent("a.png")) == Data(contentsOf: dir.appendingPathComponent("b.png")))
+        let scene = #"{"camera": {"center": [10, 20], "zoom": 3}, "size": [120, 90], "attribution": false}"#
+        let s = try runMapwright(["render", "--scene", "-", "--print-camera", "-o", dir.appendingPathComponent("c.png").path], stdin: scene)
+        #expect(s.status == 0 && s.stdout.hasPrefix("10.0 20.0 3.0"), "\(s.stdout) \(s.stderr)")
+        // A directory, and an endless device, are refused in words (not read for ever).
+        let d = try runMapwright(["render", "--scene", dir.path, "-o", dir.appendingPathComponent("d.png").path])
+        #expect(d.status != 0 && d.stderr.contains("'\(dir.path)': is a directory"), "\(d.stderr)")
+        let z = try runMapwright(["inspect", "/dev/zero"])
+        #expect(z.status != 0 && z.stderr == "mapwright inspect: /dev/zero: binary data, not a text track file\n", "\(z.stderr)")
+    }
+
     @Test func missingFile() throws {
         let r = try runMapwright(["inspect", "/nonexistent/x.gpx"])
         #expect(r.status != 0)
