@@ -15,22 +15,45 @@ public enum AtomicFile {
     /// then `rename(2)` over `path`. Readers see the old file or the whole new one, never a
     /// partial one; on failure the temporary file is removed and `path` is left untouched.
     /// (No `fsync`: atomic against failures of this process, not against power loss.)
+    ///
+    /// `-` is standard output. A path that is a device, pipe or socket (`/dev/stdout`, a FIFO) is
+    /// written in place: replacing it would leave a regular file where it was. A symbolic link
+    /// to a file has that file replaced and stays a link.
     public static func write(_ bytes: [UInt8], to path: String) throws(MapImageError) {
         guard !path.isEmpty else { throw .fileWrite(path, "empty path") }
+        if path == "-" {
+            if let failure = writeAll(STDOUT_FILENO, bytes) { throw .fileWrite("standard output", failure) }
+            return
+        }
+        var info = stat()
+        if stat(path, &info) == 0 {
+            let type = info.st_mode & S_IFMT
+            if type == S_IFDIR { throw .fileWrite(path, "is a directory") }
+            if type != S_IFREG {
+                let fd = open(path, O_WRONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw .fileWrite(path, errorText()) }
+                var failure = writeAll(fd, bytes)
+                if close(fd) != 0, failure == nil { failure = "close failed: \(errorText())" }
+                if let failure { throw .fileWrite(path, failure) }
+                return
+            }
+        }
+        var target = path
+        var link = stat()
+        if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) {
+            target = String(cString: resolved)
+            free(resolved)
+        }
         let directory: String
         let name: String
-        if let slash = path.lastIndex(of: "/") {
-            directory = slash == path.startIndex ? "/" : String(path[..<slash])
-            name = String(path[path.index(after: slash)...])
+        if let slash = target.lastIndex(of: "/") {
+            directory = slash == target.startIndex ? "/" : String(target[..<slash])
+            name = String(target[target.index(after: slash)...])
         } else {
             directory = "."
-            name = path
+            name = target
         }
         guard !name.isEmpty else { throw .fileWrite(path, "path names a directory, not a file") }
-        var isDirectory = stat()
-        if stat(path, &isDirectory) == 0, (isDirectory.st_mode & S_IFMT) == S_IFDIR {
-            throw .fileWrite(path, "is a directory")
-        }
 
         var fd: Int32 = -1
         var temporary = ""
@@ -42,6 +65,17 @@ public enum AtomicFile {
         }
         guard fd >= 0 else { throw .fileWrite(path, "cannot create a temporary file in \(directory): \(errorText())") }
 
+        var failure = writeAll(fd, bytes)
+        if close(fd) != 0, failure == nil { failure = "close failed: \(errorText())" }
+        if failure == nil, rename(temporary, target) != 0 { failure = "rename into place failed: \(errorText())" }
+        if let failure {
+            unlink(temporary)
+            throw .fileWrite(path, failure)
+        }
+    }
+
+    /// Writes all of `bytes` to `fd`; nil, or why it failed.
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> String? {
         var failure: String?
         bytes.withUnsafeBytes { raw in
             var offset = 0
@@ -55,12 +89,7 @@ public enum AtomicFile {
                 offset += n
             }
         }
-        if close(fd) != 0, failure == nil { failure = "close failed: \(errorText())" }
-        if failure == nil, rename(temporary, path) != 0 { failure = "rename into place failed: \(errorText())" }
-        if let failure {
-            unlink(temporary)
-            throw .fileWrite(path, failure)
-        }
+        return failure
     }
 
     /// Reads the whole file at `path` (at most ``maxReadSize`` bytes).

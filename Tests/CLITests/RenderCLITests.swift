@@ -53,6 +53,20 @@ import Testing
     /// Mercator midpoint of the bounds and the zoom makes the drawn route touch the padded
     /// viewport: its vertices stay half the 4-px width (plus 1 px of antialiasing) further in,
     /// so with p = 20 + 3 (hand formula: zoom = log2(min((W − 2p)/(Δx·512), (H − 2p)/(Δy·512)))).
+    /// `-o -` writes the PNG to standard output (a pipe here), as `-o /dev/stdout` does, and the
+    /// device link is left as it was.
+    @Test func standardOutputTakesThePNG() throws {
+        let exe = mapwrightExecutable().path
+        for target in ["-", "/dev/stdout"] {
+            let r = try runProgram("/bin/sh", ["-c", "cd '\(scratch.url.path)' && '\(exe)' render --center 10,20 --zoom 3 --size 64x48 -o \(target) | cat"])
+            #expect(r.status == 0, "\(target): \(r.stderr)")
+            let image = try Bitmap(pngData: [UInt8](r.data))
+            #expect(image.width == 64 && image.height == 48, "\(target)")
+        }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/dev/stdout").hasPrefix("/proc/self/fd"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("-")))
+    }
+
     @Test func fitsTheRouteAndPrintsTheCamera() throws {
         let csv = try write("fit.csv", "lat,lon\n47.0,8.0\n47.3,8.6\n46.9,8.9\n")
         let r = try runMapwright(["render", "-o", path("fit.png"), "--route", csv, "--size", "400x300",

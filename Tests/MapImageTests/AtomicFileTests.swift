@@ -24,6 +24,37 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["out.png"])
     }
 
+    /// `-o /dev/stdout` used to rename a temporary file over /dev/stdout, leaving a regular file
+    /// where the device link was (as root). A FIFO (as /dev/stdout is when piped) is written in
+    /// place and stays a FIFO; a symbolic link keeps pointing at its file, which is replaced.
+    @Test("a pipe is written in place, a symbolic link is kept")
+    func pipesAndLinks() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bitmap = try randomBitmap(width: 9, height: 7, seed: 3)
+        let fifo = dir + "/pipe.png"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        final class Box: @unchecked Sendable { var data = Data() }
+        let received = Box()
+        let reader = Thread {
+            if let h = FileHandle(forReadingAtPath: fifo) { received.data = h.readDataToEndOfFile() }
+        }
+        reader.start()
+        try bitmap.writePNG(to: fifo)
+        while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(try Bitmap(pngData: [UInt8](received.data)) == bitmap)
+        var st = stat()
+        #expect(lstat(fifo, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO, "still a FIFO")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["pipe.png"], "no temporary file left")
+
+        let real = dir + "/real.png", link = dir + "/link.png"
+        try Data("old".utf8).write(to: URL(fileURLWithPath: real))
+        #expect(symlink("real.png", link) == 0)
+        try bitmap.writePNG(to: link)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "real.png")
+        #expect(try Bitmap(contentsOfPNGFile: real) == bitmap)
+    }
+
     @Test("a missing directory: an error naming the path, and no file anywhere")
     func missingDirectory() throws {
         let dir = try Self.temporaryDirectory()
