@@ -9,7 +9,13 @@ import ServiceLifecycle
 extension MapServer {
     /// Every endpoint, with the metrics middleware in front.
     public func router() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+        // HEAD answers what GET would, without the body (uptime checks, caches, `curl -I`).
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        if config.cors != "none" {
+            // Browsers may use the tiles, TileJSON and images from pages on other origins. Outside
+            // the metrics middleware, so refusals (made into JSON there) carry the headers too.
+            router.add(middleware: CORSHeadersMiddleware(allowOrigin: config.cors))
+        }
         router.add(middleware: RequestMetricsMiddleware(logger: logger, maxURLLength: config.limits.maxURLLength))
         let limits = config.limits
 

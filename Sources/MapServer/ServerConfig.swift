@@ -35,12 +35,16 @@ public struct ServerConfig: Codable, Sendable, Equatable {
     public var logLevel = "info"
     /// Per-request limits.
     public var limits = RequestLimits()
+    /// `Access-Control-Allow-Origin` for browsers' cross-origin requests (MapLibre GL JS loads
+    /// tiles and TileJSON with `fetch`): `*` (default), one origin (`https://maps.example.org`),
+    /// or `none` for no CORS headers.
+    public var cors = "*"
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
         case host, port, tiles, data, scenes, workers, queue, deadline, cacheMegabytes, cache, maxAge, style, tileCache, offline
-        case logFormat, logLevel, limits
+        case logFormat, logLevel, limits, cors
     }
 
     public init(from decoder: Decoder) throws {
@@ -63,6 +67,7 @@ public struct ServerConfig: Codable, Sendable, Equatable {
         logFormat = try c.decodeIfPresent(String.self, forKey: .logFormat) ?? d.logFormat
         logLevel = try c.decodeIfPresent(String.self, forKey: .logLevel) ?? d.logLevel
         limits = try c.decodeIfPresent(RequestLimits.self, forKey: .limits) ?? d.limits
+        cors = try c.decodeIfPresent(String.self, forKey: .cors) ?? d.cors
     }
 
     /// Checks the values, naming the first bad one.
@@ -77,6 +82,14 @@ public struct ServerConfig: Codable, Sendable, Equatable {
         guard (0 ... 31_536_000).contains(maxAge) else { throw bad("maxAge", "\(maxAge) is not in 0…31536000 s") }
         guard style == "light" || style == "dark" else { throw bad("style", "'\(style)' is not light or dark") }
         guard logFormat == "text" || logFormat == "json" else { throw bad("logFormat", "'\(logFormat)' is not text or json") }
+        if cors != "*", cors != "none" {
+            // One origin: scheme://host[:port], nothing a header could be split on.
+            let parts = cors.split(separator: "://", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0] == "http" || parts[0] == "https", !parts[1].isEmpty, cors.count <= 255,
+                  parts[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:[]".contains($0)) }) else {
+                throw bad("cors", "'\(cors.prefix(80))' is not *, none or an origin such as https://maps.example.org")
+            }
+        }
         let l = limits
         guard (256 ... 1 << 20).contains(l.maxURLLength) else { throw bad("limits.maxURLLength", "\(l.maxURLLength) is not in 256…1048576") }
         guard (1024 ... 64 << 20).contains(l.maxBodyBytes) else { throw bad("limits.maxBodyBytes", "\(l.maxBodyBytes) is not in 1024…67108864") }

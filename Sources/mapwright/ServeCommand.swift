@@ -47,6 +47,8 @@ struct ServeCommand: ParsableCommand {
     var logFormat: String?
     @Option(name: .customLong("log-level"), help: "trace, debug, info (default), notice, warning, error or critical.")
     var logLevel: String?
+    @Option(help: ArgumentHelp("Access-Control-Allow-Origin for browsers on other origins: * (default), one origin, or none.", valueName: "ORIGIN"))
+    var cors: String?
     @Option(help: ArgumentHelp("A JSON configuration file with the same keys as the flags (flags win).", valueName: "FILE"))
     var config: String?
 
@@ -81,6 +83,7 @@ struct ServeCommand: ParsableCommand {
         if offline { c.offline = true }
         if let logFormat { c.logFormat = logFormat }
         if let logLevel { c.logLevel = logLevel }
+        if let cors { c.cors = cors }
         guard let level = Logger.Level(rawValue: c.logLevel) else {
             throw CLIError("mapwright serve: --log-level '\(c.logLevel)': expected trace, debug, info, notice, warning, error or critical")
         }

@@ -134,6 +134,39 @@ private func worldPixel(_ lat: Double, _ lon: Double, _ gz: Double) -> (x: Doubl
         }
     }
 
+    /// A page on another origin (here a file: page, origin "null") fetches the TileJSON and a tile
+    /// as MapLibre GL JS does, in Chromium, and reads the tile's ETag; with `--cors none` the
+    /// browser refuses the same fetch.
+    @Test func aPageOnAnotherOriginFetchesTilesInChromium() throws {
+        for cors in ["*", "none"] {
+            let server = try ServeProcess(["--workers", "1", "--cors", cors], dir: dir, name: "cors")
+            defer { server.stop() }
+            let page = dir.path("other-origin.html")
+            try """
+            <!doctype html><html><body>waiting<script>
+            (async () => {
+              try {
+                const j = await (await fetch("\(server.base)/tiles.json")).json();
+                const t = await fetch(j.tiles[0].replace("{z}", "0").replace("{x}", "0").replace("{y}", "0"));
+                const b = await t.arrayBuffer();
+                document.body.textContent = "tilejson " + j.tilejson + " tile " + t.status + " " + b.byteLength +
+                  " etag " + (t.headers.get("ETag") ? "readable" : "hidden");
+              } catch (e) { document.body.textContent = "failed " + e; }
+            })();
+            </script></body></html>
+            """.write(toFile: page, atomically: true, encoding: .utf8)
+            let c = try runProgram("/usr/bin/chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000",
+                                                          "--dump-dom", "file://" + page])
+            #expect(c.status == 0, "\(c.stderr)")
+            let dom = String(decoding: c.data, as: UTF8.self)
+            if cors == "*" {
+                #expect(dom.contains("tilejson 3.0.0 tile 200 ") && dom.contains("etag readable"), "\(dom)")
+            } else {
+                #expect(dom.contains("failed TypeError"), "\(dom)")
+            }
+        }
+    }
+
     @Test func theSlippyPageShowsOurTilesInChromium() throws {
         let server = try ServeProcess(["--workers", "2"], dir: dir)
         defer { server.stop() }

@@ -259,6 +259,61 @@ import Testing
         #expect(rightDiffers > 100, "no attribution drawn")
     }
 
+    /// HEAD is GET without the body, for every endpoint (RFC 9110 §9.3.2).
+    @Test func headAnswersAsGetWithoutABody() async throws {
+        for uri in ["/tiles/0/0/0.png", "/static?center=10,10&zoom=2&size=80x60", "/tiles.json", "/healthz", "/data/mb/0/0/0.png"] {
+            let g = try await get(uri)
+            let h = try await TestServer.app().test(.router) { client in try await client.execute(uri: uri, method: .head) }
+            #expect(h.status == g.status && h.status == .ok, "\(uri): \(h.status)")
+            #expect(h.headers[.contentType] == g.headers[.contentType], "\(uri)")
+            #expect(h.headers[.eTag] == g.headers[.eTag], "\(uri)")
+            #expect(h.body.readableBytes == 0, "\(uri)")
+        }
+        let missing = try await TestServer.app().test(.router) { client in try await client.execute(uri: "/tiles/9/0/99999.png", method: .head) }
+        #expect(missing.status == .notFound)
+    }
+
+    /// Browsers on other origins (MapLibre GL JS fetches tiles and TileJSON) get
+    /// `Access-Control-Allow-Origin: *` on answers and refusals alike, and preflights are answered.
+    @Test func crossOriginRequestsAreAllowed() async throws {
+        let origin: HTTPFields = [.origin: "https://maps.example.org"]
+        for uri in ["/tiles/0/0/0.png", "/tiles.json", "/tiles/9/0/99999.png", "/static?size=10x10"] {
+            let r = try await get(uri, headers: origin)
+            #expect(r.headers[.accessControlAllowOrigin] == "*", "\(uri): \(r.status)")
+            #expect(r.headers[.accessControlExposeHeaders]?.contains("ETag") == true, "\(uri)")
+        }
+        let plain = try await get("/tiles/0/0/0.png")
+        #expect(plain.headers[.accessControlAllowOrigin] == nil, "no Origin, no CORS headers")
+        let pre = try await TestServer.app().test(.router) { client in
+            try await client.execute(uri: "/static", method: .options,
+                                     headers: [.origin: "https://maps.example.org", .accessControlRequestMethod: "POST",
+                                               .accessControlRequestHeaders: "content-type"])
+        }
+        #expect(pre.status == .noContent)
+        #expect(pre.headers[.accessControlAllowOrigin] == "*")
+        #expect(pre.headers[.accessControlAllowMethods]?.contains("POST") == true)
+        #expect(pre.headers[.accessControlAllowHeaders]?.contains("content-type") == true)
+    }
+
+    @Test func corsIsConfigurable() async throws {
+        for (value, expected) in [("none", nil), ("https://maps.example.org", "https://maps.example.org")] as [(String, String?)] {
+            var c = ServerConfig()
+            c.workers = 1
+            c.cors = value
+            let server = try MapServer(config: c)
+            defer { server.shutdown() }
+            let r = try await Application(router: server.router()).test(.router) { client in
+                try await client.execute(uri: "/tiles.json", method: .get, headers: [.origin: "https://other.example.org"])
+            }
+            #expect(r.headers[.accessControlAllowOrigin] == expected, "\(value)")
+        }
+        for bad in ["https://a.org, https://b.org", "a.org", "https://a.org\r\nX: y", ""] {
+            var c = ServerConfig()
+            c.cors = bad
+            #expect(throws: ServerConfigError.self, "\(bad)") { try c.validate() }
+        }
+    }
+
     @Test func theSlippyPageUsesLeafletOrItsOwnViewer() async throws {
         let r = try await get("/")
         #expect(r.status == .ok)
