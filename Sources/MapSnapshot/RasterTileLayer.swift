@@ -40,6 +40,8 @@ public final class RasterTileLayer: @unchecked Sendable {
     /// Tiles fetched at once.
     public static let concurrency = 12
 
+    /// A failed tile keeps why and when it may be fetched again (`UInt64.max`: never, for a tile
+    /// the server says does not exist).
     enum Entry { case image(SpriteImage), empty, failed(String, retryAt: UInt64) }
 
     /// Seconds after which a failed tile is fetched again when a view needs it (default 30).
@@ -183,7 +185,7 @@ public final class RasterTileLayer: @unchecked Sendable {
 
     /// The tiles of a view that are not drawn as themselves: each failed one with why, and those
     /// not loaded yet (stood in for by ancestors or children, or left out). Empty when the view
-    /// is complete.
+    /// is complete; a tile the server says does not exist (HTTP 404) counts as complete.
     public func problems(for camera: Camera) -> [String] { problems(cover(for: camera)) }
 
     func problems(_ cover: [CoverTile]) -> [String] {
@@ -193,6 +195,7 @@ public final class RasterTileLayer: @unchecked Sendable {
             guard let id = tile.tileID, seen.insert(id).inserted else { continue }
             switch cache.peek(id) {
             case .image?, .empty?: continue
+            case .failed(_, UInt64.max)?: continue  // the source has no such tile: as complete as it can be
             case .failed(let why, _)?: out.append(why)
             case nil: out.append("tile \(id): not loaded (\(source.info.name))")
             }
@@ -223,7 +226,8 @@ public final class RasterTileLayer: @unchecked Sendable {
             let why = String(describing: error)
             let message = why.hasPrefix("tile ") ? why : "tile \(id): \(why) (\(source.info.name))"
             let retry = UInt64(retryFailuresAfter * 1e9)
-            cache[id] = .failed(message, retryAt: DispatchTime.now().uptimeNanoseconds &+ retry)
+            let notFound = (error as? TileError)?.kind == .notFound
+            cache[id] = .failed(message, retryAt: notFound ? .max : DispatchTime.now().uptimeNanoseconds &+ retry)
             warn(id, message)
             return false
         }

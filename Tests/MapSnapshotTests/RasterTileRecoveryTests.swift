@@ -61,6 +61,30 @@ import Testing
         #expect(layer.problems(for: camera).isEmpty)
     }
 
+    /// A tile the server says does not exist (HTTP 404, as a sparse pyramid served by nginx
+    /// answers) is warned about but is an answer, not an outage: the view counts as complete and
+    /// the tile is not asked for again.
+    @Test func aTileThatDoesNotExistIsNotAProblemNorRetried() throws {
+        final class SparseSource: TileSource, @unchecked Sendable {
+            let info = TileSourceInfo(name: "sparse", format: "png", minZoom: 0, maxZoom: 0)
+            let lock = NSLock()
+            var calls = 0
+            func tileData(_ id: TileID) async throws -> [UInt8]? {
+                lock.withLock { calls += 1 }
+                throw TileError(.notFound, "tile \(id): HTTP 404 (sparse)")
+            }
+        }
+        let source = SparseSource()
+        let layer = RasterTileLayer(source: source)
+        layer.retryFailuresAfter = 0
+        let camera = Camera(center: LatLng(lat: 0, lon: 0), zoom: 0, size: ScreenSize(width: 256, height: 256))
+        layer.load(for: camera, timeout: 5)
+        #expect(layer.takeWarnings() == ["tile 0/0/0: HTTP 404 (sparse)"])
+        #expect(layer.problems(for: camera).isEmpty)
+        layer.load(for: camera, timeout: 5)
+        #expect(source.lock.withLock { source.calls } == 1)
+    }
+
     /// A view whose tiles are all there reports no problems; one whose tile is still loading (a
     /// window's `request`) reports it as not loaded.
     @Test func aCompleteViewHasNoProblemsAndAPendingTileIsNamed() throws {

@@ -184,6 +184,7 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
             if let file, let expires { store(file, data: [], meta: CacheMeta(expires: expires, empty: true)) }
             return nil
         }
+        if status == 404 || status == 410 { throw TileError(.notFound, "tile \(id): HTTP \(status) (\(url))") }
         guard status == 200 else { throw TileError(.fetch, "tile \(id): HTTP \(status) (\(url))") }
         let type = response.headers.first(name: "Content-Type")?.lowercased() ?? ""
         if !type.isEmpty, !type.hasPrefix("image/"), !type.hasPrefix("application/octet-stream"),

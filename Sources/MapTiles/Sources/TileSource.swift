@@ -53,6 +53,8 @@ public struct TileError: Error, Sendable, CustomStringConvertible, Equatable {
         case open
         /// A tile request failed (HTTP status, timeout, connection).
         case fetch
+        /// The server says the tile does not exist (HTTP 404 or 410): an answer, not an outage.
+        case notFound
         /// A tile's bytes are not a decodable image.
         case decode
         /// Offline, and the tile is not in the cache.
