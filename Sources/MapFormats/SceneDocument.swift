@@ -39,6 +39,8 @@ public struct SceneDocument: Codable, Sendable, Equatable {
     public var tiles: [TilesSpec]?
     /// A disk cache for tiles fetched over HTTP.
     public var tileCache: String?
+    /// The most megabytes each tile source keeps in `tileCache` (default 1024; 0: no limit).
+    public var tileCacheMegabytes: Int?
     /// Read HTTP tiles from the cache only.
     public var offline: Bool?
     /// Seconds a render waits for the view's tiles (default 30).

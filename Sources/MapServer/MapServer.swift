@@ -41,6 +41,7 @@ public final class MapServer: Sendable {
         self.logger = logger
         var options = HTTPTileOptions()
         options.cacheDirectory = config.cache ? config.tileCache : nil
+        options.cacheLimitBytes = config.tileCacheMegabytes << 20
         options.offline = config.offline
         layers = try config.tiles.map { spec in
             do { return RasterTileLayer(source: try TileSources.open(spec, options: options)) } catch {
@@ -198,6 +199,7 @@ public final class MapServer: Sendable {
     static func refuseFilesAndURLs(_ doc: SceneDocument) throws {
         if doc.tiles != nil { throw APIError.bad("tiles", "tile sources are configured on the server (--tiles), not in requests") }
         if doc.tileCache != nil { throw APIError.bad("tileCache", "not accepted in requests") }
+        if doc.tileCacheMegabytes != nil { throw APIError.bad("tileCacheMegabytes", "not accepted in requests") }
         for (i, o) in (doc.overlays ?? []).enumerated() {
             if o.file != nil { throw APIError.bad("overlays[\(i)].file", "the server reads no file a request names") }
             if o.icon != nil { throw APIError.bad("overlays[\(i)].icon", "the server reads no file a request names") }

@@ -27,6 +27,8 @@ public struct ServerConfig: Codable, Sendable, Equatable {
     public var style = "light"
     /// A disk cache for HTTP tile sources.
     public var tileCache: String?
+    /// The most megabytes each tile source keeps in `tileCache` (0: no limit).
+    public var tileCacheMegabytes = 1024
     /// Read HTTP tile sources from their disk cache only.
     public var offline = false
     /// `text` or `json` (one JSON object per line).
@@ -43,7 +45,7 @@ public struct ServerConfig: Codable, Sendable, Equatable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case host, port, tiles, data, scenes, workers, queue, deadline, cacheMegabytes, cache, maxAge, style, tileCache, offline
+        case host, port, tiles, data, scenes, workers, queue, deadline, cacheMegabytes, cache, maxAge, style, tileCache, tileCacheMegabytes, offline
         case logFormat, logLevel, limits, cors
     }
 
@@ -63,6 +65,7 @@ public struct ServerConfig: Codable, Sendable, Equatable {
         maxAge = try c.decodeIfPresent(Int.self, forKey: .maxAge) ?? d.maxAge
         style = try c.decodeIfPresent(String.self, forKey: .style) ?? d.style
         tileCache = try c.decodeIfPresent(String.self, forKey: .tileCache)
+        tileCacheMegabytes = try c.decodeIfPresent(Int.self, forKey: .tileCacheMegabytes) ?? d.tileCacheMegabytes
         offline = try c.decodeIfPresent(Bool.self, forKey: .offline) ?? d.offline
         logFormat = try c.decodeIfPresent(String.self, forKey: .logFormat) ?? d.logFormat
         logLevel = try c.decodeIfPresent(String.self, forKey: .logLevel) ?? d.logLevel
@@ -79,6 +82,7 @@ public struct ServerConfig: Codable, Sendable, Equatable {
         if let q = queue, !(1 ... 100_000).contains(q) { throw bad("queue", "\(q) is not in 1…100000") }
         guard deadline.isFinite, deadline > 0, deadline <= 600 else { throw bad("deadline", "\(deadline) is not in (0, 600] s") }
         guard (0 ... 65536).contains(cacheMegabytes) else { throw bad("cacheMegabytes", "\(cacheMegabytes) is not in 0…65536") }
+        guard (0 ... 1 << 20).contains(tileCacheMegabytes) else { throw bad("tileCacheMegabytes", "\(tileCacheMegabytes) is not in 0…1048576") }
         guard (0 ... 31_536_000).contains(maxAge) else { throw bad("maxAge", "\(maxAge) is not in 0…31536000 s") }
         guard style == "light" || style == "dark" else { throw bad("style", "'\(style)' is not light or dark") }
         guard logFormat == "text" || logFormat == "json" else { throw bad("logFormat", "'\(logFormat)' is not text or json") }

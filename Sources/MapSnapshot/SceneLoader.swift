@@ -164,6 +164,10 @@ public struct SceneLoader {
             if let s = t.subdomains { options.subdomains = s }
             options.scale = scale
             options.cacheDirectory = doc.tileCache.map { resolve($0).path }
+            if let mb = doc.tileCacheMegabytes {
+                guard (0 ... 1 << 20).contains(mb) else { throw SceneLoadError("tileCacheMegabytes", "\(mb) is not in 0…1048576") }
+                options.cacheLimitBytes = mb << 20
+            }
             options.offline = doc.offline ?? false
             if let size = t.tileSize {
                 guard size == 256 || size == 512 else { throw SceneLoadError(at("tileSize"), "\(size) is not 256 or 512") }

@@ -98,6 +98,8 @@ struct SceneOptions: ParsableArguments {
     var tilesAttribution: String?
     @Option(name: .customLong("tile-cache"), help: ArgumentHelp("A disk cache for tiles fetched over HTTP (honours Cache-Control, Expires and ETag).", valueName: "DIR"))
     var tileCache: String?
+    @Option(name: .customLong("tile-cache-mb"), help: "The most megabytes each tile source keeps in --tile-cache (default 1024; 0: no limit); past it the tiles stored longest ago are removed.")
+    var tileCacheMB: Int?
     @Flag(help: "Read HTTP tiles from the --tile-cache only; never use the network.")
     var offline = false
     @Flag(help: "TMS rows (counted from the south) for a URL template or a directory (as {-y}).")
@@ -302,6 +304,7 @@ struct SceneOptions: ParsableArguments {
         }
         if !specs.isEmpty { doc.tiles = specs }
         if let tileCache { doc.tileCache = URL(fileURLWithPath: tileCache).path }
+        if let tileCacheMB { doc.tileCacheMegabytes = tileCacheMB }
         if offline { doc.offline = true }
         if let tilesTimeout {
             guard tilesTimeout.isFinite, tilesTimeout >= 0, tilesTimeout <= 3600 else {

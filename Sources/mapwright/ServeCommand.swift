@@ -41,6 +41,8 @@ struct ServeCommand: ParsableCommand {
     var style: String?
     @Option(name: .customLong("tile-cache"), help: ArgumentHelp("A disk cache for HTTP tile sources.", valueName: "DIR"))
     var tileCache: String?
+    @Option(name: .customLong("tile-cache-mb"), help: "The most megabytes each tile source keeps in --tile-cache (default 1024; 0: no limit).")
+    var tileCacheMB: Int?
     @Flag(help: "Read HTTP tile sources from their disk cache only.")
     var offline = false
     @Option(name: .customLong("log-format"), help: "text (default) or json (one JSON object per line on stderr).")
@@ -80,6 +82,7 @@ struct ServeCommand: ParsableCommand {
         if let cacheMB { c.cacheMegabytes = cacheMB }
         if let style { c.style = style }
         if let tileCache { c.tileCache = tileCache }
+        if let tileCacheMB { c.tileCacheMegabytes = tileCacheMB }
         if offline { c.offline = true }
         if let logFormat { c.logFormat = logFormat }
         if let logLevel { c.logLevel = logLevel }

@@ -14,6 +14,9 @@ public struct HTTPTileOptions: Sendable {
     public var scale = 1.0
     /// A disk cache directory (made when missing), or nil for none.
     public var cacheDirectory: String?
+    /// The most bytes this source's disk cache keeps (default 1 GiB; 0: no limit). Past it, the
+    /// tiles stored longest ago are removed until a fifth of it is free.
+    public var cacheLimitBytes = 1 << 30
     /// Use the disk cache only, never the network (a missing tile is an error).
     public var offline = false
     /// The longest wait for one tile request, seconds.
@@ -66,6 +69,7 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
     public let template: String
     public let options: HTTPTileOptions
     private let cacheRoot: String?
+    private let budget: DiskCacheBudget?
     private let gate: AsyncGate
 
     public init(template: String, options: HTTPTileOptions = HTTPTileOptions()) throws {
@@ -90,8 +94,10 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
             }
             try? Data(template.utf8).write(to: URL(fileURLWithPath: "\(root)/template.txt"))
             cacheRoot = root
+            budget = options.offline || options.cacheLimitBytes <= 0 ? nil : DiskCacheBudget.of(root, limit: options.cacheLimitBytes)
         } else {
             cacheRoot = nil
+            budget = nil
         }
         info = TileSourceInfo(name: template, format: nil, minZoom: options.minZoom, maxZoom: options.maxZoom,
                               tileSize: options.tileSize, attribution: options.attribution)
@@ -213,6 +219,7 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
         }
         rename(tmp + "t", file + ".tile")
         rename(tmp + "j", file + ".json")
+        budget?.stored(data.count + m.count)
     }
 
     static func noStore(_ h: HTTPHeaders) -> Bool {

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Keeps one tile source's disk cache (a directory of `z/x/y.tile` + `.json` pairs) under a size
+/// limit: the first store of a process measures the directory (in the background), every store
+/// adds its bytes, and once the total passes the limit the tiles stored longest ago (their
+/// files' modification times: a tile revalidated with a 304 is stored again) are removed
+/// until a fifth of the limit is free. One budget per directory and process.
+final class DiskCacheBudget: @unchecked Sendable {
+    let root: String
+    let limit: Int
+    private let lock = NSLock()
+    /// Bytes in the directory, once measured.
+    private var total: Int?
+    private var measuring = false
+    private var trimming = false
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var budgets: [String: DiskCacheBudget] = [:]
+
+    /// The budget of `root` (made on first use; the first caller's limit holds).
+    static func of(_ root: String, limit: Int) -> DiskCacheBudget {
+        lock.withLock {
+            if let b = budgets[root] { return b }
+            let b = DiskCacheBudget(root: root, limit: limit)
+            budgets[root] = b
+            return b
+        }
+    }
+
+    private init(root: String, limit: Int) {
+        self.root = root
+        self.limit = limit
+    }
+
+    /// `bytes` were stored (tile and metadata together).
+    func stored(_ bytes: Int) {
+        guard limit > 0 else { return }
+        let action: (measure: Bool, trim: Bool) = lock.withLock {
+            guard let t = total else {
+                if measuring { return (false, false) }
+                measuring = true
+                return (true, false)
+            }
+            total = t + bytes
+            guard t + bytes > limit, !trimming else { return (false, false) }
+            trimming = true
+            return (false, true)
+        }
+        if action.measure {
+            DispatchQueue.global(qos: .utility).async { [self] in
+                let size = Self.scan(root).reduce(0) { $0 + $1.bytes }
+                let over = lock.withLock { () -> Bool in
+                    total = size + (total ?? 0)
+                    measuring = false
+                    guard total! > limit, !trimming else { return false }
+                    trimming = true
+                    return true
+                }
+                if over { trim() }
+            }
+        } else if action.trim {
+            DispatchQueue.global(qos: .utility).async { [self] in trim() }
+        }
+    }
+
+    /// Removes the oldest tiles until the directory holds at most 80 % of the limit. Synchronous
+    /// (tests call it directly); `stored` runs it in the background.
+    func trim() {
+        var tiles = Self.scan(root)
+        var size = tiles.reduce(0) { $0 + $1.bytes }
+        let goal = limit / 5 * 4
+        if size > goal {
+            tiles.sort { $0.modified < $1.modified }
+            for t in tiles where size > goal {
+                unlink(t.base + ".tile")
+                unlink(t.base + ".json")
+                size -= t.bytes
+            }
+        }
+        lock.withLock {
+            total = size
+            trimming = false
+        }
+    }
+
+    /// The tiles in `root`: path without extension, bytes of both files, the tile's modification time.
+    static func scan(_ root: String) -> [(base: String, bytes: Int, modified: Double)] {
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
+        var byBase: [String: (bytes: Int, modified: Double)] = [:]
+        while let name = walker.nextObject() as? String {
+            let isTile = name.hasSuffix(".tile")
+            guard isTile || name.hasSuffix(".json") else { continue }
+            let path = root + "/" + name
+            var st = stat()
+            guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+            let base = String(path.dropLast(5))
+            var e = byBase[base] ?? (0, 0)
+            e.bytes += Int(st.st_size)
+            if isTile { e.modified = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9 }
+            byBase[base] = e
+        }
+        return byBase.map { ($0.key, $0.value.bytes, $0.value.modified) }
+    }
+}
