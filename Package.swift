@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "CPNGHelpers", dependencies: ["CPNG"], linkerSettings: [
             .linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("isal"),
         ]),
-        .target(name: "MapImage", dependencies: ["CPNGHelpers", "CTurboJPEG", "CWebP"]),
+        .target(name: "MapImage", dependencies: ["CPNGHelpers", "CTurboJPEG", "CWebP", "MapFormats"]),
         .target(name: "Canvas2D", dependencies: ["CCairo", "MapImage"]),
         .target(name: "MapRenderGL", dependencies: ["MapRender", "CEGL"]),
         .target(name: "MapTiles", dependencies: [

@@ -18,6 +18,10 @@ public enum InputFile {
         public var description: String { reason }
     }
 
+    /// The most bytes a file read whole may hold where nothing more specific applies (scene
+    /// files, scripts, images, archives' pieces): 512 MiB.
+    public static let wholeFileLimit = 512 << 20
+
     /// The name used in messages: `standard input` for `-`, else the path.
     public static func displayName(_ path: String) -> String { path == "-" ? "standard input" : path }
 

@@ -5,11 +5,12 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import MapFormats
 
 /// Whole-file reads and atomic writes, with errors naming the path and the reason.
 public enum AtomicFile {
     /// The largest file ``read(_:)`` accepts, in bytes (512 MiB).
-    public static let maxReadSize = 512 * 1024 * 1024
+    public static let maxReadSize = InputFile.wholeFileLimit
 
     /// Writes `bytes` to `path` atomically: into a new temporary file in the same directory,
     /// then `rename(2)` over `path`. Readers see the old file or the whole new one, never a
@@ -92,27 +93,15 @@ public enum AtomicFile {
         return failure
     }
 
-    /// Reads the whole file at `path` (at most ``maxReadSize`` bytes).
+    /// Reads the whole file at `path` (at most ``maxReadSize`` bytes), as every input is read
+    /// (`InputFile`: pipes too, `-` for standard input).
     public static func read(_ path: String) throws(MapImageError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .fileRead(path, errorText()) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .fileRead(path, errorText()) }
-        guard (info.st_mode & S_IFMT) != S_IFDIR else { throw .fileRead(path, "is a directory") }
-        var bytes = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .fileRead(path, errorText())
-            }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > maxReadSize { throw .fileRead(path, "file is larger than \(maxReadSize) bytes") }
+        do {
+            return try InputFile.read(path, limit: maxReadSize)
+        } catch {
+            if case .tooLarge = error.kind { throw .fileRead(path, "file is larger than \(maxReadSize) bytes") }
+            throw .fileRead(path, error.reason)
         }
-        return bytes
     }
 
     private static func errorText() -> String {

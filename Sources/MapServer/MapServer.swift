@@ -60,7 +60,7 @@ public final class MapServer: Sendable {
         for file in config.scenes {
             let url = URL(fileURLWithPath: file)
             let data: Data
-            do { data = Data(try InputFile.read(file, limit: 512 << 20)) } catch {
+            do { data = Data(try InputFile.read(file, limit: InputFile.wholeFileLimit)) } catch {
                 throw ServerConfigError(key: "scene", reason: "cannot read '\(file)': \(error.reason)")
             }
             var doc = try SceneDocument.decode(data, file: file)

@@ -1,4 +1,5 @@
 import Foundation
+import MapTiles
 
 /// What `mapwright serve` runs with: flags, or a JSON file with the same keys
 /// (`{"port": 8080, "tiles": ["base.mbtiles"], "data": {"osm": "osm.pmtiles"}, …}`).
@@ -82,7 +83,10 @@ public struct ServerConfig: Codable, Sendable, Equatable {
         if let q = queue, !(1 ... 100_000).contains(q) { throw bad("queue", "\(q) is not in 1…100000") }
         guard deadline.isFinite, deadline > 0, deadline <= 600 else { throw bad("deadline", "\(deadline) is not in (0, 600] s") }
         guard (0 ... 65536).contains(cacheMegabytes) else { throw bad("cacheMegabytes", "\(cacheMegabytes) is not in 0…65536") }
-        guard (0 ... 1 << 20).contains(tileCacheMegabytes) else { throw bad("tileCacheMegabytes", "\(tileCacheMegabytes) is not in 0…1048576") }
+        let cacheRange = HTTPTileOptions.cacheMegabytesRange
+        guard cacheRange.contains(tileCacheMegabytes) else {
+            throw bad("tileCacheMegabytes", "\(tileCacheMegabytes) is not in \(cacheRange.lowerBound)…\(cacheRange.upperBound)")
+        }
         guard (0 ... 31_536_000).contains(maxAge) else { throw bad("maxAge", "\(maxAge) is not in 0…31536000 s") }
         guard style == "light" || style == "dark" else { throw bad("style", "'\(style)' is not light or dark") }
         guard logFormat == "text" || logFormat == "json" else { throw bad("logFormat", "'\(logFormat)' is not text or json") }

@@ -165,7 +165,8 @@ public struct SceneLoader {
             options.scale = scale
             options.cacheDirectory = doc.tileCache.map { resolve($0).path }
             if let mb = doc.tileCacheMegabytes {
-                guard (0 ... 1 << 20).contains(mb) else { throw SceneLoadError("tileCacheMegabytes", "\(mb) is not in 0…1048576") }
+                let range = HTTPTileOptions.cacheMegabytesRange
+                guard range.contains(mb) else { throw SceneLoadError("tileCacheMegabytes", "\(mb) is not in \(range.lowerBound)…\(range.upperBound)") }
                 options.cacheLimitBytes = mb << 20
             }
             options.offline = doc.offline ?? false

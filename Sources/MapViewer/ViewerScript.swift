@@ -52,7 +52,7 @@ public enum ViewerScript {
     /// Reads a script file.
     public static func read(path: String) throws -> [ScriptEvent] {
         let data: [UInt8]
-        do { data = try InputFile.read(path, limit: 512 << 20) } catch {
+        do { data = try InputFile.read(path, limit: InputFile.wholeFileLimit) } catch {
             throw ScriptError(file: InputFile.displayName(path), line: 0, reason: "cannot read the file: \(error.reason)")
         }
         guard let text = String(bytes: data, encoding: .utf8) else {

@@ -129,16 +129,13 @@ struct SceneOptions: ParsableArguments {
 
     /// Reads the scene file (if any), applies the flags and builds the snapshot; errors are
     /// prefixed with `mapwright COMMAND:`.
-    /// The largest scene file read (as for any file read whole).
-    static let maxSceneBytes = 512 << 20
-
     func loadDocument(command: String) throws -> (document: SceneDocument, base: URL) {
         var doc = SceneDocument()
         var base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         if let scene {
             // `-` is standard input (relative paths in it resolve in the current directory).
             let data: [UInt8]
-            do { data = try InputFile.read(scene, limit: Self.maxSceneBytes) } catch {
+            do { data = try InputFile.read(scene, limit: InputFile.wholeFileLimit) } catch {
                 throw CLIError("mapwright \(command): cannot read scene file '\(InputFile.displayName(scene))': \(error.reason)")
             }
             doc = try SceneDocument.decode(Data(data), file: InputFile.displayName(scene))

@@ -9,10 +9,10 @@ final class DiskCacheBudget: @unchecked Sendable {
     let root: String
     let limit: Int
     private let lock = NSLock()
-    /// Bytes in the directory, once measured.
+    /// Bytes in the directory as last measured, plus those stored since (nil until measured).
     private var total: Int?
-    private var measuring = false
-    private var trimming = false
+    /// A measurement (and trim) is under way.
+    private var busy = false
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var budgets: [String: DiskCacheBudget] = [:]
@@ -32,44 +32,27 @@ final class DiskCacheBudget: @unchecked Sendable {
         self.limit = limit
     }
 
-    /// `bytes` were stored (tile and metadata together).
+    /// `bytes` were stored (tile and metadata together). The first store, and any that takes the
+    /// count past the limit, start `trim()` in the background.
     func stored(_ bytes: Int) {
         guard limit > 0 else { return }
-        let action: (measure: Bool, trim: Bool) = lock.withLock {
-            guard let t = total else {
-                if measuring { return (false, false) }
-                measuring = true
-                return (true, false)
-            }
-            total = t + bytes
-            guard t + bytes > limit, !trimming else { return (false, false) }
-            trimming = true
-            return (false, true)
+        let start: Bool = lock.withLock {
+            if let t = total { total = t + bytes }
+            guard !busy, total.map({ $0 > limit }) ?? true else { return false }
+            busy = true
+            return true
         }
-        if action.measure {
-            DispatchQueue.global(qos: .utility).async { [self] in
-                let size = Self.scan(root).reduce(0) { $0 + $1.bytes }
-                let over = lock.withLock { () -> Bool in
-                    total = size + (total ?? 0)
-                    measuring = false
-                    guard total! > limit, !trimming else { return false }
-                    trimming = true
-                    return true
-                }
-                if over { trim() }
-            }
-        } else if action.trim {
-            DispatchQueue.global(qos: .utility).async { [self] in trim() }
-        }
+        if start { DispatchQueue.global(qos: .utility).async { [self] in trim() } }
     }
 
-    /// Removes the oldest tiles until the directory holds at most 80 % of the limit. Synchronous
-    /// (tests call it directly); `stored` runs it in the background.
+    /// Measures the directory and, when it holds more than the limit, removes the oldest tiles
+    /// until it holds at most 80 % of it. Synchronous (tests call it directly); `stored` runs it
+    /// in the background.
     func trim() {
         var tiles = Self.scan(root)
         var size = tiles.reduce(0) { $0 + $1.bytes }
-        let goal = limit / 5 * 4
-        if size > goal {
+        if size > limit {
+            let goal = limit / 5 * 4
             tiles.sort { $0.modified < $1.modified }
             for t in tiles where size > goal {
                 unlink(t.base + ".tile")
@@ -79,7 +62,7 @@ final class DiskCacheBudget: @unchecked Sendable {
         }
         lock.withLock {
             total = size
-            trimming = false
+            busy = false
         }
     }
 

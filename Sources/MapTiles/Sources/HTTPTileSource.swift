@@ -17,6 +17,8 @@ public struct HTTPTileOptions: Sendable {
     /// The most bytes this source's disk cache keeps (default 1 GiB; 0: no limit). Past it, the
     /// tiles stored longest ago are removed until a fifth of it is free.
     public var cacheLimitBytes = 1 << 30
+    /// The megabytes a user may give as the cache limit (`--tile-cache-mb`, `tileCacheMegabytes`).
+    public static let cacheMegabytesRange = 0 ... 1 << 20
     /// Use the disk cache only, never the network (a missing tile is an error).
     public var offline = false
     /// The longest wait for one tile request, seconds.
