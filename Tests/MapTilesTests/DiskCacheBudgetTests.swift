@@ -46,10 +46,9 @@ import Testing
         func total() -> Int { DiskCacheBudget.scan(root).reduce(0) { $0 + $1.bytes } }
         Thread.sleep(forTimeInterval: 0.5)
         #expect(total() == 12_000, "under the limit: nothing removed")
-        for i in 6 ..< 12 {
-            try tile(root, "4/\(i)/2", bytes: 1900, age: 0)
-            budget.stored(2000)
-        }
+        // Six more tiles written, then their stores counted (so no file lands after the trim).
+        for i in 6 ..< 12 { try tile(root, "4/\(i)/2", bytes: 1900, age: 0) }
+        for _ in 6 ..< 12 { budget.stored(2000) }
         var waited = 0.0
         while total() > 16_000, waited < 5 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
         #expect(total() <= 16_000, "trimmed to 80 % of the limit: \(total())")

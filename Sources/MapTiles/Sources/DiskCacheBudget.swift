@@ -13,6 +13,9 @@ final class DiskCacheBudget: @unchecked Sendable {
     private var total: Int?
     /// A measurement (and trim) is under way.
     private var busy = false
+    /// Bytes stored while it is: added to what it measured (counted twice at worst, which only
+    /// brings the next measurement sooner).
+    private var storedDuringPass = 0
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var budgets: [String: DiskCacheBudget] = [:]
@@ -37,9 +40,16 @@ final class DiskCacheBudget: @unchecked Sendable {
     func stored(_ bytes: Int) {
         guard limit > 0 else { return }
         let start: Bool = lock.withLock {
-            if let t = total { total = t + bytes }
-            guard !busy, total.map({ $0 > limit }) ?? true else { return false }
+            if busy {
+                storedDuringPass += bytes
+                return false
+            }
+            if let t = total {
+                total = t + bytes
+                guard t + bytes > limit else { return false }
+            }
             busy = true
+            storedDuringPass = 0
             return true
         }
         if start { DispatchQueue.global(qos: .utility).async { [self] in trim() } }
@@ -49,20 +59,28 @@ final class DiskCacheBudget: @unchecked Sendable {
     /// until it holds at most 80 % of it. Synchronous (tests call it directly); `stored` runs it
     /// in the background.
     func trim() {
-        var tiles = Self.scan(root)
-        var size = tiles.reduce(0) { $0 + $1.bytes }
-        if size > limit {
-            let goal = limit / 5 * 4
-            tiles.sort { $0.modified < $1.modified }
-            for t in tiles where size > goal {
-                unlink(t.base + ".tile")
-                unlink(t.base + ".json")
-                size -= t.bytes
+        while true {
+            var tiles = Self.scan(root)
+            var size = tiles.reduce(0) { $0 + $1.bytes }
+            if size > limit {
+                let goal = limit / 5 * 4
+                tiles.sort { $0.modified < $1.modified }
+                for t in tiles where size > goal {
+                    unlink(t.base + ".tile")
+                    unlink(t.base + ".json")
+                    size -= t.bytes
+                }
             }
-        }
-        lock.withLock {
-            total = size
-            busy = false
+            // Stores made during the pass may have passed the limit again: measure once more.
+            let again: Bool = lock.withLock {
+                let t = size + storedDuringPass
+                total = t
+                storedDuringPass = 0
+                if t > limit { return true }
+                busy = false
+                return false
+            }
+            if !again { return }
         }
     }
 
