@@ -142,13 +142,17 @@ enum CRC32 {
 
 /// Writes each frame as `000000.png`, `000001.png`, … into a directory (created if missing).
 /// On `abort()` the frames written by this run are removed again (and the directory, when this
-/// writer created it).
+/// writer created it). `finish()` removes the frames an earlier, longer run left after this
+/// run's last one (the unbroken run of numbered frames that follows it), so the directory holds
+/// one animation: a tool reading `%06d.png` would otherwise play the old tail after the new frames.
 public final class PNGSequenceWriter: FrameSink {
     /// The directory.
     public let directory: String
     private let encoder: PNGFrameEncoder
     private var written: [String] = []
     private let createdDirectory: Bool
+    /// How many frames of an earlier run `finish()` removed.
+    public private(set) var removedStaleFrames = 0
 
     /// Prepares `directory` (its parent must exist).
     public init(directory: String, options: PNGOptions = .fast) throws(MapImageError) {
@@ -178,7 +182,20 @@ public final class PNGSequenceWriter: FrameSink {
         written.append(p)
     }
 
-    public func finish() throws(MapImageError) {}
+    public func finish() throws(MapImageError) {
+        // Only regular files named as frames, numbered on from this run's last without a gap.
+        var n = written.count
+        while true {
+            let p = (directory as NSString).appendingPathComponent(Self.name(ofFrame: n))
+            var st = stat()
+            guard lstat(p, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { break }
+            guard unlink(p) == 0 else {
+                throw .fileWrite(p, "a frame of an earlier run follows this run's last and cannot be removed (\(String(cString: strerror(errno))))")
+            }
+            removedStaleFrames += 1
+            n += 1
+        }
+    }
 
     public func abort() {
         for p in written { unlink(p) }

@@ -62,7 +62,13 @@ extension SceneLoader {
                     throw SceneLoadError(at("file"), "'\(file)' has no times on \(missing) of \(points.count) points; "
                         + "replay it by distance instead (--by-distance, or \"byDistance\": true)")
                 }
-                times = points.map { $0.time?.timeIntervalSince1970 ?? 0 }
+                let t = points.map { $0.time?.timeIntervalSince1970 ?? 0 }
+                for i in t.indices.dropFirst() where t[i] < t[i - 1] {
+                    throw SceneLoadError(at("file"), "'\(file)': point \(i + 1) of \(points.count) is "
+                        + "\(Self.fmt(t[i - 1] - t[i])) s earlier than point \(i); a replay by time needs "
+                        + "its times in order (sort the track, or replay it by distance: --by-distance, or \"byDistance\": true)")
+                }
+                times = t
             }
             let route: RoutePath
             do { route = try RoutePath(points: points.map(\.coordinate), times: times) } catch {

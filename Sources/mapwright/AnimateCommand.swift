@@ -101,6 +101,11 @@ struct AnimateCommand: ParsableCommand {
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         progress.finish(frames: clock.frameCount, seconds: seconds)
+        if let frames = sink as? PNGSequenceWriter, frames.removedStaleFrames > 0 {
+            let last = PNGSequenceWriter.name(ofFrame: clock.frameCount + frames.removedStaleFrames - 1)
+            FileHandle.standardError.write(Data(("animate: removed \(frames.removedStaleFrames) frames of an earlier run from '\(output)' ("
+                + "\(PNGSequenceWriter.name(ofFrame: clock.frameCount)) to \(last)), which followed this run's last frame\n").utf8))
+        }
     }
 
     /// Renders every frame (frame N at t = N / fps) into `sink`, encoding each while the next is

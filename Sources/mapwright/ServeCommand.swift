@@ -10,8 +10,8 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Serve static maps (Google and Mapbox URL grammars, posted scenes), tiles and tile archives over HTTP.",
         discussion: """
-        Endpoints: GET /static?… (Google Static Maps grammar), GET /styles/v1/{user}/{style}/static/… (Mapbox
-        Static Images grammar), POST /static (a scene JSON body), GET /tiles/{z}/{x}/{y}[@2x].png, GET /tiles.json,
+        Endpoints: GET /static?… (Google Static Maps grammar), GET /styles/v1/{user}/{style}/static/… (Mapbox \
+        Static Images grammar), POST /static (a scene JSON body), GET /tiles/{z}/{x}/{y}[@2x].png, GET /tiles.json, \
         GET /data/{name}/{z}/{x}/{y}.{ext}, GET / (a slippy map), GET /healthz, GET /metrics (Prometheus).
         Stops on SIGTERM or SIGINT after the requests in flight are answered.
         """

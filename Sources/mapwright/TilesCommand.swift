@@ -23,9 +23,9 @@ struct TilesRenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Render the basemap and overlays (every flag of `render`) as a tile pyramid for Leaflet, MapLibre or OpenLayers.",
         discussion: """
-        OUT ending in .mbtiles writes MBTiles 1.3 (with metadata), .pmtiles a clustered PMTiles v3
+        OUT ending in .mbtiles writes MBTiles 1.3 (with metadata), .pmtiles a clustered PMTiles v3 \
         archive (identical tiles stored once), and a path ending in / a directory of z/x/y.png.
-        Tiles are rendered in meta-tiles of up to 4 × 4 on every core. With --basemap none the
+        Tiles are rendered in meta-tiles of up to 4 × 4 on every core. With --basemap none the \
         pyramid is transparent overlays only, and fully transparent tiles are left out.
         """
     )

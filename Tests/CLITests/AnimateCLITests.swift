@@ -225,10 +225,13 @@ import Testing
     /// Bad input: a clear message, a non-zero exit, and nothing left in the output directory.
     @Test func badInputFailsCleanly() throws {
         let csv = try scratch.write("notimes.csv", "lat,lon\n37.76,-122.42\n37.77,-122.41\n37.78,-122.40\n")
+        let back = try scratch.write("back.csv", "lat,lon,time\n37.76,-122.42,2024-05-01T10:00:00Z\n"
+            + "37.77,-122.41,2024-05-01T10:00:30Z\n37.78,-122.40,2024-05-01T09:59:00Z\n37.79,-122.39,2024-05-01T10:02:00Z\n")
         let outDir = try ScratchDirectory("mapwright-animate-bad")
         let base = ["--center", "37.76,-122.42", "--zoom", "12", "--size", "100x80", "--basemap", "none"]
         let cases: [([String], String, [String: String]?)] = [
             (["-o", outDir.path("r.apng"), "--replay", csv] + base, "no times on 3 of 3 points", nil),
+            (["-o", outDir.path("b.apng"), "--replay", back] + base, "point 3 of 4 is 90 s earlier than point 2", nil),
             (["-o", outDir.path("f.apng"), "--fps", "0"] + base + ["--pulse", "37.76,-122.42,10px"], "--fps: 0 is not in (0, 120]", nil),
             (["-o", outDir.path("f.apng"), "--fps", "121"] + base + ["--pulse", "37.76,-122.42,10px"], "--fps: 121 is not in (0, 120]", nil),
             (["-o", outDir.path("d.apng"), "--duration", "601"] + base, "601 s is over the limit of 600 s", nil),
@@ -248,5 +251,28 @@ import Testing
         // Asked for, the same track replays by distance.
         let ok = try runMapwright(["animate", "-o", outDir.path("ok.apng"), "--replay", csv, "--by-distance", "--duration", "0.2"] + base)
         #expect(ok.status == 0, "\(ok.stderr)")
+    }
+
+    /// A shorter run into a directory of frames leaves one animation there: the earlier run's
+    /// frames that followed (and only those, numbered on without a gap) are removed and reported;
+    /// other files, and a frame after a gap, stay.
+    @Test func framesOfAnEarlierLongerRunAreRemoved() throws {
+        let dir = path("rerun") + "/"
+        let base = ["animate", "-o", dir, "--basemap", "none", "--size", "60x40", "--center", "37.76,-122.42", "--zoom", "12",
+                    "--pulse", "37.76,-122.42,10px", "--fps", "10"]
+        let first = try runMapwright(base + ["--duration", "1"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let other = dir + "notes.txt", afterGap = dir + PNGSequenceWriter.name(ofFrame: 12)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: other))
+        try Data("not a frame of this run".utf8).write(to: URL(fileURLWithPath: afterGap))
+        let second = try runMapwright(base + ["--duration", "0.4"])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("removed 6 frames of an earlier run"), "\(second.stderr)")
+        #expect(second.stderr.contains("000004.png to 000009.png"), "\(second.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        #expect(left == (0..<4).map { PNGSequenceWriter.name(ofFrame: $0) } + [PNGSequenceWriter.name(ofFrame: 12), "notes.txt"])
+        // The same length again removes nothing and says nothing about it.
+        let third = try runMapwright(base + ["--duration", "0.4"])
+        #expect(third.status == 0 && !third.stderr.contains("removed"), "\(third.stderr)")
     }
 }
