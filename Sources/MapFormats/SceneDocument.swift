@@ -339,6 +339,15 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         }
     }
 
+    /// Keys of other formats and APIs mapped to this format's name for the same thing, for the
+    /// hint of an unknown key.
+    static let otherNames: [String: String] = [
+        "points": "coordinates", "coords": "coordinates", "latlngs": "coordinates", "path": "coordinates",
+        "center": "position", "location": "position", "latlng": "position", "point": "position",
+        "label": "text", "title": "text", "name": "text",
+        "fillcolor": "fill", "strokecolor": "stroke", "linecolor": "color", "weight": "width",
+    ]
+
     /// Rejects keys the format does not have (a typo such as `colour` would otherwise be
     /// ignored silently), naming the JSON path and the closest known key.
     private static func checkKeys(_ top: JSONValue, file: String) throws {
@@ -361,7 +370,11 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         func check(_ object: JSONValue?, _ allowed: Set<String>, _ path: String, whole: Set<String> = []) throws {
             for key in members(object).keys.sorted() where !allowed.contains(key) {
                 let near = allowed.min { editDistance($0, key) < editDistance($1, key) }
-                let hint = near.map { editDistance($0, key) <= 2 ? " (did you mean '\($0)'?)" : "" } ?? ""
+                var hint = near.map { editDistance($0, key) <= 2 ? " (did you mean '\($0)'?)" : "" } ?? ""
+                // Names other map formats use for the same thing (GeoJSON, Leaflet, Google).
+                if hint.isEmpty, let other = Self.otherNames[key.lowercased()], allowed.contains(other) {
+                    hint = " (this format calls it '\(other)')"
+                }
                 throw SceneDocumentError(file: file, path: path.isEmpty ? key : "\(path).\(key)",
                                          reason: "unknown key\(hint)")
             }

@@ -81,6 +81,9 @@ import Testing
         (#"{"overlays": [{"type": "route", "colour": "ff0000"}]}"#, "t.json: overlays[0].colour: unknown key (did you mean 'color'?)"),
         (#"{"camera": {"centre": [1, 2]}}"#, "t.json: camera.centre: unknown key (did you mean 'center'?)"),
         (#"{"sise": [10, 10]}"#, "t.json: sise: unknown key (did you mean 'size'?)"),
+        (#"{"overlays": [{"type": "route", "points": [[1, 2], [3, 4]]}]}"#,
+         "t.json: overlays[0].points: unknown key (this format calls it 'coordinates')"),
+        (#"{"overlays": [{"type": "marker", "center": [1, 2]}]}"#, "t.json: overlays[0].center: unknown key (this format calls it 'position')"),
         (#"{"overlays": [{"type": "route", "casing": {"color": "fff", "widht": 2}}]}"#,
          "t.json: overlays[0].casing.widht: unknown key (did you mean 'width'?)"),
     ])
