@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Installs the system libraries and test oracles Mapwright needs (Debian/Ubuntu, as root or via sudo).
+# With --bench, also the benchmark peers (Mapnik, GDAL's ogr2ogr, wrk, MapProxy under gunicorn);
+# the scripts under scripts/bench/ call it so when a peer is missing.
 set -euo pipefail
+BENCH_PEERS=0
+[ "${1:-}" = "--bench" ] && BENCH_PEERS=1
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 PKGS=(
@@ -21,6 +25,13 @@ PKGS=(
   chromium libjs-leaflet                                 # test oracle: Leaflet in a real browser shows our tile pyramids
   nginx-light curl                                       # `scripts/scale-out.sh`: replicas behind nginx with a shared cache
 )
+if [ "$BENCH_PEERS" = 1 ]; then
+  PKGS+=(
+    python3-mapnik python3-geographiclib libmagics++-data  # the Mapnik peers of scripts/bench/ (Natural Earth 10 m land)
+    mapnik-utils gdal-bin                                  # shapeindex, ogr2ogr: the shared fast peer's pre-projected land
+    wrk mapproxy python3-mapproxy gunicorn python3-gunicorn # HTTP load: wrk, and the peer tile server
+  )
+fi
 need=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")

@@ -8,6 +8,12 @@ bench_setup() {
   local name=$1 runs=$2
   shift 2
   cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+  # The peers (Debian packages) are installed on first use, as root or through sudo.
+  if ! /usr/bin/python3 -c 'import mapnik, geographiclib' 2>/dev/null || ! command -v shapeindex >/dev/null \
+     || ! command -v ogr2ogr >/dev/null || ! command -v wrk >/dev/null || [ ! -f /usr/share/magics/10m/ne_10m_land.shp ]; then
+    echo "installing the benchmark peers (scripts/install-deps.sh --bench)" >&2
+    bash scripts/install-deps.sh --bench >&2 || echo "could not install the peers; their figures are skipped" >&2
+  fi
   BENCH=$(cd "${1:-../shared/bench}" && pwd)
   RUNS=${2:-$runs}
   OUT=$(mktemp -d "/tmp/mapwright-$name.XXXXXX")
