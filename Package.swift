@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // HTTP field names for the server's headers (Hummingbird's own dependency, declared for our import).
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
     ],
     targets: [
         // System libraries (module maps only).
@@ -82,6 +84,7 @@ let package = Package(
         .target(name: "MapServer", dependencies: [
             "GeoKit", "MapFormats", "MapCamera", "MapScene", "MapSnapshot", "MapImage", "MapTiles",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
