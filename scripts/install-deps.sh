@@ -22,9 +22,11 @@ PKGS=(
   libturbojpeg0-dev libwebp-dev                          # JPEG and WebP tiles
   libsqlite3-dev                                         # MBTiles
   gdal-bin python3-gdal                                  # test oracles: archives made by gdal_translate and gdal2tiles.py
-  chromium libjs-leaflet                                 # test oracle: Leaflet in a real browser shows our tile pyramids
-  nginx-light curl                                       # `scripts/scale-out.sh`: replicas behind nginx with a shared cache
+  chromium\|chromium-browser libjs-leaflet               # test oracle: Leaflet in a real browser shows our tile pyramids
+  nginx-light\|nginx curl                                # `scripts/scale-out.sh`: replicas behind nginx with a shared cache
 )
+# A|B: the first of the names this release has (Debian's chromium is Ubuntu's chromium-browser;
+# Debian 13 folded nginx-light into nginx); any of them already installed will do.
 if [ "$BENCH_PEERS" = 1 ]; then
   PKGS+=(
     python3-mapnik python3-geographiclib libmagics++-data  # the Mapnik peers of scripts/bench/ (Natural Earth 10 m land)
@@ -32,13 +34,24 @@ if [ "$BENCH_PEERS" = 1 ]; then
     wrk mapproxy python3-mapproxy gunicorn python3-gunicorn # HTTP load: wrk, and the peer tile server
   )
 fi
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 need=()
 for p in "${PKGS[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
+  have=0
+  for alt in ${p//|/ }; do installed "$alt" && have=1; done
+  [ "$have" = 1 ] || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
+  pick=()
+  for p in "${need[@]}"; do
+    chosen=""
+    for alt in ${p//|/ }; do
+      if apt-cache policy "$alt" 2>/dev/null | grep -q 'Candidate: [^(]'; then chosen=$alt; break; fi
+    done
+    pick+=("${chosen:-${p%%|*}}")
+  done
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${pick[@]}"
 fi
 if ! command -v swift >/dev/null 2>&1; then
   if [ -x /opt/swift/usr/bin/swift ]; then export PATH=/opt/swift/usr/bin:$PATH; else

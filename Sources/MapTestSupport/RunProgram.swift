@@ -37,3 +37,8 @@ public func runProgram(_ executable: String, _ arguments: [String]) throws -> Pr
     process.waitUntilExit()
     return ProgramOutput(status: process.terminationStatus, data: data, stderr: String(decoding: message, as: UTF8.self))
 }
+
+/// The headless browser the tests drive: Debian's `chromium`, or Ubuntu's `chromium-browser`
+/// (what `scripts/install-deps.sh` installs where each exists).
+public let chromiumPath: String = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+    .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/chromium"

@@ -155,7 +155,7 @@ private func worldPixel(_ lat: Double, _ lon: Double, _ gz: Double) -> (x: Doubl
             })();
             </script></body></html>
             """.write(toFile: page, atomically: true, encoding: .utf8)
-            let c = try runProgram("/usr/bin/chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000",
+            let c = try runProgram(chromiumPath, ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000",
                                                           "--dump-dom", "file://" + page])
             #expect(c.status == 0, "\(c.stderr)")
             let dom = String(decoding: c.data, as: UTF8.self)
@@ -171,7 +171,7 @@ private func worldPixel(_ lat: Double, _ lon: Double, _ gz: Double) -> (x: Doubl
         let server = try ServeProcess(["--workers", "2"], dir: dir)
         defer { server.stop() }
         let shot = dir.path("page.png")
-        let c = try runProgram("/usr/bin/chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+        let c = try runProgram(chromiumPath, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                                                       "--window-size=512,512", "--virtual-time-budget=8000",
                                                       "--screenshot=\(shot)", server.base + "/"])
         #expect(c.status == 0, "\(c.stderr)")

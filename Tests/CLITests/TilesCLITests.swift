@@ -90,7 +90,7 @@ import Testing
             """
         try html.write(toFile: pyramid + "index.html", atomically: true, encoding: .utf8)
         let shot = dir.path("leaflet.png")
-        let c = try runProgram("/usr/bin/chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+        let c = try runProgram(chromiumPath, ["--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
                                                      "--hide-scrollbars", "--window-size=512,512", "--virtual-time-budget=5000",
                                                      "--screenshot=\(shot)", "file://\(pyramid)index.html"])
         #expect(c.status == 0, "\(c.stderr)")
