@@ -128,8 +128,19 @@ public final class MapInteraction {
     /// Records a change for inertia.
     func record(pan: ScreenPoint = ScreenPoint(x: 0, y: 0), zoom: Double = 0, bearing: Double = 0, pitch: Double = 0,
                 around: ScreenPoint? = nil) {
-        let dt = samples.last.map { now - $0.t } ?? 0
-        samples.append(Sample(t: now, dt: dt, pan: pan, zoom: zoom, bearing: bearing, pitch: pitch, around: around))
+        // Changes at one instant are one sample: each finger of a pinch arrives as its own event
+        // with the same time (a browser's touchmove carries them all), and the inertia reads
+        // samples over time, so a second change at dt = 0 must add to the first, not be dropped.
+        if let last = samples.last, last.t == now {
+            samples[samples.count - 1].pan = ScreenPoint(x: last.pan.x + pan.x, y: last.pan.y + pan.y)
+            samples[samples.count - 1].zoom += zoom
+            samples[samples.count - 1].bearing += bearing
+            samples[samples.count - 1].pitch += pitch
+            if let around { samples[samples.count - 1].around = around }
+        } else {
+            let dt = samples.last.map { now - $0.t } ?? 0
+            samples.append(Sample(t: now, dt: dt, pan: pan, zoom: zoom, bearing: bearing, pitch: pitch, around: around))
+        }
         // Keep 160 ms (MapLibre's buffer).
         samples.removeAll { now - $0.t > 0.16 }
     }

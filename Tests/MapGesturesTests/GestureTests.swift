@@ -78,6 +78,39 @@ struct GestureTests {
         if rotates { #expect(turned > 10, "bearing turned \(turned)°") } else { #expect(turned == 0, "bearing turned \(turned)°") }
     }
 
+    /// A pinch let go while still spreading coasts on in zoom (MapLibre's zoom inertia) about
+    /// the fingers' last midpoint, whichever finger lifts first: the ground point under the
+    /// midpoint stays there on every frame of the coast, and the zoom travels MapLibre's
+    /// distance. Each finger's move is its own event at the same time, as from SDL or a script.
+    @Test(arguments: [false, true])
+    func pinchInertiaZoomsAboutTheLastMidpoint(secondFingerFirst: Bool) throws {
+        let m = MapInteraction(camera: Self.camera(bearing: 20, pitch: 30))
+        let mid = ScreenPoint(x: 430, y: 310)
+        let ground = try #require(m.camera.unproject(mid))
+        func spread(_ k: Int) -> Double { 110 + 10 * Double(k) }
+        m.handle(TimedEvent(t: 0, event: .touch(phase: .down, id: 1, x: mid.x - spread(0), y: mid.y)))
+        m.handle(TimedEvent(t: 0, event: .touch(phase: .down, id: 2, x: mid.x + spread(0), y: mid.y)))
+        for k in 1...12 {
+            let t = Double(k) / 60
+            m.handle(TimedEvent(t: t, event: .touch(phase: .move, id: 1, x: mid.x - spread(k), y: mid.y)))
+            m.handle(TimedEvent(t: t, event: .touch(phase: .move, id: 2, x: mid.x + spread(k), y: mid.y)))
+            _ = m.step(to: t)
+        }
+        let t = 13.0 / 60
+        let order: [(Int, Double)] = secondFingerFirst ? [(2, 1), (1, -1)] : [(1, -1), (2, 1)]
+        for (id, side) in order {
+            m.handle(TimedEvent(t: t, event: .touch(phase: .up, id: id, x: mid.x + side * spread(12), y: mid.y)))
+        }
+        let released = m.camera.zoom
+        for k in 14...60 { Self.expectUnder(m.step(to: Double(k) / 60), ground, mid, "coast frame \(k)") }
+        // MapLibre's coast over the 60 ms before release (frames 10–12, 0.05 s): the zoom moved
+        // log2(230/200) levels, speed = that · 0.3 / 0.05 s, duration = speed / (20 · 0.3),
+        // distance = speed · duration / 2 (about 0.122 levels).
+        let speed = log2(230.0 / 200) * 0.3 / 0.05
+        expectNear(m.camera.zoom - released, speed * (speed / 6) / 2, tolerance: 1e-9, "zoom coast")
+        #expect(!m.isActive)
+    }
+
     /// Two fingers side by side dragged up together pitch the map (0.5°/px) and do not zoom.
     @Test func twoFingerVerticalDragPitches() {
         let m = MapInteraction(camera: Self.camera())
