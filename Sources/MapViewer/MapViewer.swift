@@ -76,6 +76,13 @@ public final class MapViewer: @unchecked Sendable {
             throw ViewerError(noDisplay)
         }
         sdl = try SDLLibrary.shared.get()
+        // Only the display the environment names: when it cannot be reached, SDL would otherwise
+        // go on to its other drivers (KMS/DRM, offscreen) and "open" a window nobody sees.
+        let display = env["DISPLAY"] ?? "", wayland = env["WAYLAND_DISPLAY"] ?? ""
+        if (env["SDL_VIDEODRIVER"] ?? "").isEmpty {
+            let drivers = [wayland.isEmpty ? nil : "wayland", display.isEmpty ? nil : "x11"].compactMap { $0 }
+            _ = sdl.SetHint(SDL_HINT_VIDEODRIVER, drivers.joined(separator: ","))
+        }
         _ = sdl.SetHint(SDL_HINT_TOUCH_MOUSE_EVENTS, "0")
         _ = sdl.SetHint(SDL_HINT_MOUSE_TOUCH_EVENTS, "0")
         _ = sdl.SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
@@ -87,7 +94,11 @@ public final class MapViewer: @unchecked Sendable {
         // The render thread's wake-ups may race the window's destruction on quit (see X11ErrorFilter).
         guard sdl.initVideo() == 0 else {
             let why = sdl.GetError().map { String(cString: $0) } ?? "unknown error"
-            throw ViewerError("cannot open a window (\(why)); is DISPLAY or WAYLAND_DISPLAY set? Use --headless to run without one")
+            let names = [display.isEmpty ? nil : "DISPLAY '\(display)'", wayland.isEmpty ? nil : "WAYLAND_DISPLAY '\(wayland)'"]
+                .compactMap { $0 }.joined(separator: " or ")
+            let target = names.isEmpty ? "" : " on \(names)"
+            throw ViewerError("cannot open a window\(target) (\(why)): is that display running and may this user connect to it? "
+                + "Use --headless with --script to run without one")
         }
         let size = session.camera.size
         ratio = session.camera.pixelRatio

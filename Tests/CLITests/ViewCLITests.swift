@@ -103,4 +103,16 @@ import Testing
         #expect(r.status != 0)
         #expect(r.stderr.contains("--headless"), "\(r.stderr)")
     }
+
+    /// A DISPLAY that names no running server is an error that names it, at once: SDL must not go
+    /// on to another driver (KMS/DRM, offscreen) and wait on a window nobody can see.
+    @Test func anUnreachableDisplayIsAnErrorNotAnInvisibleWindow() throws {
+        var n = 187
+        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") { n += 1 }
+        let r = try runProgram("/usr/bin/env", ["-u", "WAYLAND_DISPLAY", "-u", "SDL_VIDEODRIVER", "DISPLAY=:\(n)", "/usr/bin/timeout", "-k", "5", "60",
+                                                mapwrightExecutable().path, "view", "--center", "0,0", "--zoom", "2"])
+        #expect(r.status == 1, "exit \(r.status) (124: still waiting after 60 s): \(r.stderr)")
+        #expect(r.stderr.contains("cannot open a window on DISPLAY ':\(n)'"), "\(r.stderr)")
+        #expect(r.stderr.contains("--headless"), "\(r.stderr)")
+    }
 }
