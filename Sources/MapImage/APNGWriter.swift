@@ -167,6 +167,7 @@ public final class PNGSequenceWriter: FrameSink {
                 throw .fileWrite(directory, "cannot create the directory (does its parent exist?)")
             }
             createdDirectory = true
+            InterruptCleanup.add(directory)
         }
     }
 
@@ -178,11 +179,19 @@ public final class PNGSequenceWriter: FrameSink {
 
     public func write(_ frame: Bitmap) throws(MapImageError) {
         let p = (directory as NSString).appendingPathComponent(Self.name(ofFrame: written.count))
-        try AtomicFile.write(try encoder.encode(frame), to: p)
+        let png = try encoder.encode(frame)
+        // Registered before it lands, so an interruption just after the rename removes it too.
+        InterruptCleanup.add(p)
+        do { try AtomicFile.write(png, to: p) } catch {
+            InterruptCleanup.remove(p)
+            throw error
+        }
         written.append(p)
     }
 
     public func finish() throws(MapImageError) {
+        for p in written { InterruptCleanup.remove(p) }
+        InterruptCleanup.remove(directory)
         // Only regular files named as frames, numbered on from this run's last without a gap.
         var n = written.count
         while true {
@@ -198,8 +207,9 @@ public final class PNGSequenceWriter: FrameSink {
     }
 
     public func abort() {
-        for p in written { unlink(p) }
+        for p in written { unlink(p); InterruptCleanup.remove(p) }
         written.removeAll()
         if createdDirectory { rmdir(directory) }
+        InterruptCleanup.remove(directory)
     }
 }

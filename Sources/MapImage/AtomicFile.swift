@@ -61,10 +61,15 @@ public enum AtomicFile {
         for _ in 0..<16 {
             let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
             temporary = (directory == "/" ? "/" : directory + "/") + ".\(name).\(suffix).tmp"
+            InterruptCleanup.add(temporary)  // before it exists: an interruption then removes it
             fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if fd >= 0 || errno != EEXIST { break }
+            if fd >= 0 { break }
+            let failed = errno
+            InterruptCleanup.remove(temporary)
+            if failed != EEXIST { errno = failed; break }
         }
         guard fd >= 0 else { throw .fileWrite(path, "cannot create a temporary file in \(directory): \(errorText())") }
+        defer { InterruptCleanup.remove(temporary) }
 
         var failure = writeAll(fd, bytes)
         if close(fd) != 0, failure == nil { failure = "close failed: \(errorText())" }

@@ -32,8 +32,11 @@ final class PendingFile {
         self.path = path
         let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
         temporaryPath = (dir as NSString).appendingPathComponent(".\(url.lastPathComponent).\(suffix)\(temporarySuffix)")
+        InterruptCleanup.add(temporaryPath)
         guard FileManager.default.createFile(atPath: temporaryPath, contents: nil),
               let h = FileHandle(forWritingAtPath: temporaryPath) else {
+            unlink(temporaryPath)
+            InterruptCleanup.remove(temporaryPath)
             throw .fileWrite(path, "cannot create a temporary file in \(dir)")
         }
         handle = h
@@ -59,11 +62,13 @@ final class PendingFile {
             discard()
             throw .fileWrite(path, "rename into place failed: \(why)")
         }
+        InterruptCleanup.remove(temporaryPath)
     }
 
     func discard() {
         close()
         unlink(temporaryPath)
+        InterruptCleanup.remove(temporaryPath)
     }
 }
 

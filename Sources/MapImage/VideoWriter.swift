@@ -45,6 +45,7 @@ public final class VideoWriter: FrameSink {
         file = try PendingFile(path: path, temporarySuffix: ".tmp.\(container.rawValue)")
         file.close()
         log = FileManager.default.temporaryDirectory.appendingPathComponent("mapwright-ffmpeg-\(UUID().uuidString).log")
+        InterruptCleanup.add(log.path)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         var args = ["-hide_banner", "-loglevel", "error", "-y",
                     "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-framerate", "\(fps)", "-i", "pipe:0",
@@ -68,8 +69,12 @@ public final class VideoWriter: FrameSink {
         signal(SIGPIPE, SIG_IGN)
         do { try process.run() } catch {
             file.discard()
+            InterruptCleanup.remove(log.path)
+            try? FileManager.default.removeItem(at: log)
             throw .encoding(path, "cannot start ffmpeg: \(error.localizedDescription)")
         }
+        // Interrupted, this process stops ffmpeg before removing its half-written output.
+        InterruptCleanup.addHelper(process.processIdentifier)
     }
 
     public func write(_ frame: Bitmap) throws(MapImageError) {
@@ -88,6 +93,7 @@ public final class VideoWriter: FrameSink {
         guard !done else { return }
         try? input.close()
         process.waitUntilExit()
+        InterruptCleanup.removeHelper(process.processIdentifier)
         done = true
         guard process.terminationStatus == 0 else {
             let why = ffmpegLog()
@@ -96,6 +102,7 @@ public final class VideoWriter: FrameSink {
             throw .encoding(path, "ffmpeg failed (status \(process.terminationStatus))\(why.isEmpty ? "" : ": \(why)")")
         }
         try? FileManager.default.removeItem(at: log)
+        InterruptCleanup.remove(log.path)
         try file.commit()
     }
 
@@ -105,9 +112,11 @@ public final class VideoWriter: FrameSink {
             try? input.close()
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
+            InterruptCleanup.removeHelper(process.processIdentifier)
         }
         file.discard()
         try? FileManager.default.removeItem(at: log)
+        InterruptCleanup.remove(log.path)
     }
 
     private func ffmpegLog() -> String {

@@ -35,6 +35,8 @@ struct AnimateCommand: ParsableCommand {
     @OptionGroup var motion: MotionOptions
 
     func run() throws {
+        // Ctrl-C or SIGTERM part-way leaves no temporary video, APNG or frames of this run.
+        InterruptCleanup.install()
         do {
             try animate()
         } catch let e as CLIError {

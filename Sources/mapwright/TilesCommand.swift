@@ -53,6 +53,8 @@ struct TilesRenderCommand: ParsableCommand {
     static let maxTiles = 2_000_000
 
     func run() throws {
+        // Ctrl-C or SIGTERM part-way leaves no half-written archive.
+        InterruptCleanup.install()
         do { try renderPyramid() } catch let e as CLIError { throw e } catch { throw CLIError("mapwright tiles: \(error)") }
     }
 

@@ -104,6 +104,8 @@ struct ViewCommand: ParsableCommand {
             if log { fflush(nil) }
         }
         if headless, let events {
+            // Ctrl-C part-way leaves none of this run's frames (a window handles its own quit).
+            if frames != nil { InterruptCleanup.install() }
             let snapshotter = frames == nil ? nil : try options.makeSnapshotter(command: "view")
             let sink = try frames.map { try PNGSequenceWriter(directory: String($0.dropLast())) }
             do {

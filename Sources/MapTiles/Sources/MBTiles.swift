@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import GeoKit
+import MapImage
 
 /// A small wrapper over one SQLite connection (serialised by a lock).
 final class SQLiteDatabase: @unchecked Sendable {
@@ -160,6 +161,7 @@ public final class MBTilesWriter: @unchecked Sendable {
         self.path = path
         temp = path + ".partial-\(getpid())"
         try? FileManager.default.removeItem(atPath: temp)
+        InterruptCleanup.add(temp)
         db = try SQLiteDatabase(path: temp, readOnly: false)
         try db.execute("""
             PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
@@ -202,11 +204,13 @@ public final class MBTilesWriter: @unchecked Sendable {
         guard !finished else { return }
         finished = true
         try db.execute("COMMIT;")
+        defer { InterruptCleanup.remove(temp) }
         try FileManager.default.moveItemReplacing(at: temp, to: path)
     }
 
     deinit {
         if !finished { try? FileManager.default.removeItem(atPath: temp) }
+        InterruptCleanup.remove(temp)
     }
 }
 

@@ -24,11 +24,13 @@ public final class PMTilesWriter: @unchecked Sendable {
             throw TileError(.open, "cannot write \(path): \(String(cString: strerror(errno)))")
         }
         data = h
+        InterruptCleanup.add(dataPath)
     }
 
     deinit {
         try? data.close()
         try? FileManager.default.removeItem(atPath: dataPath)
+        InterruptCleanup.remove(dataPath)
     }
 
     /// Adds a tile.
