@@ -2,9 +2,37 @@ import CTurboJPEG
 import CWebP
 import CPNGHelpers
 
-/// The raster formats Mapwright decodes (tiles, image overlays).
-public enum ImageFormat: String, Sendable, CaseIterable {
+/// The raster formats Mapwright decodes (tiles, image overlays) and encodes (`render -o`, the
+/// server's answers).
+public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case png, jpeg, webp
+
+    /// `png`, `jpg` (or `jpeg`) or `webp`, in any case; nil for anything else.
+    public static func named(_ name: String) -> ImageFormat? {
+        switch name.lowercased() {
+        case "png": .png
+        case "jpg", "jpeg": .jpeg
+        case "webp": .webp
+        default: nil
+        }
+    }
+
+    /// The format a file name's extension names (`.png`, `.jpg`/`.jpeg`, `.webp`, any case);
+    /// nil when it has another extension, or none.
+    public static func forPath(_ path: String) -> ImageFormat? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        return named(String(name[name.index(after: dot)...]))
+    }
+
+    /// The media type.
+    public var contentType: String {
+        switch self {
+        case .png: "image/png"
+        case .jpeg: "image/jpeg"
+        case .webp: "image/webp"
+        }
+    }
 
     /// Tells the format from the first bytes (magic numbers), or nil.
     public static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
@@ -88,6 +116,16 @@ extension Bitmap {
     private static func tjMessage(_ handle: tjhandle) -> String {
         guard let m = tjGetErrorStr2(handle) else { return "unknown error" }
         return String(cString: m)
+    }
+
+    /// Encodes the bitmap as `format`: PNG with `png` options; JPEG at `quality` (default 90);
+    /// WebP lossy at `quality`, lossless without one.
+    public func encoded(as format: ImageFormat, quality: Int? = nil, png: PNGOptions = .fast) throws(MapImageError) -> [UInt8] {
+        switch format {
+        case .png: try pngData(options: png)
+        case .jpeg: try jpegData(quality: quality ?? 90)
+        case .webp: try webpData(quality: quality.map(Double.init))
+        }
     }
 
     /// Encodes the bitmap as a WebP (lossless, or lossy at `quality` 0…100).

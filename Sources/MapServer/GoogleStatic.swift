@@ -1,6 +1,7 @@
 import Foundation
 import GeoKit
 import MapFormats
+import MapImage
 
 /// `GET /static?…` in the Google Static Maps grammar (plus `bearing`, `pitch`, `circle`, `theme`).
 ///

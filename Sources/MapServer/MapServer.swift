@@ -154,14 +154,9 @@ public final class MapServer: Sendable {
     }
 
     static func encode(_ bitmap: Bitmap, _ format: ImageFormat, quality: Int) throws -> [UInt8] {
-        switch format {
-        case .png:
-            var o = PNGOptions.fast
-            o.threads = 1
-            return try bitmap.pngData(options: o)
-        case .jpeg: return try bitmap.jpegData(quality: quality)
-        case .webp: return try bitmap.webpData(quality: Double(quality))
-        }
+        var o = PNGOptions.fast
+        o.threads = 1
+        return try bitmap.encoded(as: format, quality: quality, png: o)
     }
 
     /// Checks a static request against the limits and builds its snapshot.

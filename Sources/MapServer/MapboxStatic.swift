@@ -1,6 +1,7 @@
 import Foundation
 import GeoKit
 import MapFormats
+import MapImage
 
 /// `GET /styles/v1/{user}/{style}/static/{overlays}/{camera}/{w}x{h}[@2x]` in the Mapbox Static
 /// Images grammar. The camera is `lon,lat,zoom[,bearing[,pitch]]`, `auto` (fit the overlays with

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import MapFormats
+import MapImage
 import NIOCore
 import NIOHTTP1
 import ServiceLifecycle

@@ -1,21 +1,10 @@
 import Foundation
 import GeoKit
 import MapFormats
+import MapImage
 
-/// Image formats the server answers with.
-public enum ImageFormat: String, Sendable, Codable {
-    case png, jpeg, webp
-
-    /// `png`, `jpg` (or `jpeg`) or `webp`; nil for anything else.
-    public static func named(_ name: String) -> ImageFormat? {
-        switch name {
-        case "png": .png
-        case "jpg", "jpeg": .jpeg
-        case "webp": .webp
-        default: nil
-        }
-    }
-
+/// Image formats the server answers with (MapImage's `ImageFormat`).
+extension ImageFormat {
     /// The `format` query parameter of Mapbox URLs and posted scenes: each must name a format,
     /// the last one wins, PNG without one.
     static func requested(in query: [(key: String, value: String)]) throws(APIError) -> ImageFormat {
@@ -25,14 +14,6 @@ public enum ImageFormat: String, Sendable, Codable {
             format = f
         }
         return format
-    }
-
-    public var contentType: String {
-        switch self {
-        case .png: "image/png"
-        case .jpeg: "image/jpeg"
-        case .webp: "image/webp"
-        }
     }
 }
 

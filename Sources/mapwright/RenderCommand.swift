@@ -19,8 +19,12 @@ struct RenderCommand: ParsableCommand {
             """
     )
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The PNG file to write.", valueName: "OUT.png"))
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp(
+        "The image to write: .png, .jpg/.jpeg or .webp by its extension (PNG without one; - is standard output).",
+        valueName: "OUT.png"))
     var output: String
+    @Option(help: ArgumentHelp("JPEG quality (default 90), or lossy WebP at this quality (WebP is lossless without it), 1…100."))
+    var quality: Int?
 
     @OptionGroup var options: SceneOptions
 
@@ -39,8 +43,22 @@ struct RenderCommand: ParsableCommand {
         }
     }
 
+    /// The format `-o` names: by its extension; PNG for a name without one (`-`, `/dev/stdout`).
+    private func outputFormat() throws -> ImageFormat {
+        if let q = quality, !(1...100).contains(q) { throw CLIError("mapwright render: --quality: \(q) is not in 1…100") }
+        if let format = ImageFormat.forPath(output) { return format }
+        let name = output.split(separator: "/").last.map(String.init) ?? output
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            throw CLIError("mapwright render: -o '\(output)': '\(name[dot...])' is not an image format written here "
+                + "(expected .png, .jpg, .jpeg or .webp)")
+        }
+        return .png
+    }
+
     private func render() throws {
         guard (0...10_000).contains(`repeat`) else { throw CLIError("mapwright render: --repeat must be in 0…10000") }
+        let format = try outputFormat()
+        if format == .png, quality != nil { throw CLIError("mapwright render: --quality applies to .jpg and .webp outputs") }
         // GL starts on another thread (loading Mesa and LLVM and making the context: most of a
         // cold start) while this one reads the scene, the basemap and the fonts; with the default
         // `--samples`, the one `main` started before parsing the arguments.
@@ -67,7 +85,11 @@ struct RenderCommand: ParsableCommand {
         snapshotter.renderer.partialRedraw = false
         let bitmap = try snapshotter.render(snapshot)
         try options.reportTileWarnings(snapshot.rasterLayers, command: "render")
-        try bitmap.writePNG(to: output)
+        if format == .png {
+            try bitmap.writePNG(to: output)
+        } else {
+            try AtomicFile.write(try bitmap.encoded(as: format, quality: quality), to: output)
+        }
         if printCamera {
             let c = snapshot.camera
             print("\(c.center.lat) \(c.center.lon) \(c.zoom) \(c.bearing) \(c.pitch)")

@@ -67,6 +67,58 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: scratch.path("-")))
     }
 
+    /// The extension of -o picks the format, checked by Pillow: .jpg/.jpeg a JPEG close to the PNG
+    /// (its default quality 90, a lower --quality smaller), .webp a lossless WebP with the PNG's
+    /// exact pixels (lossy with --quality). Another extension, or --quality on a PNG, is refused
+    /// before anything is drawn.
+    @Test func theExtensionPicksTheFormat() throws {
+        let args = ["--center", "37.77,-122.42", "--zoom", "11", "--size", "160x120", "--route-width", "6",
+                    "--marker", "37.77,-122.42"]
+        let png = try render("f.png", args)
+        func pillow(_ file: String) throws -> (format: String, pixels: [UInt8]) {
+            let r = try runProgram("/usr/bin/python3", ["-c", """
+                import sys; from PIL import Image
+                im = Image.open(sys.argv[1]); print(im.format, im.size[0], im.size[1])
+                sys.stdout.flush(); sys.stdout.buffer.write(im.convert('RGB').tobytes())
+                """, file])
+            #expect(r.status == 0, "\(r.stderr)")
+            let bytes = [UInt8](r.data)
+            let newline = bytes.firstIndex(of: 10) ?? 0
+            let head = String(decoding: bytes[..<newline], as: UTF8.self)
+            #expect(head.hasSuffix(" 160 120"), "\(file): \(head)")
+            return (String(head.split(separator: " ").first ?? ""), Array(bytes[(newline + 1)...]))
+        }
+        let rgb = (0..<(160 * 120)).flatMap { i -> [UInt8] in
+            let p = png.pixels; return [p[i * 4], p[i * 4 + 1], p[i * 4 + 2]]
+        }
+        func meanDifference(_ a: [UInt8]) -> Double {
+            zip(a, rgb).reduce(0.0) { $0 + abs(Double($1.0) - Double($1.1)) } / Double(rgb.count)
+        }
+        for name in ["f.jpg", "f.JPEG"] {
+            _ = try runMapwright(["render", "-o", path(name)] + args)
+            let jpeg = try pillow(path(name))
+            #expect(jpeg.format == "JPEG", "\(name): \(jpeg.format)")
+            #expect(meanDifference(jpeg.pixels) < 3, "\(name): mean difference \(meanDifference(jpeg.pixels))")
+        }
+        _ = try runMapwright(["render", "-o", path("low.jpg"), "--quality", "20"] + args)
+        let low = try FileManager.default.attributesOfItem(atPath: path("low.jpg"))[.size] as? Int ?? 0
+        let high = try FileManager.default.attributesOfItem(atPath: path("f.jpg"))[.size] as? Int ?? 0
+        #expect(low > 0 && low < high, "quality 20: \(low) bytes, 90: \(high)")
+        _ = try runMapwright(["render", "-o", path("f.webp")] + args)
+        let webp = try pillow(path("f.webp"))
+        #expect(webp.format == "WEBP" && webp.pixels == rgb, "lossless WebP: \(webp.format), mean difference \(meanDifference(webp.pixels))")
+        _ = try runMapwright(["render", "-o", path("lossy.webp"), "--quality", "60"] + args)
+        let lossy = try pillow(path("lossy.webp"))
+        #expect(lossy.format == "WEBP" && lossy.pixels != rgb && meanDifference(lossy.pixels) < 4)
+        for (extra, message) in [(["-o", path("f.gif")], "'.gif' is not an image format written here"),
+                                 (["-o", path("q.png"), "--quality", "50"], "--quality applies to .jpg and .webp"),
+                                 (["-o", path("q.jpg"), "--quality", "101"], "--quality: 101 is not in 1…100")] {
+            let r = try runMapwright(["render"] + extra + args)
+            #expect(r.status == 1 && r.stderr.contains(message), "\(extra): \(r.stderr)")
+        }
+        for name in ["f.gif", "q.png", "q.jpg"] { #expect(!FileManager.default.fileExists(atPath: path(name)), "\(name)") }
+    }
+
     @Test func fitsTheRouteAndPrintsTheCamera() throws {
         let csv = try write("fit.csv", "lat,lon\n47.0,8.0\n47.3,8.6\n46.9,8.9\n")
         let r = try runMapwright(["render", "-o", path("fit.png"), "--route", csv, "--size", "400x300",
