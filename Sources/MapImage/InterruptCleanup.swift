@@ -65,7 +65,8 @@ public enum InterruptCleanup {
         defer { lock.unlock() }
         guard !installed else { return }
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return }
+        // Close-on-exec: ffmpeg and other helpers must not hold the wake-up pipe.
+        guard pipe2(&fds, O_CLOEXEC) == 0 else { return }
         installed = true
         wakeFD = fds[1]
         let readFD = fds[0]
