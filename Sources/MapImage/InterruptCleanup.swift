@@ -66,7 +66,8 @@ public enum InterruptCleanup {
         guard !installed else { return }
         var fds: [Int32] = [-1, -1]
         // Close-on-exec: ffmpeg and other helpers must not hold the wake-up pipe.
-        guard pipe2(&fds, O_CLOEXEC) == 0 else { return }
+        guard pipe(&fds) == 0 else { return }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         installed = true
         wakeFD = fds[1]
         let readFD = fds[0]
