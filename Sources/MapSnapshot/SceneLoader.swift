@@ -51,6 +51,10 @@ public struct SceneLoader {
     public var locate: @Sendable (Int, String) -> String = { i, key in
         key.isEmpty ? "overlays[\(i)]" : "overlays[\(i)].\(key)"
     }
+    /// How tile layers are named in errors: a JSON path by default (the CLI names its `--tiles`).
+    public var locateTiles: @Sendable (Int, String) -> String = { i, key in
+        key.isEmpty ? "tiles[\(i)]" : "tiles[\(i)].\(key)"
+    }
 
     /// Creates a loader resolving relative paths against `baseDirectory`.
     public init(baseDirectory: URL) {
@@ -158,7 +162,7 @@ public struct SceneLoader {
             throw SceneLoadError("tiles", "\(specs.count) tile layers is over the limit of \(SceneLimits.maxTileLayers)")
         }
         return try specs.enumerated().map { i, t in
-            func at(_ key: String) -> String { "tiles[\(i)]" + (key.isEmpty ? "" : ".\(key)") }
+            func at(_ key: String) -> String { locateTiles(i, key) }
             var options = HTTPTileOptions()
             options.tms = t.tms ?? false
             if let s = t.subdomains { options.subdomains = s }

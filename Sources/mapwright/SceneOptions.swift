@@ -157,6 +157,15 @@ struct SceneOptions: ParsableArguments {
             }
             return "\(sceneName): overlays[\(i)]" + (key.isEmpty ? "" : ".\(key)")
         }
+        // `--tiles` layers come after the scene's own.
+        let flagTiles = tiles
+        let sceneTileCount = (doc.tiles?.count ?? 0) - flagTiles.count
+        loader.locateTiles = { i, key in
+            if i >= sceneTileCount, i - sceneTileCount < flagTiles.count {
+                return "--tiles \(flagTiles[i - sceneTileCount])" + (key.isEmpty || key == "source" ? "" : " (\(key))")
+            }
+            return "\(sceneName): tiles[\(i)]" + (key.isEmpty ? "" : ".\(key)")
+        }
         return loader
     }
 

@@ -253,6 +253,26 @@ struct OracleError: Error, CustomStringConvertible {
         #expect(took < 15, "took \(took) s")
     }
 
+    /// A broken source given with --tiles is named by the flag as typed; one in a scene file by
+    /// its JSON path, after the scene's name.
+    @Test func aBrokenSourceIsNamedAsTheUserGaveIt() throws {
+        let junk = dir.path("junk.mbtiles")
+        try Data("SQLite format 3\0not really".utf8).write(to: URL(fileURLWithPath: junk))
+        let args = ["--center", "45,7", "--zoom", "5", "--size", "64x64", "-o", dir.path("broken.png")]
+        let flag = try runMapwright(["render", "--tiles", "junk.mbtiles"] + args, in: dir.url)
+        #expect(flag.status == 1 && flag.stderr.contains("render: --tiles junk.mbtiles: ") && flag.stderr.contains("not an MBTiles archive"),
+                "\(flag.stderr)")
+        let scene = dir.path("broken.json")
+        try Data(#"{"tiles": [{"source": "junk.mbtiles"}]}"#.utf8).write(to: URL(fileURLWithPath: scene))
+        let file = try runMapwright(["render", "--scene", scene, "--tiles", "missing.pmtiles"] + args, in: dir.url)
+        #expect(file.status == 1 && file.stderr.contains("\(scene): tiles[0].source: "), "\(file.stderr)")
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: dir.path("ok.json")))
+        let second = try runMapwright(["render", "--scene", dir.path("ok.json"), "--tiles", "missing.pmtiles"] + args, in: dir.url)
+        #expect(second.status == 1 && second.stderr.contains("--tiles missing.pmtiles: ") && second.stderr.contains("no such file"),
+                "\(second.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("broken.png")))
+    }
+
     @Test func theDiskCacheServesFreshTilesAndOfflineRendersFromIt() throws {
         let view = try #require(try TileArchives.views()["gdal2tiles"])
         let server = try startServer(faults: [:])
