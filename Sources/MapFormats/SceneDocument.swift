@@ -408,7 +408,7 @@ public struct SceneDocument: Codable, Sendable, Equatable {
     }
 
     /// Levenshtein distance, for suggesting the key a typo meant.
-    private static func editDistance(_ a: String, _ b: String) -> Int {
+    static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
         var row = Array(0...b.count)

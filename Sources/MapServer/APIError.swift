@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MapFormats
 
 /// A request the server will not answer with an image: a status (400, 404, 413, 503, …) and a
 /// JSON body `{"error": why, "parameter": which}` that says what was wrong and where.
@@ -60,6 +61,7 @@ public struct RequestLimits: Sendable, Codable, Equatable {
     public init() {}
 
     public init(from decoder: Decoder) throws {
+        try JSONKeys.refuseUnknown(in: decoder, CodingKeys.self)
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = RequestLimits()
         maxURLLength = try c.decodeIfPresent(Int.self, forKey: .maxURLLength) ?? d.maxURLLength
@@ -71,5 +73,5 @@ public struct RequestLimits: Sendable, Codable, Equatable {
         maxZoom = try c.decodeIfPresent(Int.self, forKey: .maxZoom) ?? d.maxZoom
     }
 
-    enum CodingKeys: String, CodingKey { case maxURLLength, maxBodyBytes, maxSide, maxPixelSide, maxOverlays, maxPathPoints, maxZoom }
+    enum CodingKeys: String, CodingKey, CaseIterable { case maxURLLength, maxBodyBytes, maxSide, maxPixelSide, maxOverlays, maxPathPoints, maxZoom }
 }

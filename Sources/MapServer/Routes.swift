@@ -89,15 +89,49 @@ extension MapServer {
     /// Serves until SIGTERM or SIGINT, then lets requests in flight finish and stops the renderers.
     /// `onListening` gets the bound port (useful with port 0).
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        // Socket errors before the server listens are about the address (ListenError).
+        final class Flag: @unchecked Sendable {
+            private let lock = NSLock()
+            private var value = false
+            func set() { lock.lock(); value = true; lock.unlock() }
+            var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+        }
+        let listening = Flag()
         let app = Application(
             router: router(),
             server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionCloser()], idleTimeout: .seconds(30))),
             configuration: .init(address: .hostname(config.host, port: config.port), serverName: "Mapwright", backlog: 512),
-            onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
+            onServerRunning: { channel in
+                listening.set()
+                onListening(channel.localAddress?.port ?? 0)
+            },
             logger: logger
         )
-        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        do {
+            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        } catch let io as IOError where !listening.isSet {
+            shutdown()
+            throw ListenError(host: config.host, port: config.port, errno: io.errnoCode)
+        }
         shutdown()
+    }
+}
+
+/// The server could not listen: the address and port, the system's reason and what to do
+/// (NIO's own error names the system call: `bind(descriptor:ptr:bytes:): … (errno: 98)`).
+public struct ListenError: Error, CustomStringConvertible {
+    public let host: String
+    public let port: Int
+    public let errno: Int32
+
+    public var description: String {
+        let hint = switch errno {
+        case EADDRINUSE: ": another program listens there (--port 0 picks a free port)"
+        case EADDRNOTAVAIL: ": that address is not one of this machine's (0.0.0.0 listens on all of them)"
+        case EACCES: ": ports below 1024 need privileges"
+        default: ""
+        }
+        return "cannot listen on \(host):\(port): \(String(cString: strerror(errno)))\(hint)"
     }
 }
 

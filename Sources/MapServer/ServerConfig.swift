@@ -1,4 +1,5 @@
 import Foundation
+import MapFormats
 import MapTiles
 
 /// What `mapwright serve` runs with: flags, or a JSON file with the same keys
@@ -45,12 +46,13 @@ public struct ServerConfig: Codable, Sendable, Equatable {
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, tiles, data, scenes, workers, queue, deadline, cacheMegabytes, cache, maxAge, style, tileCache, tileCacheMegabytes, offline
         case logFormat, logLevel, limits, cors
     }
 
     public init(from decoder: Decoder) throws {
+        try JSONKeys.refuseUnknown(in: decoder, CodingKeys.self)
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = ServerConfig()
         host = try c.decodeIfPresent(String.self, forKey: .host) ?? d.host

@@ -272,7 +272,13 @@ private func worldPixel(_ lat: Double, _ lon: Double, _ gz: Double) -> (x: Doubl
         #expect(r.stdout.lowercased().contains("cache-control: no-store"), "\(r.stdout)")
         for (args, needle) in [(["serve", "--workers", "0"], "workers"), (["serve", "--data", "x"], "NAME=ARCHIVE"),
                                (["serve", "--data", "a=/nonexistent.mbtiles"], "data"), (["serve", "--style", "pink"], "style"),
-                               (["serve", "--config", "/nonexistent.json"], "config")] {
+                               (["serve", "--config", "/nonexistent.json"], "config"),
+                               (["serve", "--config", try dir.write("typo.json", #"{"prot": 8080}"#)], "prot: unknown key (did you mean 'port'?)"),
+                               (["serve", "--config", try dir.write("typo2.json", #"{"limits": {"maxSize": 3}}"#)],
+                                "limits.maxSize: unknown key (did you mean 'maxSide'?)"),
+                               // The port the server above holds.
+                               (["serve", "--port", String(server.base.split(separator: ":").last ?? "")],
+                                "Address already in use: another program listens there")] {
             let bad = try runMapwright(args)
             #expect(bad.status != 0)
             #expect(bad.stderr.contains(needle), "\(args): \(bad.stderr)")
