@@ -17,10 +17,34 @@ public enum JSONKeys {
         let all = try decoder.container(keyedBy: AnyKey.self)
         let allowed = Keys.allCases.map(\.stringValue)
         for key in all.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) where !allowed.contains(key.stringValue) {
-            let near = allowed.min { SceneDocument.editDistance($0, key.stringValue) < SceneDocument.editDistance($1, key.stringValue) }
-            let hint = near.map { SceneDocument.editDistance($0, key.stringValue) <= 2 ? " (did you mean '\($0)'?)" : "" } ?? ""
             throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath + [key],
-                                                                    debugDescription: "unknown key\(hint)"))
+                                                                    debugDescription: "unknown key\(hint(for: key.stringValue, among: allowed))"))
         }
+    }
+
+    /// ` (did you mean 'port'?)` for the known key closest to `key` when it is at most two edits
+    /// away; empty otherwise. Scene files and the server's configuration say the same.
+    public static func hint(for key: String, among allowed: some Collection<String>) -> String {
+        guard let near = allowed.min(by: { editDistance($0, key) < editDistance($1, key) }), editDistance(near, key) <= 2 else {
+            return ""
+        }
+        return " (did you mean '\(near)'?)"
+    }
+
+    /// Levenshtein distance, for suggesting the key a typo meant.
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var row = Array(0...b.count)
+        for i in 1...a.count {
+            var prev = row[0]
+            row[0] = i
+            for j in 1...b.count {
+                let cur = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1))
+                prev = cur
+            }
+        }
+        return row[b.count]
     }
 }

@@ -369,8 +369,7 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         }
         func check(_ object: JSONValue?, _ allowed: Set<String>, _ path: String, whole: Set<String> = []) throws {
             for key in members(object).keys.sorted() where !allowed.contains(key) {
-                let near = allowed.min { editDistance($0, key) < editDistance($1, key) }
-                var hint = near.map { editDistance($0, key) <= 2 ? " (did you mean '\($0)'?)" : "" } ?? ""
+                var hint = JSONKeys.hint(for: key, among: allowed)
                 // Names other map formats use for the same thing (GeoJSON, Leaflet, Google).
                 if hint.isEmpty, let other = Self.otherNames[key.lowercased()], allowed.contains(other) {
                     hint = " (this format calls it '\(other)')"
@@ -405,23 +404,6 @@ public struct SceneDocument: Codable, Sendable, Equatable {
                 }
             }
         }
-    }
-
-    /// Levenshtein distance, for suggesting the key a typo meant.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-        var row = Array(0...b.count)
-        for i in 1...a.count {
-            var prev = row[0]
-            row[0] = i
-            for j in 1...b.count {
-                let cur = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1))
-                prev = cur
-            }
-        }
-        return row[b.count]
     }
 
     /// A decoding error of any JSON document as `where: why` (e.g. `limits.maxSide: expected a number`).

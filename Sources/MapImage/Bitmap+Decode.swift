@@ -20,9 +20,15 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     /// The format a file name's extension names (`.png`, `.jpg`/`.jpeg`, `.webp`, any case);
     /// nil when it has another extension, or none.
     public static func forPath(_ path: String) -> ImageFormat? {
+        fileExtension(of: path).flatMap(named)
+    }
+
+    /// The extension of the path's last component, without the dot (`"webp"` for `a/map.webp`);
+    /// nil when it has none (a leading dot, as in `.hidden`, is not one).
+    public static func fileExtension(of path: String) -> String? {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
-        return named(String(name[name.index(after: dot)...]))
+        return String(name[name.index(after: dot)...])
     }
 
     /// The media type.

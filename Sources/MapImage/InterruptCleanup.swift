@@ -25,39 +25,16 @@ public enum InterruptCleanup {
 
     /// Removes `path` (a file, or a directory once empty) if the process is interrupted before
     /// `remove(path)`. Call it before creating the file.
-    public static func add(_ path: String) {
-        lock.lock()
-        paths.insert(path)
-        lock.unlock()
-    }
+    public static func add(_ path: String) { _ = lock.withLock { paths.insert(path) } }
 
     /// Forgets `path` (it was renamed into place, or removed).
-    public static func remove(_ path: String) {
-        lock.lock()
-        paths.remove(path)
-        lock.unlock()
-    }
+    public static func remove(_ path: String) { _ = lock.withLock { paths.remove(path) } }
 
     /// Kills process `pid` (SIGKILL) if this process is interrupted before `removeHelper(pid)`.
-    public static func addHelper(_ pid: Int32) {
-        lock.lock()
-        helpers.insert(pid)
-        lock.unlock()
-    }
+    public static func addHelper(_ pid: Int32) { _ = lock.withLock { helpers.insert(pid) } }
 
     /// Forgets helper process `pid` (it has ended).
-    public static func removeHelper(_ pid: Int32) {
-        lock.lock()
-        helpers.remove(pid)
-        lock.unlock()
-    }
-
-    /// The paths that an interruption would remove now.
-    public static var pending: Set<String> {
-        lock.lock()
-        defer { lock.unlock() }
-        return paths
-    }
+    public static func removeHelper(_ pid: Int32) { _ = lock.withLock { helpers.remove(pid) } }
 
     /// Routes SIGINT, SIGTERM and SIGHUP to the cleanup (once per process; later calls do nothing).
     public static func install() {

@@ -93,8 +93,8 @@ extension MapServer {
         final class Flag: @unchecked Sendable {
             private let lock = NSLock()
             private var value = false
-            func set() { lock.lock(); value = true; lock.unlock() }
-            var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+            func set() { lock.withLock { value = true } }
+            var isSet: Bool { lock.withLock { value } }
         }
         let listening = Flag()
         let app = Application(

@@ -44,21 +44,26 @@ struct RenderCommand: ParsableCommand {
     }
 
     /// The format `-o` names: by its extension; PNG for a name without one (`-`, `/dev/stdout`).
+    /// `--quality` is checked with it.
     private func outputFormat() throws -> ImageFormat {
         if let q = quality, !(1...100).contains(q) { throw CLIError("mapwright render: --quality: \(q) is not in 1…100") }
-        if let format = ImageFormat.forPath(output) { return format }
-        let name = output.split(separator: "/").last.map(String.init) ?? output
-        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
-            throw CLIError("mapwright render: -o '\(output)': '\(name[dot...])' is not an image format written here "
-                + "(expected .png, .jpg, .jpeg or .webp)")
+        let format: ImageFormat
+        if let ext = ImageFormat.fileExtension(of: output) {
+            guard let named = ImageFormat.named(ext) else {
+                throw CLIError("mapwright render: -o '\(output)': '.\(ext)' is not an image format written here "
+                    + "(expected .png, .jpg, .jpeg or .webp)")
+            }
+            format = named
+        } else {
+            format = .png
         }
-        return .png
+        if format == .png, quality != nil { throw CLIError("mapwright render: --quality applies to .jpg and .webp outputs") }
+        return format
     }
 
     private func render() throws {
         guard (0...10_000).contains(`repeat`) else { throw CLIError("mapwright render: --repeat must be in 0…10000") }
         let format = try outputFormat()
-        if format == .png, quality != nil { throw CLIError("mapwright render: --quality applies to .jpg and .webp outputs") }
         // GL starts on another thread (loading Mesa and LLVM and making the context: most of a
         // cold start) while this one reads the scene, the basemap and the fonts; with the default
         // `--samples`, the one `main` started before parsing the arguments.

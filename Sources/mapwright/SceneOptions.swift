@@ -145,27 +145,23 @@ struct SceneOptions: ParsableArguments {
         return (doc, base)
     }
 
-    /// A scene loader whose error locations name the flags that added overlays.
+    /// A scene loader whose error locations name the flags that added overlays and tile layers.
     func loader(for doc: SceneDocument, base: URL, extraNames: [String] = []) -> SceneLoader {
         var loader = SceneLoader(baseDirectory: base)
-        let names = flagOverlayNames + extraNames
-        let sceneOverlayCount = (doc.overlays?.count ?? 0) - names.count
         let sceneName = scene ?? "scene"
-        loader.locate = { i, key in
-            if i >= sceneOverlayCount, i - sceneOverlayCount < names.count {
-                return names[i - sceneOverlayCount] + (key.isEmpty || key == "file" ? "" : " (\(key))")
+        // What the flags add comes after the scene file's own items; the key a flag's value
+        // stands for (the track file, the tile source) goes unsaid.
+        func locator(_ list: String, total: Int, flagNames: [String], flagKey: String) -> @Sendable (Int, String) -> String {
+            let first = total - flagNames.count
+            return { i, key in
+                if i >= first, i - first < flagNames.count {
+                    return flagNames[i - first] + (key.isEmpty || key == flagKey ? "" : " (\(key))")
+                }
+                return "\(sceneName): \(list)[\(i)]" + (key.isEmpty ? "" : ".\(key)")
             }
-            return "\(sceneName): overlays[\(i)]" + (key.isEmpty ? "" : ".\(key)")
         }
-        // `--tiles` layers come after the scene's own.
-        let flagTiles = tiles
-        let sceneTileCount = (doc.tiles?.count ?? 0) - flagTiles.count
-        loader.locateTiles = { i, key in
-            if i >= sceneTileCount, i - sceneTileCount < flagTiles.count {
-                return "--tiles \(flagTiles[i - sceneTileCount])" + (key.isEmpty || key == "source" ? "" : " (\(key))")
-            }
-            return "\(sceneName): tiles[\(i)]" + (key.isEmpty ? "" : ".\(key)")
-        }
+        loader.locate = locator("overlays", total: doc.overlays?.count ?? 0, flagNames: flagOverlayNames + extraNames, flagKey: "file")
+        loader.locateTiles = locator("tiles", total: doc.tiles?.count ?? 0, flagNames: tiles.map { "--tiles \($0)" }, flagKey: "source")
         return loader
     }
 
