@@ -128,7 +128,10 @@ public final class MapServer: Sendable {
             response.headers[Self.missingTilesHeader] = "\(problems.count)"
             return response
         }
-        cache?.insert(item, for: key)
+        if let size = cache?.insert(item, for: key) {
+            metrics.cacheBytes.record(size.bytes)
+            metrics.cacheEntries.record(size.count)
+        }
         return respond(item, request: request)
     }
 
@@ -297,6 +300,9 @@ public final class MapServer: Sendable {
 struct ServerMetrics: Sendable {
     let queueDepth = Gauge(label: "mapwright_queue_depth")
     let cacheHits = Counter(label: "mapwright_cache_hits_total")
+    /// The image cache's size: bodies, keys and 64 bytes an entry (what `--cache-mb` bounds).
+    let cacheBytes = Gauge(label: "mapwright_image_cache_bytes")
+    let cacheEntries = Gauge(label: "mapwright_image_cache_entries")
     let renders = Counter(label: "mapwright_renders_total")
     let incompleteImages = Counter(label: "mapwright_incomplete_images_total")
 }

@@ -141,7 +141,7 @@ final class ImageCache: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String: (item: Item, tick: UInt64)] = [:]
     private var tick: UInt64 = 0
-    private(set) var bytes = 0
+    private var bytes = 0
     let capacityBytes: Int
 
     init(capacityBytes: Int) { self.capacityBytes = max(1 << 20, capacityBytes) }
@@ -155,12 +155,19 @@ final class ImageCache: @unchecked Sendable {
         }
     }
 
-    func insert(_ item: Item, for key: String) {
-        let cost = item.body.count + key.utf8.count + 64
-        guard cost <= capacityBytes / 8 else { return }
-        lock.withLock {
+    /// What an entry is charged: its body, its key and a fixed 64 bytes for the rest.
+    static func cost(_ item: Item, key: String) -> Int { item.body.count + key.utf8.count + 64 }
+
+    /// Keeps `item` (unless it alone costs more than an eighth of the capacity); past the
+    /// capacity, the least recently used entries are dropped down to 7/8 of it. Returns the
+    /// cache's size after the insert.
+    @discardableResult
+    func insert(_ item: Item, for key: String) -> (bytes: Int, count: Int) {
+        let cost = Self.cost(item, key: key)
+        return lock.withLock {
+            guard cost <= capacityBytes / 8 else { return (bytes, entries.count) }
             tick += 1
-            if let old = entries[key] { bytes -= old.item.body.count + key.utf8.count + 64 }
+            if let old = entries[key] { bytes -= Self.cost(old.item, key: key) }
             entries[key] = (item, tick)
             bytes += cost
             if bytes > capacityBytes {
@@ -168,11 +175,14 @@ final class ImageCache: @unchecked Sendable {
                 for (k, e) in entries.sorted(by: { $0.value.tick < $1.value.tick }) {
                     guard bytes > capacityBytes - capacityBytes / 8 else { break }
                     entries[k] = nil
-                    bytes -= e.item.body.count + k.utf8.count + 64
+                    bytes -= Self.cost(e.item, key: k)
                 }
             }
+            return (bytes, entries.count)
         }
     }
 
     var count: Int { lock.withLock { entries.count } }
+    /// The entries' total cost in bytes (see `cost`).
+    var size: Int { lock.withLock { bytes } }
 }

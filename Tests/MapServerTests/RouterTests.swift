@@ -239,9 +239,12 @@ import Testing
         let m = try await get("/metrics").body.text
         for needle in ["mapwright_requests_total{", "route=\"static\"", "status=\"200\"", "status=\"404\"",
                        "mapwright_request_duration_seconds_bucket{", "mapwright_queue_depth", "mapwright_renders_total",
-                       "mapwright_cache_hits_total"] {
+                       "mapwright_cache_hits_total", "mapwright_image_cache_entries"] {
             #expect(m.contains(needle), "metrics lack \(needle)")
         }
+        // The image just rendered is in a cache (this process's servers share the registry).
+        let cached = m.split(separator: "\n").first { $0.hasPrefix("mapwright_image_cache_bytes ") }
+        #expect((cached?.split(separator: " ").last.flatMap { Double($0) } ?? 0) > 100, "\(cached ?? "no cache size")")
     }
 
     @Test func aNarrowImageGetsAShortAttributionThatFits() async throws {
