@@ -119,13 +119,15 @@ public struct SceneDocument: Codable, Sendable, Equatable {
 
     /// One overlay. `type` picks which of the other fields apply.
     public struct OverlaySpec: Codable, Sendable, Equatable {
-        /// `route`, `polygon`, `circle`, `marker`, `label`, `column`, `arc` or `extrusion`.
+        /// `route`, `polygon`, `circle`, `marker`, `label`, `geojson`, `column`, `arc` or `extrusion`.
         public var type: String
         /// Draw order; higher is drawn later (on top). Default by type.
         public var z: Double?
         // Geometry.
-        /// A track or GeoJSON file (route, polygon, extrusion), relative to the scene file.
+        /// A track or GeoJSON file (route, polygon, extrusion, geojson), relative to the scene file.
         public var file: String?
+        /// GeoJSON in the scene itself (geojson): a FeatureCollection, a Feature or a geometry.
+        public var data: JSONValue?
         /// Route vertices, `[[lat, lon], …]`.
         public var coordinates: [[Double]]?
         /// Route as a Google encoded polyline (precision 5).

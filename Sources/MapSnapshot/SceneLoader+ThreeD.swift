@@ -59,7 +59,7 @@ extension SceneLoader {
         if s.rings != nil || s.file == nil {
             polygons = try polygonRings(s, at: at).map { ($0, [:], 0) }
         } else if let file = s.file {
-            polygons = Self.polygons(of: try readTrack(file, at("file")))
+            polygons = try readTrack(file, at("file")).polygons.map { ($0.rings, $0.properties, $0.feature) }
             guard !polygons.isEmpty else { throw SceneLoadError(at("file"), "'\(file)' has no polygon rings") }
         }
         var overlays: [Overlay] = []

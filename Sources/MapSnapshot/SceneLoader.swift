@@ -397,12 +397,24 @@ public struct SceneLoader {
             }
             out.overlays.append(.label(l))
             out.fitPoints.append(p)
+        case "geojson":
+            // Each feature as the overlay its geometry makes, styled by its simplestyle properties.
+            let track = try geoJSONTrack(s, at: at)
+            let specs: [SceneDocument.OverlaySpec]
+            do { specs = try SimpleStyle.overlays(of: track, base: s) } catch {
+                throw SceneLoadError(at(s.file != nil ? "file" : "data"), "\(error)")
+            }
+            for spec in specs {
+                let built = try overlay(spec, index: i, tilt: tilt)
+                out.overlays += built.overlays
+                out.fitPoints += built.fitPoints
+            }
         case "column", "arc", "extrusion":
             let built = try overlay3D(s, z: z, at: at, tilt: tilt)
             out.overlays += built.overlays
             out.fitPoints += built.fitPoints
         case let t:
-            throw SceneLoadError(at("type"), "unknown overlay type '\(t)' (expected route, polygon, circle, marker, label, column, arc or extrusion)")
+            throw SceneLoadError(at("type"), "unknown overlay type '\(t)' (expected route, polygon, circle, marker, label, geojson, image, column, arc or extrusion)")
         }
         return out
     }
@@ -502,41 +514,22 @@ public struct SceneLoader {
             }]
         }
         guard let file = s.file else { throw SceneLoadError(at(""), "a polygon needs rings or a file") }
-        let polygons = Self.polygons(of: try readTrack(file, at("file"))).map(\.rings)
+        let polygons = try readTrack(file, at("file")).polygons.map(\.rings)
         guard !polygons.isEmpty else { throw SceneLoadError(at("file"), "'\(file)' has no polygon rings") }
         return polygons
     }
 
-    /// The polygons of a track's rings. Rings of one feature: the first is an outer ring; later
-    /// rings inside it are holes, others start a new polygon (a MultiPolygon's parts).
-    static func polygons(of track: Track) -> [(rings: [[LatLng]], properties: [String: JSONValue], feature: Int)] {
-        var polygons: [(rings: [[LatLng]], properties: [String: JSONValue], feature: Int)] = []
-        var lastFeature = -1
-        for part in track.parts where part.kind == .ring && part.points.count >= 3 {
-            let ring = part.points.map(\.coordinate)
-            if part.feature == lastFeature, let outer = polygons.last?.rings.first, Self.ring(outer, contains: ring[0]) {
-                polygons[polygons.count - 1].rings.append(ring)
-            } else {
-                polygons.append(([ring], part.properties, part.feature))
-            }
-            lastFeature = part.feature
+    /// The features of a `geojson` overlay: its `file` (any track format) or its inline `data`.
+    func geoJSONTrack(_ s: SceneDocument.OverlaySpec, at: (String) -> String) throws -> Track {
+        switch (s.file, s.data) {
+        case (let file?, nil): return try readTrack(file, at("file"))
+        case (nil, let data?):
+            do {
+                return try TrackReader.read(Array(GeoJSONWriter.string(data).utf8), name: nil,
+                                            options: TrackReadOptions(format: .geojson))
+            } catch { throw SceneLoadError(at("data"), "\(error)") }
+        default: throw SceneLoadError(at(""), "a geojson overlay needs exactly one of file or data")
         }
-        return polygons
-    }
-
-    /// Even-odd point-in-ring test in degrees (rings of one feature, not across the antimeridian).
-    static func ring(_ ring: [LatLng], contains p: LatLng) -> Bool {
-        var inside = false
-        var j = ring.count - 1
-        for i in 0..<ring.count {
-            let a = ring[i], b = ring[j]
-            if (a.lat > p.lat) != (b.lat > p.lat),
-               p.lon < (b.lon - a.lon) * (p.lat - a.lat) / (b.lat - a.lat) + a.lon {
-                inside.toggle()
-            }
-            j = i
-        }
-        return inside
     }
 
     func readTrack(_ file: String, _ where_: String) throws -> Track {

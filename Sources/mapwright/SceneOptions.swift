@@ -40,6 +40,8 @@ struct SceneOptions: ParsableArguments {
     var routeColor: String?
     @Option(name: .customLong("route-width"), help: "Route width in pixels (default 4).")
     var routeWidth: Double?
+    @Option(name: .customLong("geojson"), help: ArgumentHelp("GeoJSON features drawn by geometry (lines, polygons, pins) and styled by their simplestyle properties: stroke, fill, marker-color… (repeatable).", valueName: "FILE"))
+    var geojsonFiles: [String] = []
 
     // Circles.
     @Option(name: .customLong("circle"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A circle; RADIUS ends in m, km or px (repeatable).", valueName: "LAT,LON,RADIUS"))
@@ -197,7 +199,7 @@ struct SceneOptions: ParsableArguments {
 
     /// Names of the overlays the flags add, in order, for error messages.
     var flagOverlayNames: [String] {
-        routes.map { "--route \($0)" } + circles.enumerated().map { "--circle #\($0.offset + 1) '\($0.element)'" }
+        routes.map { "--route \($0)" } + geojsonFiles.map { "--geojson \($0)" } + circles.enumerated().map { "--circle #\($0.offset + 1) '\($0.element)'" }
             + markers.enumerated().map { "--marker #\($0.offset + 1) '\($0.element)'" } + threeDOverlayNames
             + images.enumerated().map { "--image #\($0.offset + 1) '\($0.element)'" }
     }
@@ -231,6 +233,11 @@ struct SceneOptions: ParsableArguments {
             o.file = file == "-" ? file : URL(fileURLWithPath: file).path
             o.color = routeColor
             o.width = routeWidth
+            overlays.append(o)
+        }
+        for file in geojsonFiles {
+            var o = SceneDocument.OverlaySpec(type: "geojson")
+            o.file = file == "-" ? file : URL(fileURLWithPath: file).path
             overlays.append(o)
         }
         for (i, text) in circles.enumerated() {

@@ -1,0 +1,144 @@
+import GeoKit
+
+/// GeoJSON features as scene overlays, styled by the simplestyle-spec 1.1.0 properties that
+/// geojson.io, GitHub's GeoJSON viewer and Mapbox's static `geojson(…)` overlay read.
+///
+/// - Lines (LineStrings and each line of a MultiLineString) become routes: `stroke`,
+///   `stroke-opacity`, `stroke-width` (pixels).
+/// - Polygons and MultiPolygons become polygons (holes kept): `fill`, `fill-opacity`, and the
+///   outline's `stroke`, `stroke-opacity`, `stroke-width`.
+/// - Points and MultiPoints become pins: `marker-color`; the `title` property (else `name`) is
+///   the pin's label. `marker-size` and `marker-symbol` are not drawn.
+///
+/// A feature without a property takes the overlay's own value (`color`, `width`, `fill`,
+/// `stroke`, `strokeWidth`, `style`), else the spec's default: stroke `#555555` at opacity 1 and
+/// width 2, fill `#555555` at opacity 0.6, markers `#7e7e7e`. Colours are `#rgb` or `#rrggbb`
+/// (the `#` may be left out); opacities 0…1; widths 0…100 pixels. The overlay's other line
+/// settings (`join`, `cap`, `dash`, `casing`, `geodesic`, `widthUnit`) and `z` apply to every
+/// feature.
+public enum SimpleStyle {
+    /// The spec's defaults.
+    public static let defaultStroke = "555555", defaultStrokeWidth = 2.0, defaultFillOpacity = 0.6
+    public static let defaultMarker = "7e7e7e"
+
+    /// The overlays that draw `track`'s features, styled by their properties over `base`'s values.
+    public static func overlays(of track: Track, base: SceneDocument.OverlaySpec) throws(SimpleStyleError) -> [SceneDocument.OverlaySpec] {
+        var out: [SceneDocument.OverlaySpec] = []
+        func plain(_ type: String) -> SceneDocument.OverlaySpec {
+            var s = SceneDocument.OverlaySpec(type: type)
+            s.z = base.z
+            return s
+        }
+        for polygon in track.polygons {
+            let p = Properties(values: polygon.properties, feature: polygon.feature)
+            var s = plain("polygon")
+            s.rings = polygon.rings.map { $0.map { [$0.lat, $0.lon] } }
+            s.fill = try p.colour("fill", opacity: "fill-opacity", base: base.fill,
+                                  default: (defaultStroke, defaultFillOpacity))
+            s.stroke = try p.colour("stroke", opacity: "stroke-opacity", base: base.stroke, default: (defaultStroke, nil))
+            s.strokeWidth = try p.width(base: base.strokeWidth, allowZero: true)
+            out.append(s)
+        }
+        for part in track.parts where part.kind != .ring && part.points.count >= 2 {
+            let p = Properties(values: part.properties, feature: part.feature)
+            var s = plain("route")
+            s.coordinates = part.points.map { [$0.coordinate.lat, $0.coordinate.lon] }
+            s.color = try p.colour("stroke", opacity: "stroke-opacity", base: base.color, default: (defaultStroke, nil))
+            s.width = try p.width(base: base.width, allowZero: false)
+            s.widthUnit = base.widthUnit
+            s.join = base.join
+            s.cap = base.cap
+            s.dash = base.dash
+            s.casing = base.casing
+            s.geodesic = base.geodesic
+            out.append(s)
+        }
+        for w in track.waypoints {
+            let p = Properties(values: w.properties, feature: w.feature)
+            var s = plain("marker")
+            s.position = [w.coordinate.lat, w.coordinate.lon]
+            s.style = base.style ?? "pin"
+            s.color = try p.colour("marker-color", opacity: nil, base: base.color, default: (defaultMarker, nil))
+            s.label = (w.properties["title"]?.stringValue ?? w.name).map { String($0.prefix(80)) }
+            out.append(s)
+        }
+        return out
+    }
+
+    /// One feature's properties, read as simplestyle says.
+    struct Properties {
+        let values: [String: JSONValue]
+        let feature: Int
+
+        func error(_ key: String, _ why: String) -> SimpleStyleError { SimpleStyleError(feature: feature, property: key, reason: why) }
+
+        /// `#rrggbb` or `#rrggbbaa` from the property `key` (and `opacity`), else from `base`
+        /// (a colour as the scene format writes it, taken as it is), else `fallback`.
+        func colour(_ key: String, opacity: String?, base: String?, default fallback: (String, Double?)) throws(SimpleStyleError) -> String {
+            var alpha: Double?
+            if let opacity, let v = values[opacity], v != .null {
+                guard let o = v.numberValue, (0 ... 1).contains(o) else { throw error(opacity, "\(describe(v)) is not a number in 0…1") }
+                alpha = o
+            }
+            let hex: String
+            if let v = values[key], v != .null {
+                guard let text = v.stringValue, let h = SimpleStyle.hex(text) else {
+                    throw error(key, "\(describe(v)) is not a colour (#rgb or #rrggbb)")
+                }
+                hex = h
+            } else if let base {
+                // The overlay's colour as it is, or its hex digits under the feature's opacity.
+                guard alpha != nil, let h = SimpleStyle.hex(base) else { return base }
+                hex = h
+            } else {
+                hex = fallback.0
+                alpha = alpha ?? fallback.1
+            }
+            guard let alpha else { return "#" + hex }
+            let byte = Int((alpha * 255).rounded())
+            return "#" + hex + String(byte, radix: 16).leftPadded(to: 2)
+        }
+
+        /// `stroke-width` in pixels, else `base`, else 2.
+        func width(base: Double?, allowZero: Bool) throws(SimpleStyleError) -> Double {
+            guard let v = values["stroke-width"], v != .null else { return base ?? SimpleStyle.defaultStrokeWidth }
+            guard let w = v.numberValue, allowZero ? w >= 0 : w > 0, w <= 100 else {
+                throw error("stroke-width", "\(describe(v)) is not a number in \(allowZero ? "0" : "(0")…100\(allowZero ? "" : "]") (pixels)")
+            }
+            return w
+        }
+
+        func describe(_ v: JSONValue) -> String {
+            switch v {
+            case .string(let s): return "'\(s.prefix(40))'"
+            case .number(let x): return "\(x)"
+            case .bool(let b): return "\(b)"
+            case .null: return "null"
+            case .array: return "an array"
+            case .object: return "an object"
+            }
+        }
+    }
+
+    /// Six lower-case hex digits from `#rgb`, `#rrggbb`, `rgb` or `rrggbb`; nil for anything else.
+    static func hex(_ text: String) -> String? {
+        var s = Substring(text.lowercased()).drop { $0.isWhitespace }
+        while s.last?.isWhitespace == true { s = s.dropLast() }
+        if s.hasPrefix("#") { s = s.dropFirst() }
+        guard s.count == 3 || s.count == 6, s.allSatisfy(\.isHexDigit) else { return nil }
+        return s.count == 3 ? s.map { "\($0)\($0)" }.joined() : String(s)
+    }
+}
+
+/// A simplestyle property that cannot be drawn: which feature (0-based, in file order), which
+/// property and why.
+public struct SimpleStyleError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let feature: Int
+    public let property: String
+    public let reason: String
+    public var description: String { "feature \(feature): property '\(property)': \(reason)" }
+}
+
+extension String {
+    fileprivate func leftPadded(to n: Int) -> String { count >= n ? self : String(repeating: "0", count: n - count) + self }
+}
