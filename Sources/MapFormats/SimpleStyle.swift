@@ -21,6 +21,26 @@ public enum SimpleStyle {
     public static let defaultStroke = "555555", defaultStrokeWidth = 2.0, defaultFillOpacity = 0.6
     public static let defaultMarker = "7e7e7e"
 
+    /// The overlays that draw the GeoJSON `data`'s features (read with `options`, whose format
+    /// is set to GeoJSON). Throws the reader's `FormatError` or a `SimpleStyleError`.
+    public static func overlays(of data: JSONValue, base: SceneDocument.OverlaySpec,
+                                options: TrackReadOptions = TrackReadOptions()) throws -> [SceneDocument.OverlaySpec] {
+        do { return try overlays(ofGeoJSON: Array(GeoJSONWriter.string(data).utf8), base: base, options: options) } catch var e as FormatError {
+            // Lines and columns of the text written here would mean nothing to the user: the JSON path says where.
+            e.line = nil
+            e.column = nil
+            throw e
+        }
+    }
+
+    /// The overlays that draw the features of the GeoJSON text `bytes`, as `overlays(of:base:options:)`.
+    public static func overlays(ofGeoJSON bytes: [UInt8], base: SceneDocument.OverlaySpec,
+                                options: TrackReadOptions = TrackReadOptions()) throws -> [SceneDocument.OverlaySpec] {
+        var options = options
+        options.format = .geojson
+        return try overlays(of: TrackReader.read(bytes, options: options), base: base)
+    }
+
     /// The overlays that draw `track`'s features, styled by their properties over `base`'s values.
     public static func overlays(of track: Track, base: SceneDocument.OverlaySpec) throws(SimpleStyleError) -> [SceneDocument.OverlaySpec] {
         var out: [SceneDocument.OverlaySpec] = []

@@ -176,7 +176,17 @@ public final class MapServer: Sendable {
                 throw APIError.bad("scale", "the image is over \(limits.maxPixelSide) output pixels a side")
             }
         }
-        let specs = doc.overlays ?? []
+        // GeoJSON overlays become the overlays they draw first, so that the limits count those.
+        var specs: [SceneDocument.OverlaySpec] = []
+        for (i, o) in (doc.overlays ?? []).enumerated() {
+            guard o.type == "geojson" else { specs.append(o); continue }
+            guard let data = o.data else { throw APIError.bad("overlays[\(i)].data", "a geojson overlay needs data (the server reads no file)") }
+            do { specs += try SimpleStyle.overlays(of: data, base: o, options: TrackReadOptions(maxPoints: limits.maxPathPoints)) } catch {
+                throw APIError.bad("overlays[\(i)].data", "\(error)")
+            }
+            guard specs.count <= limits.maxOverlays else { throw APIError.bad("overlays", "more than \(limits.maxOverlays) overlays") }
+        }
+        doc.overlays = specs
         guard specs.count <= limits.maxOverlays else { throw APIError.bad("overlays", "\(specs.count) overlays is over the limit of \(limits.maxOverlays)") }
         let points = specs.reduce(0) { $0 + ($1.coordinates?.count ?? 0) + ($1.rings?.reduce(0) { $0 + $1.count } ?? 0) + ($1.polyline?.utf8.count ?? 0) / 2 }
         guard points <= limits.maxPathPoints else { throw APIError.bad("overlays", "\(points) points is over the limit of \(limits.maxPathPoints)") }

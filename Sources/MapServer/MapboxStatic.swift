@@ -203,98 +203,20 @@ public enum MapboxStatic {
     }
 
     /// `geojson(…)`: Points become pins, LineStrings routes, Polygons polygons, styled by the
-    /// simplestyle properties (`marker-color`, `stroke`, `stroke-width`, `stroke-opacity`, `fill`, `fill-opacity`).
+    /// simplestyle properties (`SimpleStyle`: `marker-color`, `stroke`, `stroke-width`,
+    /// `stroke-opacity`, `fill`, `fill-opacity`; pins labelled by `title`).
     static func geojson(_ text: Substring, points: inout Int, limits: RequestLimits) throws(APIError) -> [SceneDocument.OverlaySpec] {
         guard text.utf8.count <= limits.maxURLLength else { throw APIError.bad("overlays", "the GeoJSON is too long") }
-        let object: Any
-        do { object = try JSONSerialization.jsonObject(with: Data(text.utf8)) } catch {
-            throw APIError.bad("overlays", "geojson(…) is not valid JSON")
+        let specs: [SceneDocument.OverlaySpec]
+        do {
+            specs = try SimpleStyle.overlays(ofGeoJSON: Array(text.utf8), base: SceneDocument.OverlaySpec(type: "geojson"),
+                                             options: TrackReadOptions(maxPoints: max(1, limits.maxPathPoints - points)))
+        } catch {
+            throw APIError.bad("overlays", "geojson: \(error)")
         }
-        var out: [SceneDocument.OverlaySpec] = []
-        func coord(_ v: Any) throws(APIError) -> [Double] {
-            guard let a = v as? [Any], a.count >= 2, let lon = (a[0] as? NSNumber)?.doubleValue, let lat = (a[1] as? NSNumber)?.doubleValue,
-                  lon.isFinite, lat.isFinite, abs(lat) <= 90, abs(lon) <= 540
-            else { throw APIError.bad("overlays", "geojson: a position is not [lon, lat]") }
-            points += 1
-            guard points <= limits.maxPathPoints else { throw APIError.bad("overlays", "more than \(limits.maxPathPoints) points in all") }
-            return [min(max(lat, -85.05), 85.05), lon]
-        }
-        func line(_ v: Any) throws(APIError) -> [[Double]] {
-            guard let a = v as? [Any] else { throw APIError.bad("overlays", "geojson: a line is not a list of positions") }
-            var r: [[Double]] = []
-            for p in a { r.append(try coord(p)) }
-            return r
-        }
-        func colour(_ props: [String: Any], _ key: String, _ opacityKey: String?, _ d: String) throws(APIError) -> String {
-            let c = (props[key] as? String).map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 } ?? d
-            let o = opacityKey.flatMap { (props[$0] as? NSNumber)?.doubleValue }
-            return try URLColor.mapbox(Substring(c), opacity: o, "overlays")
-        }
-        func geometry(_ g: [String: Any], _ props: [String: Any], depth: Int) throws(APIError) {
-            guard depth < 4 else { throw APIError.bad("overlays", "geojson: collections nested too deep") }
-            guard out.count < limits.maxOverlays else { throw APIError.bad("overlays", "more than \(limits.maxOverlays) overlays") }
-            let type = g["type"] as? String ?? ""
-            let coords = g["coordinates"] as Any
-            switch type {
-            case "Point":
-                var m = SceneDocument.OverlaySpec(type: "marker")
-                m.style = "pin"
-                m.position = try coord(coords)
-                m.color = try colour(props, "marker-color", nil, "7e7e7e")
-                out.append(m)
-            case "MultiPoint":
-                for p in coords as? [Any] ?? [] { try geometry(["type": "Point", "coordinates": p], props, depth: depth + 1) }
-            case "LineString":
-                var s = SceneDocument.OverlaySpec(type: "route")
-                s.coordinates = try line(coords)
-                guard s.coordinates!.count >= 2 else { throw APIError.bad("overlays", "geojson: a LineString needs two positions") }
-                s.color = try colour(props, "stroke", "stroke-opacity", "555555")
-                let w = (props["stroke-width"] as? NSNumber)?.doubleValue ?? 2
-                guard w.isFinite, w > 0, w <= 100 else { throw APIError.bad("overlays", "geojson: stroke-width is not in (0, 100]") }
-                s.width = w
-                out.append(s)
-            case "MultiLineString":
-                for l in coords as? [Any] ?? [] { try geometry(["type": "LineString", "coordinates": l], props, depth: depth + 1) }
-            case "Polygon":
-                guard let rings = coords as? [Any], !rings.isEmpty else { throw APIError.bad("overlays", "geojson: a Polygon needs rings") }
-                var s = SceneDocument.OverlaySpec(type: "polygon")
-                var rs: [[[Double]]] = []
-                for r in rings { rs.append(try line(r)) }
-                s.rings = rs
-                s.fill = try colour(props, "fill", "fill-opacity", "555555")
-                s.stroke = try colour(props, "stroke", "stroke-opacity", "555555")
-                let w = (props["stroke-width"] as? NSNumber)?.doubleValue ?? 2
-                guard w.isFinite, w >= 0, w <= 100 else { throw APIError.bad("overlays", "geojson: stroke-width is not in 0…100") }
-                s.strokeWidth = w
-                out.append(s)
-            case "MultiPolygon":
-                for p in coords as? [Any] ?? [] { try geometry(["type": "Polygon", "coordinates": p], props, depth: depth + 1) }
-            case "GeometryCollection":
-                for sub in g["geometries"] as? [Any] ?? [] {
-                    guard let sg = sub as? [String: Any] else { throw APIError.bad("overlays", "geojson: a geometry is not an object") }
-                    try geometry(sg, props, depth: depth + 1)
-                }
-            default:
-                throw APIError.bad("overlays", "geojson: unknown geometry type '\(type.prefix(30))'")
-            }
-        }
-        func feature(_ f: [String: Any], depth: Int) throws(APIError) {
-            switch f["type"] as? String {
-            case "FeatureCollection":
-                guard depth == 0 else { throw APIError.bad("overlays", "geojson: nested FeatureCollection") }
-                for x in f["features"] as? [Any] ?? [] {
-                    guard let fx = x as? [String: Any] else { throw APIError.bad("overlays", "geojson: a feature is not an object") }
-                    try feature(fx, depth: depth + 1)
-                }
-            case "Feature":
-                guard let g = f["geometry"] as? [String: Any] else { return }
-                try geometry(g, f["properties"] as? [String: Any] ?? [:], depth: 0)
-            default:
-                try geometry(f, [:], depth: 0)
-            }
-        }
-        guard let root = object as? [String: Any] else { throw APIError.bad("overlays", "geojson(…) is not a GeoJSON object") }
-        try feature(root, depth: 0)
-        return out
+        guard specs.count <= limits.maxOverlays else { throw APIError.bad("overlays", "more than \(limits.maxOverlays) overlays") }
+        points += specs.reduce(0) { $0 + ($1.coordinates?.count ?? 0) + ($1.rings?.reduce(0) { $0 + $1.count } ?? 0) + ($1.position == nil ? 0 : 1) }
+        guard points <= limits.maxPathPoints else { throw APIError.bad("overlays", "more than \(limits.maxPathPoints) points in all") }
+        return specs
     }
 }

@@ -399,10 +399,14 @@ public struct SceneLoader {
             out.fitPoints.append(p)
         case "geojson":
             // Each feature as the overlay its geometry makes, styled by its simplestyle properties.
-            let track = try geoJSONTrack(s, at: at)
             let specs: [SceneDocument.OverlaySpec]
-            do { specs = try SimpleStyle.overlays(of: track, base: s) } catch {
-                throw SceneLoadError(at(s.file != nil ? "file" : "data"), "\(error)")
+            switch (s.file, s.data) {
+            case (let file?, nil):
+                let track = try readTrack(file, at("file"))
+                do { specs = try SimpleStyle.overlays(of: track, base: s) } catch { throw SceneLoadError(at("file"), "\(error)") }
+            case (nil, let data?):
+                do { specs = try SimpleStyle.overlays(of: data, base: s) } catch { throw SceneLoadError(at("data"), "\(error)") }
+            default: throw SceneLoadError(at(""), "a geojson overlay needs exactly one of file or data")
             }
             for spec in specs {
                 let built = try overlay(spec, index: i, tilt: tilt)
@@ -517,19 +521,6 @@ public struct SceneLoader {
         let polygons = try readTrack(file, at("file")).polygons.map(\.rings)
         guard !polygons.isEmpty else { throw SceneLoadError(at("file"), "'\(file)' has no polygon rings") }
         return polygons
-    }
-
-    /// The features of a `geojson` overlay: its `file` (any track format) or its inline `data`.
-    func geoJSONTrack(_ s: SceneDocument.OverlaySpec, at: (String) -> String) throws -> Track {
-        switch (s.file, s.data) {
-        case (let file?, nil): return try readTrack(file, at("file"))
-        case (nil, let data?):
-            do {
-                return try TrackReader.read(Array(GeoJSONWriter.string(data).utf8), name: nil,
-                                            options: TrackReadOptions(format: .geojson))
-            } catch { throw SceneLoadError(at("data"), "\(error)") }
-        default: throw SceneLoadError(at(""), "a geojson overlay needs exactly one of file or data")
-        }
     }
 
     func readTrack(_ file: String, _ where_: String) throws -> Track {

@@ -180,6 +180,46 @@ import Testing
         #expect(image.width == 320 && image.height == 240)
     }
 
+    /// `--geojson`: each feature drawn as its geometry, in its simplestyle colours, where the
+    /// camera says. Over the white of `--basemap none`, a fill of #00ff00 at opacity 0.5 is
+    /// (127.5, 255, 127.5) by hand; the red line's vertex is red; the blue pin stands on its point.
+    /// A colour that is not one names the flag, the feature and the property.
+    @Test func geojsonFeaturesDrawInTheirSimplestyleColours() throws {
+        let file = try write("f.geojson", """
+            {"type": "FeatureCollection", "features": [
+              {"type": "Feature", "properties": {"fill": "#0f0", "fill-opacity": 0.5, "stroke-width": 0},
+               "geometry": {"type": "Polygon", "coordinates": [[[2.30, 48.84], [2.34, 48.84], [2.34, 48.86], [2.30, 48.86], [2.30, 48.84]]]}},
+              {"type": "Feature", "properties": {"stroke": "#ff0000", "stroke-width": 8},
+               "geometry": {"type": "LineString", "coordinates": [[2.36, 48.84], [2.38, 48.86]]}},
+              {"type": "Feature", "properties": {"marker-color": "#0000ff", "title": "Here"},
+               "geometry": {"type": "Point", "coordinates": [2.35, 48.845]}}]}
+            """)
+        let image = try render("gj.png", ["--basemap", "none", "--no-attribution", "--center", "48.85,2.35", "--zoom", "12",
+                                          "--size", "400x300", "--geojson", file])
+        let cam = Camera(center: LatLng(lat: 48.85, lon: 2.35), zoom: 12, size: ScreenSize(width: 400, height: 300))
+        let inside = try #require(cam.project(LatLng(lat: 48.85, lon: 2.32)))
+        #expect(differs(image.pixel(x: Int(inside.x), y: Int(inside.y)), 128, 255, 128) <= 2, "fill: \(String(describing: image.pixel(x: Int(inside.x), y: Int(inside.y))))")
+        let vertex = try #require(cam.project(LatLng(lat: 48.86, lon: 2.38)))
+        #expect(differs(image.pixel(x: Int(vertex.x), y: Int(vertex.y)), 255, 0, 0) <= 8)
+        // The pin's body is in the 33 px above its tip.
+        let tip = try #require(cam.project(LatLng(lat: 48.845, lon: 2.35)))
+        var blue = 0
+        for y in max(0, Int(tip.y) - 34) ... Int(tip.y) {
+            for x in Int(tip.x) - 12 ... Int(tip.x) + 12 where differs(image.pixel(x: x, y: y), 0, 0, 255) <= 24 { blue += 1 }
+        }
+        #expect(blue > 100, "\(blue) blue pixels above the pin's point")
+        // Outside every feature: the white background.
+        #expect(differs(image.pixel(x: 10, y: 10), 255, 255, 255) == 0)
+
+        let bad = try write("bad.geojson", """
+            {"type": "Feature", "properties": {"stroke": "blu"}, "geometry": {"type": "LineString", "coordinates": [[0, 0], [1, 1]]}}
+            """)
+        let out = path("never.png")
+        let r = try runMapwright(["render", "-o", out, "--geojson", bad])
+        #expect(r.status != 0 && !FileManager.default.fileExists(atPath: out))
+        #expect(r.stderr.contains("--geojson \(bad): feature 0: property 'stroke': 'blu' is not a colour"), "\(r.stderr)")
+    }
+
     /// Bad input: non-zero exit, a message saying where and why, and no output file.
     @Test(arguments: [
         (["--route", "/nonexistent/track.csv"], "track.csv"),

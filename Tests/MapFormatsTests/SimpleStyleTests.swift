@@ -1,0 +1,96 @@
+import GeoKit
+import MapFormats
+import Testing
+
+/// GeoJSON features → overlay specs, styled as simplestyle-spec 1.1.0 says
+/// (https://github.com/mapbox/simplestyle-spec/tree/master/1.1.0).
+@Suite struct SimpleStyleTests {
+    func specs(_ geojson: String, base: SceneDocument.OverlaySpec = .init(type: "geojson")) throws -> [SceneDocument.OverlaySpec] {
+        try SimpleStyle.overlays(ofGeoJSON: Array(geojson.utf8), base: base)
+    }
+
+    static let mixed = """
+        {"type": "FeatureCollection", "features": [
+          {"type": "Feature", "properties": {"stroke": "#f00", "stroke-opacity": 0.5, "stroke-width": 6},
+           "geometry": {"type": "LineString", "coordinates": [[14.5, 46.05], [14.52, 46.06]]}},
+          {"type": "Feature", "properties": {"fill": "#00ff00", "fill-opacity": 0.3, "stroke": "000080", "stroke-width": 0},
+           "geometry": {"type": "Polygon", "coordinates": [[[14.49, 46.03], [14.53, 46.03], [14.53, 46.045], [14.49, 46.03]]]}},
+          {"type": "Feature", "properties": {"name": "N", "title": "Start", "marker-color": "#0000FF", "marker-size": "large"},
+           "geometry": {"type": "Point", "coordinates": [14.5, 46.05]}},
+          {"type": "Feature", "properties": null,
+           "geometry": {"type": "MultiLineString", "coordinates": [[[1, 2], [3, 4]], [[5, 6], [7, 8]]]}},
+          {"type": "Feature", "properties": {"name": "plain"}, "geometry": {"type": "Point", "coordinates": [1, 2]}}]}
+        """
+
+    /// Each geometry gives its overlay; colours from the properties, opacities as a byte
+    /// (0.5 × 255 = 127.5 → 0x80, 0.3 × 255 = 76.5 → 0x4d), `#rgb` widened; pins labelled by
+    /// `title` before `name`; positions turned to [lat, lon].
+    @Test func propertiesStyleEachGeometry() throws {
+        let s = try specs(Self.mixed)
+        #expect(s.map(\.type) == ["polygon", "route", "route", "route", "marker", "marker"])
+        let polygon = s[0], line = s[1], pin = s[4], plain = s[5]
+        #expect(polygon.fill == "#00ff004d" && polygon.stroke == "#000080" && polygon.strokeWidth == 0)
+        #expect(polygon.rings == [[[46.03, 14.49], [46.03, 14.53], [46.045, 14.53], [46.03, 14.49]]])
+        #expect(line.color == "#ff000080" && line.width == 6 && line.coordinates == [[46.05, 14.5], [46.06, 14.52]])
+        #expect(pin.color == "#0000ff" && pin.label == "Start" && pin.style == "pin" && pin.position == [46.05, 14.5])
+        // The spec's defaults: stroke #555555 width 2, markers #7e7e7e.
+        #expect(s[2].color == "#555555" && s[2].width == 2 && s[3].coordinates == [[6, 5], [8, 7]])
+        #expect(plain.color == "#7e7e7e" && plain.label == "plain")
+    }
+
+    /// Without properties a polygon is filled #555555 at 0.6 (153 = 0x99) and outlined #555555
+    /// 2 px wide; the overlay's own values take the defaults' place, under the features' properties.
+    @Test func theOverlayGivesTheDefaults() throws {
+        let polygon = #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]]]}"#
+        let bare = try specs(polygon)
+        #expect(bare[0].fill == "#55555599" && bare[0].stroke == "#555555" && bare[0].strokeWidth == 2)
+        var base = SceneDocument.OverlaySpec(type: "geojson")
+        base.fill = "ff000040"
+        base.stroke = "red"
+        base.strokeWidth = 3
+        base.color = "1f6feb"
+        base.width = 5
+        base.dash = [2, 1]
+        base.z = 7
+        let mine = try specs(polygon, base: base)
+        #expect(mine[0].fill == "ff000040" && mine[0].stroke == "red" && mine[0].strokeWidth == 3 && mine[0].z == 7)
+        let lines = try specs("""
+            {"type": "FeatureCollection", "features": [
+              {"type": "Feature", "properties": {}, "geometry": {"type": "LineString", "coordinates": [[0, 0], [1, 1]]}},
+              {"type": "Feature", "properties": {"stroke-opacity": 0.5}, "geometry": {"type": "LineString", "coordinates": [[0, 0], [1, 1]]}},
+              {"type": "Feature", "properties": {"stroke": "#0f0", "stroke-width": 1}, "geometry": {"type": "LineString", "coordinates": [[0, 0], [1, 1]]}}]}
+            """, base: base)
+        #expect(lines.map(\.color) == ["1f6feb", "#1f6feb80", "#00ff00"])
+        #expect(lines.map(\.width) == [5, 5, 1] && lines.allSatisfy { $0.dash == [2, 1] && $0.z == 7 })
+    }
+
+    /// A MultiPolygon's second polygon starts a new polygon; a ring inside the first is its hole.
+    @Test func multiPolygonsKeepTheirHoles() throws {
+        let s = try specs("""
+            {"type": "MultiPolygon", "coordinates": [
+              [[[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]], [[2, 2], [4, 2], [4, 4], [2, 4], [2, 2]]],
+              [[[20, 0], [30, 0], [30, 10], [20, 0]]]]}
+            """)
+        #expect(s.map { $0.rings?.count } == [2, 1])
+    }
+
+    @Test(arguments: [
+        (#"{"stroke": "blu"}"#, "feature 0: property 'stroke': 'blu' is not a colour (#rgb or #rrggbb)"),
+        (#"{"stroke": 5}"#, "feature 0: property 'stroke': 5.0 is not a colour (#rgb or #rrggbb)"),
+        (#"{"stroke-opacity": 1.5}"#, "feature 0: property 'stroke-opacity': 1.5 is not a number in 0…1"),
+        (#"{"stroke-width": -1}"#, "feature 0: property 'stroke-width': -1.0 is not a number in (0…100] (pixels)"),
+        (#"{"stroke-width": "4"}"#, "feature 0: property 'stroke-width': '4' is not a number in (0…100] (pixels)"),
+    ])
+    func aPropertyThatCannotBeDrawnIsAnError(properties: String, message: String) throws {
+        let text = #"{"type": "Feature", "properties": "# + properties + #", "geometry": {"type": "LineString", "coordinates": [[0, 0], [1, 1]]}}"#
+        #expect { try specs(text) } throws: { "\($0)" == message }
+    }
+
+    /// Inline data: the reader's errors name the JSON path only (the text was written here).
+    @Test func inlineDataErrorsNameThePath() throws {
+        let data = try JSONValue.parse(#"{"type": "LineString", "coordinates": [[0, 0], [1, "x"]]}"#)
+        #expect { try SimpleStyle.overlays(of: data, base: .init(type: "geojson")) } throws: {
+            "\($0)" == "coordinates[1]: expected a latitude (number), found a string"
+        }
+    }
+}
