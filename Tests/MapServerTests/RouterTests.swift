@@ -138,6 +138,37 @@ import Testing
         #expect(huge.status == .contentTooLarge)
     }
 
+    /// Inline GeoJSON in a posted scene draws in its simplestyle colours; the server reads no
+    /// file, and a bad property is refused naming the overlay's data.
+    @Test func postedGeoJSONDrawsInItsColours() async throws {
+        let ok = try await post("/static", ##"""
+            {"size": [200, 100], "camera": {"center": [0, 0], "zoom": 3}, "basemap": "none", "attribution": false,
+             "overlays": [{"type": "geojson", "data": {"type": "FeatureCollection", "features": [
+               {"type": "Feature", "properties": {"fill": "#ff0000", "fill-opacity": 1, "stroke-width": 0},
+                "geometry": {"type": "Polygon", "coordinates": [[[-5, -5], [5, -5], [5, 5], [-5, 5], [-5, -5]]]}},
+               {"type": "Feature", "properties": {"stroke": "#0000ff", "stroke-width": 6},
+                "geometry": {"type": "LineString", "coordinates": [[6, -10], [6, 10]]}}]}}]}
+            """##)
+        #expect(ok.status == .ok, "\(ok.body.text)")
+        let img = try image(ok)
+        // Zoom 3, 512-px world at zoom 0: 4096 px around the world, 11.38 px a degree of longitude.
+        #expect(distance(img.pixel(x: 100, y: 50), 0xFF0000) < 10)
+        #expect(distance(img.pixel(x: 100 + Int((6 * 4096 / 360.0).rounded()), y: 50), 0x0000FF) < 10)
+        #expect(distance(img.pixel(x: 160, y: 50), 0xFF0000) > 100 && distance(img.pixel(x: 160, y: 50), 0x0000FF) > 100)
+        for (body, parameter) in [
+            (#"{"overlays":[{"type":"geojson","file":"/etc/passwd"}]}"#, "overlays[0].file"),
+            (#"{"overlays":[{"type":"geojson"}]}"#, "overlays[0].data"),
+            (#"{"overlays":[{"type":"geojson","data":{"type":"Point","coordinates":[0,0],"properties":{}},"color":"nope"}]}"#, "overlays[0].color"),
+            (#"{"overlays":[{"type":"geojson","data":{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]},"properties":{"marker-color":"plaid"}}}]}"#, "overlays[0].data"),
+        ] {
+            let r = try await post("/static", body)
+            #expect(r.status == .badRequest, "\(body)")
+            #expect(try error(r).parameter == parameter, "\(r.body.text)")
+        }
+        let r = try await post("/static", #"{"overlays":[{"type":"geojson","data":{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]},"properties":{"marker-color":"plaid"}}}]}"#)
+        #expect(try error(r).error.contains("marker-color"), "\(r.body.text)")
+    }
+
     @Test func badParametersAreRefusedNamingTheParameter() async throws {
         let cases: [(String, HTTPResponse.Status, String?)] = [
             ("/static?center=nan,1&zoom=3&size=10x10", .badRequest, "center"),

@@ -56,6 +56,28 @@ import Testing
         #expect(polys.last?.holes.count == 0)
     }
 
+    /// Inline GeoJSON: each feature becomes the overlay its geometry draws, styled by its
+    /// simplestyle properties, the overlay's own keys as the defaults.
+    @Test func inlineGeoJSONFeaturesBecomeOverlays() throws {
+        let s = try loader.snapshot(from: doc("""
+            {"camera": {"center": [5, 5], "zoom": 3}, "overlays": [{"type": "geojson", "width": 5, "data":
+              {"type": "FeatureCollection", "features": [
+                {"type": "Feature", "properties": {"stroke": "#ff0000"}, "geometry": {"type": "LineString", "coordinates": [[0, 0], [10, 10]]}},
+                {"type": "Feature", "properties": {"fill": "#0000ff", "fill-opacity": 0.25}, "geometry":
+                  {"type": "Polygon", "coordinates": [[[0, 0], [4, 0], [4, 4], [0, 0]]]}},
+                {"type": "Feature", "properties": {"title": "Here"}, "geometry": {"type": "Point", "coordinates": [2, 3]}}]}}]}
+            """))
+        // Polygons first, then lines, then pins (each drawn above the last).
+        #expect(s.overlays.count == 3)
+        guard case .polyline(let r) = s.overlays[1] else { Issue.record("\(s.overlays[1]) is not a route"); return }
+        #expect(r.style.color == Color(rgb: 0xFF0000) && r.style.width == .pixels(5))
+        #expect(r.path.count == 2)
+        guard case .polygon(let p) = s.overlays[0] else { Issue.record("\(s.overlays[0]) is not a polygon"); return }
+        #expect(p.fill.b == 255 && p.fill.r == 0 && abs(Int(p.fill.a) - 64) <= 1, "\(p.fill)")
+        guard case .marker(let m) = s.overlays[2] else { Issue.record("\(s.overlays[2]) is not a marker"); return }
+        #expect(m.position == LatLng(lat: 3, lon: 2))
+    }
+
     @Test(arguments: [
         (#"{"overlays": [{"type": "blob"}]}"#, "overlays[0].type"),
         (#"{"overlays": [{"type": "circle", "position": [1, 2], "radius": 5, "radiusUnit": "ly"}]}"#, "overlays[0].radiusUnit"),
@@ -67,12 +89,31 @@ import Testing
         (#"{"camera": {"center": [1, 2], "zoom": 3, "pitch": 90}}"#, "camera.pitch"),
         (#"{"size": [100, 100], "scale": 0.5, "camera": {"center": [1, 2], "zoom": 3}}"#, "scale"),
         (#"{"basemap": "osm", "camera": {"center": [1, 2], "zoom": 3}}"#, "unknown basemap"),
+        (#"{"overlays": [{"type": "geojson"}]}"#, "overlays[0]: a geojson overlay needs exactly one of file or data"),
+        (#"{"overlays": [{"type": "geojson", "data": {"type": "Point", "coordinates": [1]}}]}"#, "overlays[0].data:"),
+        (#"{"overlays": [{"type": "geojson", "data": {"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"marker-color": "nope"}}}]}"#,
+         "overlays[0].data: feature 0: property 'marker-color'"),
     ])
     func errorsSayWhere(json: String, expected: String) throws {
         #expect {
             try loader.snapshot(from: doc(json))
         } throws: { error in
             "\(error)".contains(expected)
+        }
+    }
+
+    /// Every overlay type `Documentation/scene.schema.json` allows is one the loader knows.
+    @Test func theSchemasOverlayTypesAreKnown() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Documentation/scene.schema.json")
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let overlay = (schema["$defs"] as? [String: Any])?["overlay"] as? [String: Any]
+        let types = try #require(((overlay?["properties"] as? [String: Any])?["type"] as? [String: Any])?["enum"] as? [String])
+        #expect(types.count >= 10)
+        for t in types + ["blob"] {
+            var message = ""
+            do { _ = try loader.snapshot(from: doc(#"{"camera": {"center": [0, 0], "zoom": 1}, "overlays": [{"type": "\#(t)"}]}"#)) } catch { message = "\(error)" }
+            #expect(message.contains("unknown overlay type") == (t == "blob"), "\(t): \(message)")
         }
     }
 
