@@ -55,4 +55,32 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "\(root)/4/0/2.tile"), "the oldest went first")
         #expect(FileManager.default.fileExists(atPath: "\(root)/4/11/2.tile"), "the newest stayed")
     }
+
+    /// Two processes sharing one cache directory (two budgets of their own, storing in turn):
+    /// each measures the directory again after a tenth of the limit, so together they keep it
+    /// near the limit. Counting only its own stores, each would let it grow to twice the limit.
+    @Test func processesSharingADirectorySeeEachOthersTiles() throws {
+        let dir = try ScratchDirectory("disk-budget-shared")
+        let root = dir.url.path
+        let limit = 20_000
+        let a = DiskCacheBudget(root: root, limit: limit), b = DiskCacheBudget(root: root, limit: limit)
+        func settle() {
+            var waited = 0.0
+            while !(a.isIdle && b.isIdle), waited < 5 { Thread.sleep(forTimeInterval: 0.01); waited += 0.01 }
+        }
+        var largest = 0
+        for i in 0 ..< 60 {
+            // Each tile is 1000 + 100 bytes; older tiles first (a second apart, oldest 60 s ago).
+            try tile(root, "5/\(i)/3", bytes: 1000, age: Double(60 - i))
+            (i % 2 == 0 ? a : b).stored(1100)
+            settle()
+            largest = max(largest, DiskCacheBudget.scan(root).reduce(0) { $0 + $1.bytes })
+        }
+        // 60 tiles, 66,000 bytes stored: the directory never held more than the limit, a tenth of
+        // it for each process, and a tile.
+        #expect(largest <= limit + 2 * limit / 10 + 1100, "the shared directory grew to \(largest) bytes")
+        #expect(largest > limit * 3 / 4, "\(largest)")
+        #expect(FileManager.default.fileExists(atPath: "\(root)/5/59/3.tile"), "the newest stayed")
+        #expect(!FileManager.default.fileExists(atPath: "\(root)/5/0/3.tile"), "the oldest went")
+    }
 }

@@ -4,7 +4,9 @@ import Foundation
 /// limit: the first store of a process measures the directory (in the background), every store
 /// adds its bytes, and once the total passes the limit the tiles stored longest ago (their
 /// files' modification times: a tile revalidated with a 304 is stored again) are removed
-/// until a fifth of the limit is free. One budget per directory and process.
+/// until a fifth of the limit is free. One budget per directory and process; the directory is
+/// measured again after every tenth of the limit a process stores, so that processes sharing
+/// it see each other's tiles: N of them keep it under about (1 + N/10) × the limit.
 final class DiskCacheBudget: @unchecked Sendable {
     let root: String
     let limit: Int
@@ -16,6 +18,8 @@ final class DiskCacheBudget: @unchecked Sendable {
     /// Bytes stored while it is: added to what it measured (counted twice at worst, which only
     /// brings the next measurement sooner).
     private var storedDuringPass = 0
+    /// Bytes this process stored since the directory was last measured.
+    private var storedSinceMeasured = 0
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var budgets: [String: DiskCacheBudget] = [:]
@@ -30,7 +34,8 @@ final class DiskCacheBudget: @unchecked Sendable {
         }
     }
 
-    private init(root: String, limit: Int) {
+    /// A budget of its own (`of` shares one per directory; tests make two to stand for two processes).
+    init(root: String, limit: Int) {
         self.root = root
         self.limit = limit
     }
@@ -46,7 +51,8 @@ final class DiskCacheBudget: @unchecked Sendable {
             }
             if let t = total {
                 total = t + bytes
-                guard t + bytes > limit else { return false }
+                storedSinceMeasured += bytes
+                guard t + bytes > limit || storedSinceMeasured > limit / 10 else { return false }
             }
             busy = true
             storedDuringPass = 0
@@ -75,6 +81,7 @@ final class DiskCacheBudget: @unchecked Sendable {
             let again: Bool = lock.withLock {
                 let t = size + storedDuringPass
                 total = t
+                storedSinceMeasured = storedDuringPass
                 storedDuringPass = 0
                 if t > limit { return true }
                 busy = false
@@ -83,6 +90,9 @@ final class DiskCacheBudget: @unchecked Sendable {
             if !again { return }
         }
     }
+
+    /// No measurement or trim is under way (for tests).
+    var isIdle: Bool { lock.withLock { !busy } }
 
     /// The tiles in `root`: path without extension, bytes of both files, the tile's modification time.
     static func scan(_ root: String) -> [(base: String, bytes: Int, modified: Double)] {
