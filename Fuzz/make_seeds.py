@@ -7,6 +7,7 @@ pmtiles; the output is committed, so fuzzing needs none of these.
 Usage: /usr/bin/python3 Fuzz/make_seeds.py   (from the repository root)
 """
 import glob, io, json, os, shutil, sqlite3, sys, tempfile
+import urllib.parse
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 out = os.path.join(root, "Fuzz", "Corpus")
@@ -46,6 +47,14 @@ scenes = {
                 {"type": "route", "coordinates": [[10, 20], [10, 21]], "animation": {"progress": [0, 1], "duration": 4, "repeat": 1}},
                 {"type": "pulse", "position": [10, 20.5], "radius": 40, "radiusUnit": "px"}]},
  "fit.json": {"camera": {"padding": 30}, "overlays": [{"type": "marker", "position": [1, 2]}, {"type": "marker", "position": [3, 4]}]},
+ "geojson.json": {"overlays": [{"type": "geojson", "width": 3, "dash": [2, 1], "data": {"type": "FeatureCollection", "features": [
+   {"type": "Feature", "properties": {"stroke": "#f00", "stroke-width": 4, "stroke-opacity": 0.5, "title": "L"},
+    "geometry": {"type": "MultiLineString", "coordinates": [[[0, 0], [1, 1]], [[2, 2], [3, 1]]]}},
+   {"type": "Feature", "properties": {"fill": "0000ff", "fill-opacity": 0.2, "stroke": "#00ff00"},
+    "geometry": {"type": "MultiPolygon", "coordinates": [[[[0, 0], [4, 0], [4, 4], [0, 0]], [[1, 0.5], [2, 0.5], [2, 1], [1, 0.5]]]]}},
+   {"type": "Feature", "properties": {"marker-color": "#abc", "marker-size": "large", "marker-symbol": "bus", "title": "P"},
+    "geometry": {"type": "MultiPoint", "coordinates": [[1, 2], [3, 4]]}},
+   {"type": "Feature", "properties": None, "geometry": {"type": "GeometryCollection", "geometries": [{"type": "Point", "coordinates": [5, 5]}]}}]}}]},
 }
 for k, v in scenes.items(): put("scene", k, json.dumps(v))
 
@@ -61,6 +70,11 @@ for i, p in enumerate([
     "mapbox/streets-v12/static/pin-s-a+ff0000(16.37,48.2),path-5+0000ff-0.5(_p~iF~ps|U_ulLnnqC)/16.37,48.2,12,30,40/400x300@2x",
     "u/s/static/geojson(%7B%22type%22%3A%22Point%22%2C%22coordinates%22%3A%5B16.37%2C48.2%5D%7D)/auto/300x200?padding=30",
     "u/s/static/pin-l-1+abc(1,2)/[10,20,11,21]/200x200",
+    "u/s/static/geojson(" + urllib.parse.quote(json.dumps({"type": "FeatureCollection", "features": [
+        {"type": "Feature", "properties": {"stroke": "#f00", "fill": "#0f0", "fill-opacity": 0.3, "title": "x"},
+         "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]]]}},
+        {"type": "Feature", "properties": {"marker-color": "#00f", "title": "Here"}, "geometry": {"type": "Point", "coordinates": [0.5, 0.5]}}]},
+        separators=(",", ":")), safe="") + ")/auto/300x200",
 ]):
     put("mapbox", f"p{i}.txt", p)
 for i, q in enumerate(["a=1&b=%20x+y&c=%E2%9C%93", "&&=&a==b&%zz", "k=" + "%41" * 20]):

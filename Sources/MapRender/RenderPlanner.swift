@@ -308,7 +308,8 @@ public final class RenderPlanner: @unchecked Sendable {
             c.fadeLength = fadeLength
             out.append(c)
         }
-        let dash = Array(style.dash.filter { $0.isFinite && $0 >= 0 }.prefix(8))
+        let dashScale = style.dashUnit == .lineWidths ? 2 * halfWidth : 1
+        let dash = style.dash.filter { $0.isFinite && $0 >= 0 }.prefix(8).map { $0 * dashScale }
         let dashTotal = dash.reduce(0, +)
         var cmd = DrawCommand(mesh: mesh, origin: origin, color: style.color, extrudeScale: halfWidth,
                               dash: dashTotal > 0 ? dash : [])

@@ -20,6 +20,15 @@ public enum LineCap: String, Hashable, Sendable, CaseIterable {
     case square
 }
 
+/// What a line's dash lengths count.
+public enum DashUnit: String, Hashable, Sendable {
+    /// Logical pixels along the line.
+    case pixels
+    /// Multiples of the line's width on screen, as MapLibre's `line-dasharray`: a line twice as
+    /// wide has dashes twice as long (and a width in metres lengthens them as the map zooms in).
+    case lineWidths
+}
+
 /// How a line is stroked.
 public struct LineStyle: Hashable, Sendable {
     /// Full line width: logical pixels or metres on the ground.
@@ -30,8 +39,11 @@ public struct LineStyle: Hashable, Sendable {
     public var join: LineJoin
     /// End caps.
     public var cap: LineCap
-    /// Dash pattern in logical pixels: on, off, on, off… (at most 8 entries); empty = solid.
+    /// Dash pattern in `dashUnit`s: on, off, on, off… (at most 8 entries; an odd count runs its
+    /// last dash into the first, as MapLibre's); empty = solid.
     public var dash: [Double]
+    /// What `dash` counts: logical pixels (default) or line widths.
+    public var dashUnit: DashUnit = .pixels
     /// Outline colour drawn under the line, or nil for none.
     public var casingColor: Color?
     /// Outline width in logical pixels on each side of the line.

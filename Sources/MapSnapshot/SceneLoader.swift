@@ -460,11 +460,12 @@ public struct SceneLoader {
             throw SceneLoadError(at("cap"), "unknown cap '\(s.cap ?? "")' (expected round, butt or square)")
         }
         let dash = s.dash ?? []
-        guard dash.allSatisfy({ $0.isFinite && $0 >= 0 }), dash.isEmpty || dash.contains(where: { $0 > 0 }),
-              dash.count <= 64 else {
-            throw SceneLoadError(at("dash"), "dash lengths must be finite, non-negative, not all zero, at most 64")
+        guard dash.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 10_000 }), dash.isEmpty || dash.contains(where: { $0 > 0 }),
+              dash.count <= 8 else {
+            throw SceneLoadError(at("dash"), "dash lengths are line widths: at most 8 of them, each 0…10000, not all zero")
         }
         var style = LineStyle(width: w, color: color, join: join, cap: cap, dash: dash)
+        style.dashUnit = .lineWidths
         if let casing = s.casing {
             style.casingColor = try self.color(casing.color, at("casing.color"))
             style.casingWidth = try positive(casing.width ?? 1, at("casing.width"), allowZero: true)

@@ -180,6 +180,43 @@ import Testing
         #expect(image.width == 320 && image.height == 240)
     }
 
+    /// A scene file's `dash` counts line widths (MapLibre's `line-dasharray`): [2, 1] on a 4-px
+    /// line is 8 px on, 4 px off, and on a line 305.75 m wide at the equator at zoom 10
+    /// (40 075 016.686 m / (512 · 2^10) = 76.44 m a pixel: 4 px) the same. Run lengths are read
+    /// along each line's centre row, a pixel counted "on" when it is more red than white.
+    @Test func sceneDashesCountLineWidths() throws {
+        let scene = try write("dash.json", """
+            {"size": [400, 120], "basemap": "none", "attribution": false, "camera": {"center": [0, 0], "zoom": 10},
+             "overlays": [
+               {"type": "route", "coordinates": [[0.00, -1], [0.00, 1]], "width": 4, "dash": [2, 1], "cap": "butt", "color": "ff0000"},
+               {"type": "route", "coordinates": [[-0.03, -1], [-0.03, 1]], "width": 305.75, "widthUnit": "m", "dash": [2, 1],
+                "cap": "butt", "color": "ff0000"},
+               {"type": "route", "coordinates": [[0.03, -1], [0.03, 1]], "width": 2, "dash": [3, 3], "cap": "butt", "color": "ff0000"}]}
+            """)
+        let r = try runMapwright(["render", "--scene", scene, "-o", path("dash.png")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let image = try Bitmap(contentsOfPNGFile: path("dash.png"))
+        let cam = Camera(center: LatLng(lat: 0, lon: 0), zoom: 10, size: ScreenSize(width: 400, height: 120))
+        for (lat, on, off) in [(0.0, 8, 4), (-0.03, 8, 4), (0.03, 6, 6)] {
+            let y = Int(try #require(cam.project(LatLng(lat: lat, lon: 0))).y)
+            var runs: [(on: Bool, length: Int)] = []
+            for x in 0 ..< 400 {
+                guard let p = image.pixel(x: x, y: y) else { continue }
+                let isOn = Int(p.g) < 128
+                if let last = runs.last, last.on == isOn { runs[runs.count - 1].length += 1 } else { runs.append((isOn, 1)) }
+            }
+            // The runs between the first and last (which the image's edges cut).
+            let inner = runs.dropFirst().dropLast()
+            #expect(inner.count > 20, "line at \(lat): \(inner.count) runs")
+            for run in inner {
+                #expect(abs(run.length - (run.on ? on : off)) <= 1, "line at \(lat): a run \(run.on ? "on" : "off") of \(run.length) px")
+            }
+        }
+        let bad = try write("dash9.json", #"{"overlays": [{"type": "route", "coordinates": [[0, 0], [1, 1]], "dash": [1, 1, 1, 1, 1, 1, 1, 1, 1]}]}"#)
+        let e = try runMapwright(["render", "--scene", bad, "-o", path("dash9.png")])
+        #expect(e.status == 1 && e.stderr.contains("overlays[0].dash: dash lengths are line widths: at most 8"), "\(e.stderr)")
+    }
+
     /// `--geojson`: each feature drawn as its geometry, in its simplestyle colours, where the
     /// camera says. Over the white of `--basemap none`, a fill of #00ff00 at opacity 0.5 is
     /// (127.5, 255, 127.5) by hand; the red line's vertex is red; the blue pin stands on its point.
