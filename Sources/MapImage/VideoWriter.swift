@@ -98,11 +98,10 @@ public final class VideoWriter: FrameSink {
         guard process.terminationStatus == 0 else {
             let why = ffmpegLog()
             file.discard()
-            try? FileManager.default.removeItem(at: log)
+            removeLog()
             throw .encoding(path, "ffmpeg failed (status \(process.terminationStatus))\(why.isEmpty ? "" : ": \(why)")")
         }
-        try? FileManager.default.removeItem(at: log)
-        InterruptCleanup.remove(log.path)
+        removeLog()
         try file.commit()
     }
 
@@ -115,6 +114,11 @@ public final class VideoWriter: FrameSink {
             InterruptCleanup.removeHelper(process.processIdentifier)
         }
         file.discard()
+        removeLog()
+    }
+
+    /// ffmpeg's log file goes, and with it its entry in the interrupt clean-up.
+    private func removeLog() {
         try? FileManager.default.removeItem(at: log)
         InterruptCleanup.remove(log.path)
     }
