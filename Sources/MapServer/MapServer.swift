@@ -188,7 +188,7 @@ public final class MapServer: Sendable {
         }
         doc.overlays = specs
         guard specs.count <= limits.maxOverlays else { throw APIError.bad("overlays", "\(specs.count) overlays is over the limit of \(limits.maxOverlays)") }
-        let points = specs.reduce(0) { $0 + ($1.coordinates?.count ?? 0) + ($1.rings?.reduce(0) { $0 + $1.count } ?? 0) + ($1.polyline?.utf8.count ?? 0) / 2 }
+        let points = specs.reduce(0) { $0 + $1.pathPoints }
         guard points <= limits.maxPathPoints else { throw APIError.bad("overlays", "\(points) points is over the limit of \(limits.maxPathPoints)") }
         if !layers.isEmpty, doc.basemap == nil { doc.basemap = "none" }
         if doc.basemap == nil, doc.style == nil { doc.style = config.style }
@@ -315,4 +315,13 @@ struct ServerMetrics: Sendable {
     let cacheEntries = Gauge(label: "mapwright_image_cache_entries")
     let renders = Counter(label: "mapwright_renders_total")
     let incompleteImages = Counter(label: "mapwright_incomplete_images_total")
+}
+
+extension SceneDocument.OverlaySpec {
+    /// The points of its lines and rings that count towards `RequestLimits.maxPathPoints`: its
+    /// coordinates, its rings' positions, and an encoded polyline's length over two (a point
+    /// takes at least two characters).
+    var pathPoints: Int {
+        (coordinates?.count ?? 0) + (rings?.reduce(0) { $0 + $1.count } ?? 0) + (polyline?.utf8.count ?? 0) / 2
+    }
 }

@@ -215,7 +215,7 @@ public enum MapboxStatic {
             throw APIError.bad("overlays", "geojson: \(error)")
         }
         guard specs.count <= limits.maxOverlays else { throw APIError.bad("overlays", "more than \(limits.maxOverlays) overlays") }
-        points += specs.reduce(0) { $0 + ($1.coordinates?.count ?? 0) + ($1.rings?.reduce(0) { $0 + $1.count } ?? 0) + ($1.position == nil ? 0 : 1) }
+        points += specs.reduce(0) { $0 + $1.pathPoints + ($1.position == nil ? 0 : 1) }
         guard points <= limits.maxPathPoints else { throw APIError.bad("overlays", "more than \(limits.maxPathPoints) points in all") }
         return specs
     }
