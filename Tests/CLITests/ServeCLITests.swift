@@ -69,7 +69,7 @@ private func worldPixel(_ lat: Double, _ lon: Double, _ gz: Double) -> (x: Doubl
     let dir: ScratchDirectory
     init() throws { dir = try ScratchDirectory("serve") }
 
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = repositoryRoot
     static let oracles = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Oracles").path
 
     @Test func urlsBuiltByMotionlessDrawTheirMarkersAndPathsWhereTheCameraPutsThem() throws {

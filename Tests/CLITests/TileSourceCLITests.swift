@@ -12,7 +12,7 @@ enum TileArchives {
     struct View: Decodable { let z: Int; let lat: Double; let lon: Double; let path: String }
     struct Region: Decodable { let x0: Double, y0: Double, x1: Double, y1: Double; let width: Int, height: Int }
 
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = repositoryRoot
     static let venvPython = root.appendingPathComponent(".venv-oracles/bin/python").path
 
     /// The directory with the archives (made on first use).

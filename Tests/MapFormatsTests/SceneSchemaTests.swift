@@ -1,4 +1,5 @@
 import Foundation
+import MapTestSupport
 import Testing
 @testable import MapFormats
 
@@ -6,8 +7,7 @@ import Testing
 /// an editor validating against the schema accepts what `mapwright render --scene` accepts.
 @Suite struct SceneSchemaTests {
     func schema() throws -> [String: Any] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Documentation/scene.schema.json")
+        let url = repositoryRoot.appendingPathComponent("Documentation/scene.schema.json")
         return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
     }
 

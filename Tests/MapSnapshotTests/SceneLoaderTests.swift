@@ -104,8 +104,7 @@ import Testing
 
     /// Every overlay type `Documentation/scene.schema.json` allows is one the loader knows.
     @Test func theSchemasOverlayTypesAreKnown() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Documentation/scene.schema.json")
+        let url = repositoryRoot.appendingPathComponent("Documentation/scene.schema.json")
         let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         let overlay = (schema["$defs"] as? [String: Any])?["overlay"] as? [String: Any]
         let types = try #require(((overlay?["properties"] as? [String: Any])?["type"] as? [String: Any])?["enum"] as? [String])
