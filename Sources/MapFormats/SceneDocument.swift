@@ -172,7 +172,7 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         public var label: String?
         /// Label text.
         public var text: String?
-        /// Text size in pixels.
+        /// Label: text size in pixels. Marker: a size factor (`Marker.scale`, 0.1…8; 1 the normal size).
         public var size: Double?
         /// Label halo colour.
         public var halo: String?

@@ -7,8 +7,9 @@ import GeoKit
 ///   `stroke-opacity`, `stroke-width` (pixels).
 /// - Polygons and MultiPolygons become polygons (holes kept): `fill`, `fill-opacity`, and the
 ///   outline's `stroke`, `stroke-opacity`, `stroke-width`.
-/// - Points and MultiPoints become pins: `marker-color`; the `title` property (else `name`) is
-///   the pin's label. `marker-size` and `marker-symbol` are not drawn.
+/// - Points and MultiPoints become pins: `marker-color`, `marker-size` (`small`, `medium`, `large`:
+///   `markerSizes`); the `title` property (else `name`) is the pin's label. `marker-symbol`
+///   (a Maki icon name) is not drawn: there are no icons to draw it with.
 ///
 /// A feature without a property takes the overlay's own value (`color`, `width`, `fill`,
 /// `stroke`, `strokeWidth`, `style`), else the spec's default: stroke `#555555` at opacity 1 and
@@ -20,6 +21,9 @@ public enum SimpleStyle {
     /// The spec's defaults.
     public static let defaultStroke = "555555", defaultStrokeWidth = 2.0, defaultFillOpacity = 0.6
     public static let defaultMarker = "7e7e7e"
+    /// The marker sizes `marker-size` names, as factors of the normal pin (`Marker.scale`):
+    /// about the proportions of Mapbox's small, medium and large pins (`pin-s`, `pin-l`).
+    public static let markerSizes: [String: Double] = ["small": 0.7, "medium": 1, "large": 1.25]
 
     /// The overlays that draw the GeoJSON `data`'s features (read with `options`, whose format
     /// is set to GeoJSON). Throws the reader's `FormatError` or a `SimpleStyleError`.
@@ -79,6 +83,7 @@ public enum SimpleStyle {
             s.position = [w.coordinate.lat, w.coordinate.lon]
             s.style = base.style ?? "pin"
             s.color = try p.colour("marker-color", opacity: nil, base: base.color, default: (defaultMarker, nil))
+            s.size = try p.markerSize(base: base.size)
             s.label = (w.properties["title"]?.stringValue ?? w.name).map { String($0.prefix(80)) }
             out.append(s)
         }
@@ -120,6 +125,15 @@ public enum SimpleStyle {
         }
 
         /// `stroke-width` in pixels, else `base`, else 2.
+        /// `marker-size` as a factor of the normal pin, else `base`'s (nil: the normal size).
+        func markerSize(base: Double?) throws(SimpleStyleError) -> Double? {
+            guard let v = values["marker-size"], v != .null else { return base }
+            guard let name = v.stringValue, let k = SimpleStyle.markerSizes[name] else {
+                throw error("marker-size", "\(describe(v)) is not small, medium or large")
+            }
+            return k
+        }
+
         func width(base: Double?, allowZero: Bool) throws(SimpleStyleError) -> Double {
             guard let v = values["stroke-width"], v != .null else { return base ?? SimpleStyle.defaultStrokeWidth }
             guard let w = v.numberValue, allowZero ? w >= 0 : w > 0, w <= 100 else {

@@ -125,7 +125,7 @@ public final class RenderPlanner: @unchecked Sendable {
             addMarker(marker, view, &commands)
             if let text = marker.label, !text.isEmpty,
                let label = try? Label(position: marker.position, text: text, anchor: (0, 0.5),
-                                      offset: markerLabelOffset(marker.style)) {
+                                      offset: markerLabelOffset(marker.style, scale: marker.drawnScale)) {
                 labels.append((label, k))
             }
         case .label(let label): addLabel(label, view, &commands)
@@ -676,12 +676,12 @@ public final class RenderPlanner: @unchecked Sendable {
 
     // MARK: markers, labels, sprites
 
-    private func markerLabelOffset(_ style: MarkerStyle) -> (x: Double, y: Double) {
+    private func markerLabelOffset(_ style: MarkerStyle, scale k: Double) -> (x: Double, y: Double) {
         switch style {
-        case .dot: return (Marker.dotDiameter / 2 + Marker.dotRingWidth + 4, 0)
-        case .pin: return (12, -Marker.pinHeight + 9)
-        case .image(let img, let anchor): return ((1 - anchor.x) * img.logicalWidth + 4, (0.5 - anchor.y) * img.logicalHeight)
-        case .arrow: return (Marker.arrowSize / 2 + 6, 0)
+        case .dot: return (k * (Marker.dotDiameter / 2 + Marker.dotRingWidth) + 4, 0)
+        case .pin: return (k * 9 + 3, k * (-Marker.pinHeight + 9))
+        case .image(let img, let anchor): return (k * (1 - anchor.x) * img.logicalWidth + 4, k * (0.5 - anchor.y) * img.logicalHeight)
+        case .arrow: return (k * Marker.arrowSize / 2 + 6, 0)
         }
     }
 
@@ -691,9 +691,10 @@ public final class RenderPlanner: @unchecked Sendable {
         let opacity = marker.opacity.isFinite ? min(max(marker.opacity, 0), 1) : 1
         guard opacity > 0 else { return }
         let white = Color.white.withOpacity(opacity), body = marker.color.withOpacity(opacity)
+        let k = marker.drawnScale
         switch marker.style {
         case .dot:
-            let r = Marker.dotDiameter / 2, ring = Marker.dotRingWidth
+            let r = k * Marker.dotDiameter / 2, ring = k * Marker.dotRingWidth
             let (outer, _) = cached(MeshKey(source: .pixelDisc(radius: r + ring, segments: 32), bucket: 0, cell: nil)) {
                 (Self.pixelDisc(radius: r + ring, segments: 32), p)
             }
@@ -704,22 +705,24 @@ public final class RenderPlanner: @unchecked Sendable {
             out.append(DrawCommand(mesh: inner, origin: p, color: body, extrudeScale: 1, coverage: .disc))
         case .pin:
             for part in 0 ..< 3 {
-                let (mesh, _) = cached(MeshKey(source: .pin(part: part), bucket: 0, cell: nil)) { (Self.pinMesh(part: part), p) }
+                let (mesh, _) = cached(MeshKey(source: .pin(part: part, scale: k), bucket: 0, cell: nil)) {
+                    (Self.pinMesh(part: part, scale: k), p)
+                }
                 out.append(DrawCommand(mesh: mesh, origin: p, color: part == 1 ? body : white, coverage: .shape))
             }
         case .arrow:
             // Turned on screen to the projected heading; angles in tenths of a degree share meshes.
             let tenths = Self.tenths(screenAngle(of: marker.rotation ?? 0, at: p, view))
             for part in 0 ..< 2 {
-                let (mesh, _) = cached(MeshKey(source: .arrow(part: part, tenths: tenths), bucket: 0, cell: nil)) {
-                    (Self.arrowMesh(part: part, tenths: tenths), p)
+                let (mesh, _) = cached(MeshKey(source: .arrow(part: part, tenths: tenths, scale: k), bucket: 0, cell: nil)) {
+                    (Self.arrowMesh(part: part, tenths: tenths, scale: k), p)
                 }
                 out.append(DrawCommand(mesh: mesh, origin: p, color: part == 1 ? body : white, coverage: .shape))
             }
         case .image(let img, let anchor):
             let angle = marker.rotation.map { screenAngle(of: $0, at: p, view) } ?? 0
             addQuad(at: marker.position, image: img, anchor: anchor, offset: (0, 0), view, &out,
-                    rotation: angle, opacity: opacity)
+                    rotation: angle, opacity: opacity, scale: k)
         }
     }
 
@@ -764,13 +767,14 @@ public final class RenderPlanner: @unchecked Sendable {
     }
 
     /// The arrow marker in screen pixels around its centre, pointing `tenths` tenths of a degree
-    /// clockwise from up: part 0 the white outline, part 1 the coloured body (a notched arrowhead).
-    static func arrowMesh(part: Int, tenths: Int) -> Mesh {
-        let s = Marker.arrowSize / 2
+    /// clockwise from up: part 0 the white outline, part 1 the coloured body (a notched
+    /// arrowhead), `scale` times `Marker.arrowSize`.
+    static func arrowMesh(part: Int, tenths: Int, scale: Double = 1) -> Mesh {
+        let s = scale * Marker.arrowSize / 2
         // Tip, right wing, notch, left wing (y down; pointing up before turning).
         var shape: [(Double, Double)] = [(0, -s), (0.8 * s, s), (0, 0.45 * s), (-0.8 * s, s)]
         if part == 0 {
-            // Grown by ~2 px about the centroid of the arrow's area.
+            // Grown by ~2 px (scaled) about the centroid of the arrow's area.
             shape = shape.map { ($0.0 * 1.22, ($0.1 - 0.1 * s) * 1.22 + 0.1 * s) }
         }
         // The fan's centre, from which every edge is seen, turns with the outline.
@@ -803,14 +807,14 @@ public final class RenderPlanner: @unchecked Sendable {
         return Mesh(layout: .screen, vertices: v, indices: idx)
     }
 
-    /// Pin parts in screen pixels (tip at the origin): 0 the white outline, 1 the coloured body,
-    /// 2 the white centre dot.
-    static func pinMesh(part: Int) -> Mesh {
+    /// Pin parts in screen pixels (tip at the origin), `scale` times the 30-px pin: 0 the white
+    /// outline, 1 the coloured body, 2 the white centre dot. The antialiased fringe stays a pixel.
+    static func pinMesh(part: Int, scale k: Double = 1) -> Mesh {
         let h = Marker.pinHeight
         let (radius, tip, centre): (Double, Double, Double) = switch part {
-        case 0: (9, 0, -(h - 9))
-        case 1: (7.5, -2.2, -(h - 9))
-        default: (3, -(h - 9) + 3, -(h - 9))
+        case 0: (9 * k, 0, -(h - 9) * k)
+        case 1: (7.5 * k, -2.2 * k, -(h - 9) * k)
+        default: (3 * k, (-(h - 9) + 3) * k, -(h - 9) * k)
         }
         let d = tip - centre // distance from centre down to the tip
         let n = 40
@@ -844,10 +848,10 @@ public final class RenderPlanner: @unchecked Sendable {
 
     private func addQuad(at position: LatLng, image: SpriteImage, anchor: (x: Double, y: Double),
                          offset: (x: Double, y: Double), _ view: PlanView, _ out: inout [DrawCommand],
-                         rotation: Double = 0, opacity: Double = 1) {
+                         rotation: Double = 0, opacity: Double = 1, scale: Double = 1) {
         guard position.isValid else { return }
         let p = MapPoint(position)
-        let w = image.logicalWidth, h = image.logicalHeight
+        let w = scale * image.logicalWidth, h = scale * image.logicalHeight
         guard view.mayBeVisible(MapRect(origin: p, width: 0, height: 0),
                                 marginPx: w + h + abs(offset.x) + abs(offset.y)) else { return }
         let x0 = -anchor.x * w + offset.x, y0 = -anchor.y * h + offset.y
@@ -871,9 +875,9 @@ struct MeshKey: Hashable {
         case geoCircle(lat: Double, lon: Double, radius: Double, segments: Int, part: Int)
         case pixelDisc(radius: Double, segments: Int)
         case pixelRing(radius: Double, half: Double, segments: Int)
-        case pin(part: Int)
+        case pin(part: Int, scale: Double)
         case quad(x0: Double, y0: Double, w: Double, h: Double, tenths: Int)
-        case arrow(part: Int, tenths: Int)
+        case arrow(part: Int, tenths: Int, scale: Double)
         case solid(SolidKey)
         /// A view-dependent, overdraw-culled line mesh: path, variant and the exact view.
         case culledPath(ObjectIdentifier, variant: Int, view: [Double])

@@ -30,18 +30,35 @@ public struct Marker: Sendable {
     public var rotation: Double?
     /// Opacity multiplier, 0…1 (animations fade markers with it).
     public var opacity: Double = 1
+    /// Size multiplier (MapLibre's `icon-size`): 1 draws the sizes below (a pin `pinHeight`
+    /// tall), 0.75 a pin 22.5 px tall; images scale from their own logical size. The label
+    /// moves out with the symbol. Limits: `scaleRange`; `init` refuses others, and a value set
+    /// later outside them draws at the nearest limit (NaN at 1).
+    public var scale: Double = 1
+
+    /// The sizes a marker may be scaled to.
+    public static let scaleRange = 0.1 ... 8.0
+
+    /// `scale` within `scaleRange` (1 for NaN): what is drawn and picked.
+    public var drawnScale: Double {
+        scale.isNaN ? 1 : min(max(scale, Self.scaleRange.lowerBound), Self.scaleRange.upperBound)
+    }
 
     /// Creates a marker; throws `SceneError` for an invalid position or a non-finite rotation.
     public init(position: LatLng, style: MarkerStyle = .dot, color: Color = Color(rgb: 0xD1242F),
-                label: String? = nil, zIndex: Int? = nil, rotation: Double? = nil) throws(SceneError) {
+                label: String? = nil, zIndex: Int? = nil, rotation: Double? = nil, scale: Double = 1) throws(SceneError) {
         guard position.isValid else {
             throw SceneError(parameter: "position", reason: "invalid position \(position.lat),\(position.lon)")
         }
         if let r = rotation, !r.isFinite {
             throw SceneError(parameter: "rotation", reason: "\(r) is not a finite angle")
         }
+        guard Self.scaleRange.contains(scale) else {
+            throw SceneError(parameter: "scale", reason: "\(scale) is not in \(Self.scaleRange.lowerBound)…\(Self.scaleRange.upperBound)")
+        }
         self.position = position; self.style = style; self.color = color; self.label = label; self.zIndex = zIndex
         self.rotation = rotation
+        self.scale = scale
     }
 
     /// Size of the arrow marker in logical pixels (tip to tail).

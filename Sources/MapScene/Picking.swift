@@ -119,13 +119,14 @@ public final class Picker {
         case .marker(let m):
             guard let c = project(m.position) else { return nil }
             // The symbol's centre: a pin's head sits above its tip.
+            let k = m.drawnScale
             let (centre, radius): (ScreenPoint, Double) = switch m.style {
-            case .dot: (c, Marker.dotDiameter / 2)
-            case .pin: (ScreenPoint(x: c.x, y: c.y - Marker.pinHeight * 0.65), Marker.pinHeight * 0.35)
-            case .arrow: (c, Marker.arrowSize / 2)
+            case .dot: (c, k * Marker.dotDiameter / 2)
+            case .pin: (ScreenPoint(x: c.x, y: c.y - k * Marker.pinHeight * 0.65), k * Marker.pinHeight * 0.35)
+            case .arrow: (c, k * Marker.arrowSize / 2)
             case .image(let img, let anchor):
-                (ScreenPoint(x: c.x + (0.5 - anchor.x) * img.logicalWidth, y: c.y + (0.5 - anchor.y) * img.logicalHeight),
-                 max(img.logicalWidth, img.logicalHeight) / 2)
+                (ScreenPoint(x: c.x + k * (0.5 - anchor.x) * img.logicalWidth, y: c.y + k * (0.5 - anchor.y) * img.logicalHeight),
+                 k * max(img.logicalWidth, img.logicalHeight) / 2)
             }
             let d = max(0, hypot(s.x - centre.x, s.y - centre.y) - radius)
             guard d <= tolerance else { return nil }

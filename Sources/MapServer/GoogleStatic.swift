@@ -144,6 +144,7 @@ public enum GoogleStatic {
     static func markers(_ v: String, limits: RequestLimits) throws(APIError) -> [SceneDocument.OverlaySpec] {
         var color = "#d1242f"
         var style = "pin"
+        var size: Double?
         var label: String?
         var out: [SceneDocument.OverlaySpec] = []
         for item in v.split(separator: "|", omittingEmptySubsequences: true) {
@@ -154,8 +155,12 @@ public enum GoogleStatic {
                 case "color": color = try URLColor.google(val, "markers")
                 case "size":
                     switch val {
-                    case "tiny", "small": style = "dot"
-                    case "mid", "normal": style = "pin"
+                    // Google's sizes, from the smallest: tiny and small dots, a mid pin about
+                    // three quarters of the normal one (as theirs).
+                    case "tiny": (style, size) = ("dot", 0.7)
+                    case "small": (style, size) = ("dot", nil)
+                    case "mid": (style, size) = ("pin", 0.75)
+                    case "normal": (style, size) = ("pin", nil)
                     default: throw APIError.bad("markers", "size '\(val.prefix(20))' is not tiny, mid, small or normal")
                     }
                 case "label":
@@ -173,6 +178,7 @@ public enum GoogleStatic {
             m.position = try URLNumber.latLng(Substring(t), "markers")
             m.color = color
             m.style = style
+            m.size = size
             m.label = label
             out.append(m)
             guard out.count <= limits.maxOverlays else { throw APIError.bad("markers", "more than \(limits.maxOverlays) markers") }

@@ -148,6 +148,7 @@ public enum MapboxStatic {
             var m = SceneDocument.OverlaySpec(type: "marker")
             m.style = "pin"
             m.color = color
+            m.size = SimpleStyle.markerSizes[size == "s" ? "small" : "large"]
             if bits.count == 2 {
                 let label = bits[1]
                 guard !label.isEmpty, label.count <= 30, label.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {

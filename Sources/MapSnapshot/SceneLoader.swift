@@ -259,13 +259,14 @@ public struct SceneLoader {
         for o in overlays {
             switch o {
             case .marker(let m):
+                let k = m.drawnScale
                 switch m.style {
-                case .pin: grow(top: Marker.pinHeight + 3, left: 14, bottom: 3, right: 14)
-                case .dot: all(Marker.dotDiameter / 2 + Marker.dotRingWidth + 1)
-                case .arrow: all(Marker.arrowSize / 2 + 2)
+                case .pin: grow(top: k * Marker.pinHeight + 3, left: k * 9 + 5, bottom: 3, right: k * 9 + 5)
+                case .dot: all(k * (Marker.dotDiameter / 2 + Marker.dotRingWidth) + 1)
+                case .arrow: all(k * Marker.arrowSize / 2 + 2)
                 case .image(let img, let anchor):
-                    grow(top: img.logicalHeight * anchor.y, left: img.logicalWidth * anchor.x,
-                         bottom: img.logicalHeight * (1 - anchor.y), right: img.logicalWidth * (1 - anchor.x))
+                    grow(top: k * img.logicalHeight * anchor.y, left: k * img.logicalWidth * anchor.x,
+                         bottom: k * img.logicalHeight * (1 - anchor.y), right: k * img.logicalWidth * (1 - anchor.x))
                 }
             case .polyline(let p):
                 if case .pixels(let w) = p.style.width { all(w / 2 + (p.style.casingColor != nil ? p.style.casingWidth : 0) + 1) }
@@ -381,8 +382,13 @@ public struct SceneLoader {
                 case let o: throw SceneLoadError(at("style"), "unknown marker style '\(o)' (expected dot or pin)")
                 }
             }
+            let scale = s.size ?? 1
+            guard Marker.scaleRange.contains(scale) else {
+                throw SceneLoadError(at("size"), "\(Self.fmt(scale)) is not a marker size: a factor in "
+                                     + "\(Self.fmt(Marker.scaleRange.lowerBound))…\(Self.fmt(Marker.scaleRange.upperBound)), 1 the normal size")
+            }
             let m = try wrap(at("")) { () throws(SceneError) in
-                try Marker(position: p, style: style, color: c, label: s.label, zIndex: z)
+                try Marker(position: p, style: style, color: c, label: s.label, zIndex: z, scale: scale)
             }
             out.overlays.append(.marker(m))
             out.fitPoints.append(p)

@@ -60,6 +60,8 @@ struct SceneOptions: ParsableArguments {
     var markerColor: String?
     @Option(name: .customLong("marker-style"), help: "dot (default) or pin.")
     var markerStyle: String?
+    @Option(name: .customLong("marker-size"), help: ArgumentHelp("Marker size as a factor of the normal one, 0.1…8 (default 1).", valueName: "FACTOR"))
+    var markerSize: Double?
 
     // 3D (SceneOptions+ThreeD.swift).
     @Option(name: .customLong("column"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A column of HEIGHT_M metres (radius 20 m by default) (repeatable).", valueName: "LAT,LON,HEIGHT_M[,RADIUS_M]"))
@@ -264,6 +266,7 @@ struct SceneOptions: ParsableArguments {
             if parts.count == 3, !parts[2].isEmpty { o.label = String(parts[2]) }
             o.color = markerColor
             o.style = markerStyle
+            o.size = markerSize
             overlays.append(o)
         }
         try apply3DFlags(to: &overlays, command: command)

@@ -72,6 +72,24 @@ import Testing
         #expect(picker.pick([.polyline(line)], at: far, camera: cam) == nil)
     }
 
+    /// A pin twice the size is hit at twice the height: its head (19.5 px up, 10.5 px round at
+    /// scale 1) is centred 39 px above the tip and 21 px round.
+    @Test func scaledPinsAreHitWhereTheyAreDrawn() throws {
+        let cam = Self.camera(bearing: 0, pitch: 0)
+        let centre = LatLng(lat: 45.776, lon: 14.393)
+        let tip = cam.centerPoint
+        let above = ScreenPoint(x: tip.x, y: tip.y - 55)
+        let picker = Picker()
+        let big = try Marker(position: centre, style: .pin, scale: 2)
+        #expect(picker.pick([.marker(big)], at: above, camera: cam, tolerance: 0)?.kind == .marker)
+        let normal = try Marker(position: centre, style: .pin)
+        // 55 − 19.5 − 10.5 = 25 px beyond the normal pin's head.
+        #expect(picker.pick([.marker(normal)], at: above, camera: cam, tolerance: 20) == nil)
+        #expect(picker.pick([.marker(normal)], at: above, camera: cam, tolerance: 26)?.kind == .marker)
+        #expect(throws: SceneError.self) { try Marker(position: centre, scale: 0) }
+        #expect(throws: SceneError.self) { try Marker(position: centre, scale: .nan) }
+    }
+
     @Test func topmostOverlayWinsAndAreasHitInside() throws {
         let cam = Self.camera(bearing: 0, pitch: 0)
         let centre = LatLng(lat: 45.776, lon: 14.393)

@@ -109,11 +109,59 @@ import Testing
     }
 
     @Test func mapboxCameraAtAZoomPutsThePinWhereMercatorDoes() async throws {
-        // Mapbox's zoom counts 512-px tiles: zoom z = Google zoom z + 1.
+        // Mapbox's zoom counts 512-px tiles: zoom z = Google zoom z + 1. The large pin's head
+        // is centred 1.25 × 21 px above its tip, the white dot in it 3.75 px round: probe 7 px above.
         let r = try await get("/styles/v1/u/s/static/pin-l+ff00ff(2.5,48.5)/2.3522,48.8566,6/600x400")
         #expect(r.status == .ok)
         let q = imagePixel((48.5, 2.5), center: (48.8566, 2.3522), googleZoom: 7, w: 600, h: 400)
-        #expect(distance(try image(r).pixel(x: Int(q.x), y: Int(q.y) - 26), 0xFF00FF) < 40)
+        #expect(distance(try image(r).pixel(x: Int(q.x), y: Int(q.y) - 33), 0xFF00FF) < 40)
+    }
+
+    /// The coloured head of a pin `k` times the normal size is a disc 15·k px across, its top
+    /// 28.5·k px above the tip (the 30-px pin: a 7.5-px body round a centre 21 px up).
+    func expectPinHead(_ img: Bitmap, _ rgb: UInt32, tip: (x: Double, y: Double), scale k: Double,
+                       sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let box = extent(of: rgb, in: img, tolerance: 40) else {
+            Issue.record("no pin in \(String(rgb, radix: 16))", sourceLocation: sourceLocation)
+            return
+        }
+        // Pixels within the tolerance are the ones (almost) wholly inside: the width comes out
+        // about a pixel under the disc's.
+        let width = Double(box.maxX - box.minX + 1)
+        #expect(abs(width - 15 * k) <= 1.5, "head \(width) px wide, expected \(15 * k)", sourceLocation: sourceLocation)
+        #expect(abs(Double(box.minY) - (tip.y - 28.5 * k)) <= 1.5, "head's top at \(box.minY), tip at \(tip.y)",
+                sourceLocation: sourceLocation)
+        #expect(abs(Double(box.minX + box.maxX) / 2 - tip.x) <= 1, sourceLocation: sourceLocation)
+    }
+
+    @Test func pinSizesFollowMapboxAndGoogle() async throws {
+        // Mapbox: pin-s and pin-l, and a geojson Point's marker-size, on an ocean view.
+        let gj = ##"{"type":"FeatureCollection","features":["##
+            + ##"{"type":"Feature","properties":{"marker-size":"small","marker-color":"#00ffff"},"geometry":{"type":"Point","coordinates":[-30,-10]}},"##
+            + ##"{"type":"Feature","properties":{"marker-size":"large","marker-color":"#ffff00"},"geometry":{"type":"Point","coordinates":[-20,-10]}}]}"##
+        let overlays = "pin-s+ff00ff(-30,10),pin-l+00ff00(-20,10),geojson(\(gj.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!))"
+        let r = try await get("/styles/v1/u/s/static/\(overlays)/-25,0,3/400x300")
+        #expect(r.status == .ok, "\(r.body.text)")
+        let img = try image(r)
+        func tip(_ lat: Double, _ lon: Double) -> (x: Double, y: Double) {
+            imagePixel((lat, lon), center: (0, -25), googleZoom: 4, w: 400, h: 300)
+        }
+        expectPinHead(img, 0xFF00FF, tip: tip(10, -30), scale: 0.7)
+        expectPinHead(img, 0x00FF00, tip: tip(10, -20), scale: 1.25)
+        expectPinHead(img, 0x00FFFF, tip: tip(-10, -30), scale: 0.7)
+        expectPinHead(img, 0xFFFF00, tip: tip(-10, -20), scale: 1.25)
+        // Google: a mid pin is 0.75 of the normal one.
+        let g = try await get("/static?center=0,-25&zoom=4&size=400x300&markers=size:mid%7Ccolor:0xff00ff%7C10,-30"
+                              + "&markers=color:0x00ff00%7C10,-20")
+        #expect(g.status == .ok)
+        let gi = try image(g)
+        expectPinHead(gi, 0xFF00FF, tip: tip(10, -30), scale: 0.75)
+        expectPinHead(gi, 0x00FF00, tip: tip(10, -20), scale: 1)
+        // A size simplestyle does not name is refused with the feature and property.
+        let bad = #"{"type":"Feature","properties":{"marker-size":"huge"},"geometry":{"type":"Point","coordinates":[0,0]}}"#
+        let b = try await get("/styles/v1/u/s/static/geojson(\(bad.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!))/0,0,3/100x100")
+        #expect(b.status == .badRequest)
+        #expect(try error(b).error.contains("marker-size"))
     }
 
     @Test func postedScenesRenderAndMayNameNoFileOrURL() async throws {

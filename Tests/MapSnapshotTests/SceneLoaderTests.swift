@@ -78,6 +78,21 @@ import Testing
         #expect(m.position == LatLng(lat: 3, lon: 2))
     }
 
+    /// A marker's `size` is its scale; a geojson Point's `marker-size` names one (simplestyle).
+    @Test func markerSizes() throws {
+        let s = try loader.snapshot(from: doc("""
+            {"camera": {"center": [0, 0], "zoom": 3},
+             "overlays": [{"type": "marker", "position": [1, 2], "style": "pin", "size": 1.5},
+                          {"type": "marker", "position": [1, 2]},
+                          {"type": "geojson", "data": {"type": "FeatureCollection", "features": [
+                            {"type": "Feature", "properties": {"marker-size": "small"}, "geometry": {"type": "Point", "coordinates": [2, 1]}},
+                            {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [2, 1]}}]}},
+                          {"type": "geojson", "size": 2, "data": {"type": "Point", "coordinates": [2, 1]}}]}
+            """))
+        let scales = s.overlays.compactMap { o -> Double? in if case .marker(let m) = o { m.scale } else { nil } }
+        #expect(scales == [1.5, 1, 0.7, 1, 2])
+    }
+
     @Test(arguments: [
         (#"{"overlays": [{"type": "blob"}]}"#, "overlays[0].type"),
         (#"{"overlays": [{"type": "circle", "position": [1, 2], "radius": 5, "radiusUnit": "ly"}]}"#, "overlays[0].radiusUnit"),
@@ -85,6 +100,8 @@ import Testing
         (#"{"overlays": [{"type": "route"}]}"#, "exactly one of file, coordinates or polyline"),
         (#"{"overlays": [{"type": "route", "coordinates": [[91, 2], [0, 0]]}]}"#, "overlays[0].coordinates[0]"),
         (#"{"overlays": [{"type": "marker", "position": [1]}]}"#, "expected [lat, lon]"),
+        (#"{"overlays": [{"type": "marker", "position": [1, 2], "size": 12}]}"#, "overlays[0].size: 12 is not a marker size: a factor in 0.1…8"),
+        (#"{"overlays": [{"type": "marker", "position": [1, 2], "size": 0}]}"#, "overlays[0].size: 0 is not a marker size"),
         (#"{"camera": {"center": [1, 2]}}"#, "give both center and zoom"),
         (#"{"camera": {"center": [1, 2], "zoom": 3, "pitch": 90}}"#, "camera.pitch"),
         (#"{"size": [100, 100], "scale": 0.5, "camera": {"center": [1, 2], "zoom": 3}}"#, "scale"),
