@@ -3,7 +3,10 @@ import Foundation
 /// Writes an MP4 (H.264, yuv420p) or WebM (VP9) video through the `ffmpeg` program (Debian
 /// package `ffmpeg`): raw RGBA frames are piped to its standard input. Odd sizes are padded by
 /// one pixel to the even size yuv420p needs. The file appears at `path` only when ffmpeg
-/// succeeds; `abort()` stops ffmpeg and removes its partial output.
+/// succeeds; `abort()` stops ffmpeg and removes its partial output. An ffmpeg that takes no
+/// bytes of a frame for `stallTimeout` seconds, or has not finished that long after the last
+/// frame, is stopped (SIGTERM, then SIGKILL two seconds later) and the write or `finish` fails:
+/// a stuck encoder does not hang the caller.
 public final class VideoWriter: FrameSink {
     /// The container, from the file name's extension.
     public enum Container: String, Sendable {
@@ -22,6 +25,8 @@ public final class VideoWriter: FrameSink {
     private let file: PendingFile
     private let log: URL
     private var done = false
+    /// Seconds ffmpeg may go without reading, or without finishing after the last frame.
+    public let stallTimeout: Double
 
     /// Where ffmpeg is, or nil when it is not on `PATH`.
     public static func ffmpegPath() -> String? {
@@ -33,10 +38,19 @@ public final class VideoWriter: FrameSink {
         return nil
     }
 
-    /// Starts ffmpeg for `width`×`height` frames at `fps`. Throws when ffmpeg is missing (the
-    /// message names the Debian package) or cannot start.
-    public init(path: String, container: Container, width: Int, height: Int, fps: Double) throws(MapImageError) {
-        guard let ffmpeg = Self.ffmpegPath() else {
+    /// The longest `stallTimeout` (a day).
+    public static let maxStallTimeout = 86_400.0
+
+    /// Starts ffmpeg (`ffmpeg`, else the one on `PATH`) for `width`×`height` frames at `fps`.
+    /// Throws when ffmpeg is missing (the message names the Debian package) or cannot start, or
+    /// `stallTimeout` is not in (0, `maxStallTimeout`].
+    public init(path: String, container: Container, width: Int, height: Int, fps: Double,
+                stallTimeout: Double = 120, ffmpeg: String? = nil) throws(MapImageError) {
+        guard stallTimeout > 0, stallTimeout <= Self.maxStallTimeout else {
+            throw .encoding(path, "ffmpeg's timeout \(stallTimeout) s is not in (0, \(Int(Self.maxStallTimeout))]")
+        }
+        self.stallTimeout = stallTimeout
+        guard let ffmpeg = ffmpeg ?? Self.ffmpegPath() else {
             throw .encoding(path, "writing .\(container.rawValue) needs the ffmpeg program, which is not installed "
                 + "(Debian/Ubuntu: apt-get install ffmpeg); write .apng or a directory of PNG frames instead")
         }
@@ -82,19 +96,91 @@ public final class VideoWriter: FrameSink {
         guard frame.width == width, frame.height == height else {
             throw .encoding(path, "frame is \(frame.width)x\(frame.height), expected \(width)x\(height)")
         }
-        do { try input.write(contentsOf: Data(frame.pixels)) } catch {
+        switch send(frame.pixels) {
+        case .sent: return
+        case .stalled:
+            abort()
+            throw .encoding(path, "ffmpeg read nothing for \(Self.seconds(stallTimeout)) and was stopped")
+        case .closed:
             let why = ffmpegLog()
             abort()
             throw .encoding(path, "ffmpeg stopped reading frames\(why.isEmpty ? "" : ": \(why)")")
         }
     }
 
+    private enum Sent { case sent, stalled, closed }
+
+    /// Writes all of `bytes` to ffmpeg's standard input, waiting (poll) while the pipe is full,
+    /// at most `stallTimeout` seconds without progress.
+    private func send(_ bytes: [UInt8]) -> Sent {
+        let fd = input.fileDescriptor
+        let flags = fcntl(fd, F_GETFL)
+        if flags & O_NONBLOCK == 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+        return bytes.withUnsafeBytes { raw -> Sent in
+            var offset = 0
+            var deadline = Self.now() + stallTimeout
+            while offset < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n > 0 {
+                    offset += n
+                    deadline = Self.now() + stallTimeout
+                    continue
+                }
+                let err = errno
+                if n < 0, err == EINTR { continue }
+                guard n < 0, err == EAGAIN || err == EWOULDBLOCK else { return .closed }
+                let left = deadline - Self.now()
+                guard left > 0 else { return .stalled }
+                var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                // POLLERR/POLLHUP (ffmpeg gone) come back as ready: the next write says EPIPE.
+                _ = poll(&p, 1, Int32(min(left * 1000, 1000).rounded(.up)))
+            }
+            return .sent
+        }
+    }
+
+    private static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    private static func seconds(_ s: Double) -> String {
+        s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
+    }
+
+    /// Waits for ffmpeg to exit, at most `timeout` seconds; false if it is still running.
+    private func waitForExit(timeout: Double) -> Bool {
+        let deadline = Self.now() + timeout
+        while process.isRunning {
+            if Self.now() >= deadline { return false }
+            usleep(2_000)
+        }
+        process.waitUntilExit()
+        return true
+    }
+
+    /// Stops ffmpeg: SIGTERM, and SIGKILL if it has not gone two seconds later.
+    private func stop() {
+        if process.isRunning { process.terminate() }
+        if !waitForExit(timeout: 2) {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
     public func finish() throws(MapImageError) {
         guard !done else { return }
         try? input.close()
-        process.waitUntilExit()
+        let exited = waitForExit(timeout: stallTimeout)
+        if !exited { stop() }
         InterruptCleanup.removeHelper(process.processIdentifier)
         done = true
+        guard exited else {
+            file.discard()
+            removeLog()
+            throw .encoding(path, "ffmpeg had not finished \(Self.seconds(stallTimeout)) after the last frame and was stopped")
+        }
         guard process.terminationStatus == 0 else {
             let why = ffmpegLog()
             file.discard()
@@ -109,8 +195,7 @@ public final class VideoWriter: FrameSink {
         if !done {
             done = true
             try? input.close()
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
+            stop()
             InterruptCleanup.removeHelper(process.processIdentifier)
         }
         file.discard()

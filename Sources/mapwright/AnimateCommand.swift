@@ -31,6 +31,8 @@ struct AnimateCommand: ParsableCommand {
     var fps: Double?
     @Flag(inversion: .prefixedNo, help: "APNG: play forever or once (default: the scene's \"loop\", else forever).")
     var loop: Bool?
+    @Option(name: .customLong("ffmpeg-timeout"), help: ArgumentHelp("MP4/WebM: seconds ffmpeg may go without reading a frame, or without finishing after the last one, before it is stopped and the command fails (default 120).", valueName: "SECONDS"))
+    var ffmpegTimeout: Double = 120
 
     @OptionGroup var motion: MotionOptions
 
@@ -88,7 +90,11 @@ struct AnimateCommand: ParsableCommand {
         case .directory:
             sink = try PNGSequenceWriter(directory: String(output.dropLast()))
         case .video(let container):
-            sink = try VideoWriter(path: output, container: container, width: width, height: height, fps: clock.fps)
+            guard ffmpegTimeout > 0, ffmpegTimeout <= VideoWriter.maxStallTimeout else {
+                throw CLIError("mapwright animate: --ffmpeg-timeout: \(ffmpegTimeout) is not in (0, \(Int(VideoWriter.maxStallTimeout))]")
+            }
+            sink = try VideoWriter(path: output, container: container, width: width, height: height, fps: clock.fps,
+                                   stallTimeout: ffmpegTimeout)
         }
         let progress = ProgressLine(total: clock.frameCount)
         let start = DispatchTime.now().uptimeNanoseconds
