@@ -170,6 +170,8 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         public var style: String?
         /// Marker or label text.
         public var label: String?
+        /// Marker: one or two characters drawn inside the pin's head or on the dot.
+        public var glyph: String?
         /// Label text.
         public var text: String?
         /// Label: text size in pixels. Marker: a size factor (`Marker.scale`, 0.1…8; 1 the normal size).

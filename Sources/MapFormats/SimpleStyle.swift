@@ -8,8 +8,9 @@ import GeoKit
 /// - Polygons and MultiPolygons become polygons (holes kept): `fill`, `fill-opacity`, and the
 ///   outline's `stroke`, `stroke-opacity`, `stroke-width`.
 /// - Points and MultiPoints become pins: `marker-color`, `marker-size` (`small`, `medium`, `large`:
-///   `markerSizes`); the `title` property (else `name`) is the pin's label. `marker-symbol`
-///   (a Maki icon name) is not drawn: there are no icons to draw it with.
+///   `markerSizes`), `marker-symbol` when it is a letter or a number 0…99 (drawn in the pin's
+///   head; a Maki icon name is not drawn: there are no icons to draw it with); the `title`
+///   property (else `name`) is the pin's label beside it.
 ///
 /// A feature without a property takes the overlay's own value (`color`, `width`, `fill`,
 /// `stroke`, `strokeWidth`, `style`), else the spec's default: stroke `#555555` at opacity 1 and
@@ -84,6 +85,7 @@ public enum SimpleStyle {
             s.style = base.style ?? "pin"
             s.color = try p.colour("marker-color", opacity: nil, base: base.color, default: (defaultMarker, nil))
             s.size = try p.markerSize(base: base.size)
+            s.glyph = p.markerGlyph() ?? base.glyph
             s.label = (w.properties["title"]?.stringValue ?? w.name).map { String($0.prefix(80)) }
             out.append(s)
         }
@@ -125,6 +127,17 @@ public enum SimpleStyle {
         }
 
         /// `stroke-width` in pixels, else `base`, else 2.
+        /// `marker-symbol` when it is a letter or a number up to 99 (drawn in the pin's head);
+        /// nil for a Maki icon name, which there is no icon to draw for.
+        func markerGlyph() -> String? {
+            guard let v = values["marker-symbol"] else { return nil }
+            let text = v.stringValue ?? v.numberValue.flatMap { $0 == $0.rounded() && $0 >= 0 && $0 <= 99 ? String(Int($0)) : nil }
+            guard let text, (1 ... 2).contains(text.count) else { return nil }
+            if text.count == 1, let c = text.first, c.isASCII, c.isLetter || c.isNumber { return text.uppercased() }
+            if let n = Int(text), (0 ... 99).contains(n) { return text }
+            return nil
+        }
+
         /// `marker-size` as a factor of the normal pin, else `base`'s (nil: the normal size).
         func markerSize(base: Double?) throws(SimpleStyleError) -> Double? {
             guard let v = values["marker-size"], v != .null else { return base }

@@ -703,12 +703,20 @@ public final class RenderPlanner: @unchecked Sendable {
             }
             out.append(DrawCommand(mesh: outer, origin: p, color: white, extrudeScale: 1, coverage: .disc))
             out.append(DrawCommand(mesh: inner, origin: p, color: body, extrudeScale: 1, coverage: .disc))
+            if let glyph = glyphImage(marker, size: (marker.glyph?.count == 1 ? 9 : 7) * k, view) {
+                addInkCentred(glyph, at: marker.position, offset: (0, 0), opacity: opacity, view, &out)
+            }
         case .pin:
-            for part in 0 ..< 3 {
+            // A glyph takes the place of the white dot in the head (parts 0 and 1 only).
+            let glyph = glyphImage(marker, size: (marker.glyph?.count == 1 ? 11 : 9) * k, view)
+            for part in 0 ..< (glyph == nil ? 3 : 2) {
                 let (mesh, _) = cached(MeshKey(source: .pin(part: part, scale: k), bucket: 0, cell: nil)) {
                     (Self.pinMesh(part: part, scale: k), p)
                 }
                 out.append(DrawCommand(mesh: mesh, origin: p, color: part == 1 ? body : white, coverage: .shape))
+            }
+            if let glyph {
+                addInkCentred(glyph, at: marker.position, offset: (0, -(Marker.pinHeight - 9) * k), opacity: opacity, view, &out)
             }
         case .arrow:
             // Turned on screen to the projected heading; angles in tenths of a degree share meshes.
@@ -724,6 +732,50 @@ public final class RenderPlanner: @unchecked Sendable {
             addQuad(at: marker.position, image: img, anchor: anchor, offset: (0, 0), view, &out,
                     rotation: angle, opacity: opacity, scale: k)
         }
+    }
+
+    /// The marker's glyph as text `size` px high, in whichever of white and the labels'
+    /// near-black contrasts more with the marker colour (WCAG 2 contrast ratio); nil without a
+    /// glyph or a rasterizer.
+    private func glyphImage(_ marker: Marker, size: Double, _ view: PlanView) -> SpriteImage? {
+        guard let text = marker.glyph, !text.isEmpty, let rasterizer = _rasterizer,
+              let label = try? Label(position: marker.position, text: text, size: size,
+                                     color: Self.glyphColor(on: marker.color), haloColor: nil)
+        else { return nil }
+        return rasterizer.rasterize(label, pixelRatio: view.pixelRatio)
+    }
+
+    /// Draws `image` with the middle of its ink (the box of its non-transparent pixels, not
+    /// the text box, whose line spacing sits the capitals off-centre) `offset` from the point.
+    private func addInkCentred(_ image: SpriteImage, at position: LatLng, offset: (x: Double, y: Double),
+                               opacity: Double, _ view: PlanView, _ out: inout [DrawCommand]) {
+        var minX = image.width, minY = image.height, maxX = -1, maxY = -1
+        image.pixels.withUnsafeBufferPointer { px in
+            for y in 0 ..< image.height {
+                for x in 0 ..< image.width where px[(y * image.width + x) * 4 + 3] != 0 {
+                    minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                }
+            }
+        }
+        guard maxX >= 0 else { return }
+        let inkX = Double(minX + maxX + 1) / 2 / image.pixelRatio, inkY = Double(minY + maxY + 1) / 2 / image.pixelRatio
+        addQuad(at: position, image: image, anchor: (0, 0), offset: (offset.x - inkX, offset.y - inkY),
+                view, &out, opacity: opacity)
+    }
+
+    /// White or near-black (`#1F2328`), whichever contrasts more with `c` (WCAG 2: relative
+    /// luminance from linearised sRGB, ratio (L₁ + 0.05)/(L₂ + 0.05)).
+    static func glyphColor(on c: Color) -> Color {
+        func luminance(_ c: Color) -> Double {
+            let ch = [c.r, c.g, c.b].map { v -> Double in
+                let x = Double(v) / 255
+                return x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4)
+            }
+            return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2]
+        }
+        let dark = Color(rgb: 0x1F2328)
+        let l = luminance(c)
+        return 1.05 / (l + 0.05) >= (l + 0.05) / (luminance(dark) + 0.05) ? .white : dark
     }
 
     /// The on-screen direction (degrees clockwise from up) of a heading (degrees clockwise from

@@ -23,6 +23,11 @@ public struct Marker: Sendable {
     public var color: Color
     /// Optional text drawn beside the marker (needs a `LabelRasterizer`).
     public var label: String?
+    /// One or two characters drawn inside the pin's head (in place of its white dot) or on the
+    /// dot, white or near-black, whichever stands out more on `color`: Google's marker `label:`,
+    /// Mapbox's `pin-s-a`. Needs a `LabelRasterizer` (without one the pin keeps its dot).
+    /// Arrows and images do not draw it.
+    public var glyph: String?
     /// Drawing order; nil takes the default for markers.
     public var zIndex: Int?
     /// Heading in degrees clockwise from north that arrows and images turn to follow (on the
@@ -36,6 +41,9 @@ public struct Marker: Sendable {
     /// later outside them draws at the nearest limit (NaN at 1).
     public var scale: Double = 1
 
+    /// The most characters a `glyph` holds.
+    public static let maxGlyphLength = 2
+
     /// The sizes a marker may be scaled to.
     public static let scaleRange = 0.1 ... 8.0
 
@@ -46,7 +54,8 @@ public struct Marker: Sendable {
 
     /// Creates a marker; throws `SceneError` for an invalid position or a non-finite rotation.
     public init(position: LatLng, style: MarkerStyle = .dot, color: Color = Color(rgb: 0xD1242F),
-                label: String? = nil, zIndex: Int? = nil, rotation: Double? = nil, scale: Double = 1) throws(SceneError) {
+                label: String? = nil, zIndex: Int? = nil, rotation: Double? = nil, scale: Double = 1,
+                glyph: String? = nil) throws(SceneError) {
         guard position.isValid else {
             throw SceneError(parameter: "position", reason: "invalid position \(position.lat),\(position.lon)")
         }
@@ -57,8 +66,14 @@ public struct Marker: Sendable {
             throw SceneError(parameter: "scale", reason: "\(scale) is not in \(Self.scaleRange.lowerBound)…\(Self.scaleRange.upperBound)")
         }
         self.position = position; self.style = style; self.color = color; self.label = label; self.zIndex = zIndex
+        if let g = glyph {
+            guard (1 ... Self.maxGlyphLength).contains(g.count), !g.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+                throw SceneError(parameter: "glyph", reason: "'\(g.prefix(12))' is not one or two characters")
+            }
+        }
         self.rotation = rotation
         self.scale = scale
+        self.glyph = glyph
     }
 
     /// Size of the arrow marker in logical pixels (tip to tail).

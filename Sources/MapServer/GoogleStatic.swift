@@ -179,7 +179,8 @@ public enum GoogleStatic {
             m.color = color
             m.style = style
             m.size = size
-            m.label = label
+            // As Google's: only the pins (normal and mid) show the character, in their heads.
+            if style == "pin" { m.glyph = label }
             out.append(m)
             guard out.count <= limits.maxOverlays else { throw APIError.bad("markers", "more than \(limits.maxOverlays) markers") }
         }

@@ -154,8 +154,8 @@ public enum MapboxStatic {
                 guard !label.isEmpty, label.count <= 30, label.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
                     throw APIError.bad("overlays", "pin label '\(label.prefix(30))' is not a letter, number or icon name")
                 }
-                // One letter or a number up to 99 is drawn; icon names have no icons here.
-                if label.count <= 2 { m.label = label.uppercased() }
+                // A letter or a number up to 99 is drawn in the pin's head; icon names have no icons here.
+                if label.count <= 2 { m.glyph = label.uppercased() }
             }
             m.position = try URLNumber.latLng(arg, "overlays", lonFirst: true)
             return [m]

@@ -388,7 +388,7 @@ public struct SceneLoader {
                                      + "\(Self.fmt(Marker.scaleRange.lowerBound))…\(Self.fmt(Marker.scaleRange.upperBound)), 1 the normal size")
             }
             let m = try wrap(at("")) { () throws(SceneError) in
-                try Marker(position: p, style: style, color: c, label: s.label, zIndex: z, scale: scale)
+                try Marker(position: p, style: style, color: c, label: s.label, zIndex: z, scale: scale, glyph: s.glyph)
             }
             out.overlays.append(.marker(m))
             out.fitPoints.append(p)

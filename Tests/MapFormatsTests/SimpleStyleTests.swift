@@ -38,6 +38,26 @@ import Testing
         #expect(plain.color == "#7e7e7e" && plain.label == "plain")
     }
 
+    /// `marker-size` names a scale (small 0.7, large 1.25; medium the normal size); a
+    /// `marker-symbol` that is a letter or a number 0…99 is the pin's glyph (letters in
+    /// capitals), a Maki icon name is not drawn.
+    @Test func markerSizeAndSymbol() throws {
+        func pin(_ props: String) throws -> SceneDocument.OverlaySpec {
+            try #require(try specs(#"{"type": "Feature", "properties": {\#(props)}, "geometry": {"type": "Point", "coordinates": [1, 2]}}"#).first)
+        }
+        #expect(try pin(#""marker-size": "small""#).size == 0.7)
+        #expect(try pin(#""marker-size": "medium""#).size == 1)
+        #expect(try pin(#""marker-size": "large""#).size == 1.25)
+        #expect(try pin("").size == nil)
+        #expect(try pin(#""marker-symbol": "a""#).glyph == "A")
+        #expect(try pin(#""marker-symbol": "42""#).glyph == "42")
+        #expect(try pin(#""marker-symbol": 7"#).glyph == "7")
+        #expect(try pin(#""marker-symbol": "rail-metro""#).glyph == nil)
+        #expect(try pin(#""marker-symbol": "100""#).glyph == nil)
+        #expect(throws: SimpleStyleError.self) { try pin(#""marker-size": "huge""#) }
+        #expect(throws: SimpleStyleError.self) { try pin(#""marker-size": 2"#) }
+    }
+
     /// Without properties a polygon is filled #555555 at 0.6 (153 = 0x99) and outlined #555555
     /// 2 px wide; the overlay's own values take the defaults' place, under the features' properties.
     @Test func theOverlayGivesTheDefaults() throws {

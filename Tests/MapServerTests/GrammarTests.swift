@@ -28,7 +28,7 @@ import Testing
         #expect(o[0].type == "circle" && o[0].radius == 5 && o[0].radiusUnit == "km" && o[0].stroke == "#00ff00" && o[0].strokeWidth == 3)
         #expect(o[1].radius == 20 && o[1].radiusUnit == "px")
         #expect(o[2].type == "route" && o[2].geodesic == true && o[2].width == 5)
-        #expect(o[3].type == "marker" && o[3].style == "dot" && o[3].color == "#800080")
+        #expect(o[3].type == "marker" && o[3].style == "dot" && o[3].size == 0.7 && o[3].color == "#800080")
     }
 
     @Test func aFilledPathIsAPolygonAndColoursKeepTheirAlpha() throws {
@@ -58,7 +58,7 @@ import Testing
         #expect(d.camera?.visible == [[-5, -10], [5, 10]] && d.camera?.padding == 10)
         let o = try #require(d.overlays)
         #expect(o.count == 3)
-        #expect(o[0].type == "marker" && o[0].label == "12" && o[0].color == "#aabbcc" && o[0].position == [1, 2])
+        #expect(o[0].type == "marker" && o[0].glyph == "12" && o[0].label == nil && o[0].color == "#aabbcc" && o[0].position == [1, 2])
         #expect(o[1].type == "polygon" && o[1].stroke == "#ff000080" && o[1].fill == "#0000ff40" && o[1].strokeWidth == 3)
         #expect(o[2].type == "route" && o[2].color == "#ff0000" && o[2].width == 4 && o[2].coordinates == [[0, 0], [1, 1]])
         let cam = try MapboxStatic.parse(path: "u/s/static/-122.4,37.8,12.5,45,60/10x10", query: [], limits: RequestLimits())

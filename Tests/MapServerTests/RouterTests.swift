@@ -134,6 +134,57 @@ import Testing
         #expect(abs(Double(box.minX + box.maxX) / 2 - tip.x) <= 1, sourceLocation: sourceLocation)
     }
 
+    /// The pixels within 60 levels of `rgb` inside the head of a pin `k` times the normal size
+    /// (the body's disc, 7.5·k px round a centre 21·k px above the tip, less a pixel): their
+    /// bounding box, and how many lie within 3 px of the centre.
+    func glyphInHead(_ img: Bitmap, _ rgb: UInt32, tip: (x: Double, y: Double), scale k: Double)
+        -> (box: (minX: Int, minY: Int, maxX: Int, maxY: Int)?, nearCentre: Int) {
+        let cx = tip.x, cy = tip.y - 21 * k, r = 7.5 * k - 1
+        var box: (minX: Int, minY: Int, maxX: Int, maxY: Int)?
+        var near = 0
+        for y in Int(cy - r) ... Int(cy + r) + 1 {
+            for x in Int(cx - r) ... Int(cx + r) + 1 {
+                let dx = Double(x) + 0.5 - cx, dy = Double(y) + 0.5 - cy
+                guard dx * dx + dy * dy <= r * r, distance(img.pixel(x: x, y: y), rgb) <= 60 else { continue }
+                box = box.map { (min($0.minX, x), min($0.minY, y), max($0.maxX, x), max($0.maxY, y)) } ?? (x, y, x, y)
+                if dx * dx + dy * dy <= 9 { near += 1 }
+            }
+        }
+        return (box, near)
+    }
+
+    /// Google's `label:` and Mapbox's `pin-l-7` draw the character in the pin's head, centred,
+    /// white on a dark pin and near-black on a light one (WCAG contrast), instead of its white
+    /// dot. DejaVu Sans capitals and figures stand 0.729 em high: 8.0 px at the 11-px size.
+    @Test func pinGlyphsSitInTheHead() async throws {
+        let g = try await get("/static?center=0,-25&zoom=4&size=400x300&markers=color:0x000080%7Clabel:H%7C10,-30"
+                              + "&markers=size:small%7Ccolor:0x000080%7Clabel:Q%7C-10,-30")
+        #expect(g.status == .ok)
+        let gi = try image(g)
+        let tipH = imagePixel((10, -30), center: (0, -25), googleZoom: 4, w: 400, h: 300)
+        let white = glyphInHead(gi, 0xFFFFFF, tip: tipH, scale: 1)
+        let box = try #require(white.box, "no white glyph in the head")
+        #expect(abs(Double(box.maxY - box.minY + 1) - 8.0) <= 1.5, "glyph \(box)")
+        #expect(abs(Double(box.minY + box.maxY + 1) / 2 - (tipH.y - 21)) <= 1.0, "glyph \(box), head centre \(tipH.y - 21)")
+        #expect(abs(Double(box.minX + box.maxX + 1) / 2 - tipH.x) <= 1.2, "glyph \(box), head centre \(tipH.x)")
+        // The white dot (3 px round: about 28 pixels) is gone; the H's crossbar crosses the centre.
+        #expect(white.nearCentre < 18, "\(white.nearCentre) white pixels round the centre")
+        // A small marker (a dot) shows no character, as Google's: nothing dark or white beside it.
+        let tipQ = imagePixel((-10, -30), center: (0, -25), googleZoom: 4, w: 400, h: 300)
+        for dx in 9 ... 30 {
+            let p = gi.pixel(x: Int(tipQ.x) + dx, y: Int(tipQ.y))
+            #expect(distance(p, 0x1F2328) > 60 && distance(p, 0x000080) > 60, "text beside the small marker at +\(dx)")
+        }
+        // Mapbox: a light pin's number in near-black.
+        let m = try await get("/styles/v1/u/s/static/pin-l-7+ffd33d(-30,10)/-25,0,3/400x300")
+        #expect(m.status == .ok)
+        let dark = glyphInHead(try image(m), 0x1F2328, tip: tipH, scale: 1.25)
+        let mbox = try #require(dark.box, "no dark glyph in the head")
+        // At 1.25 × 11 px: 10.0 px high.
+        #expect(abs(Double(mbox.maxY - mbox.minY + 1) - 10.0) <= 1.5, "glyph \(mbox)")
+        #expect(abs(Double(mbox.minY + mbox.maxY + 1) / 2 - (tipH.y - 21 * 1.25)) <= 1.0, "glyph \(mbox)")
+    }
+
     @Test func pinSizesFollowMapboxAndGoogle() async throws {
         // Mapbox: pin-s and pin-l, and a geojson Point's marker-size, on an ocean view.
         let gj = ##"{"type":"FeatureCollection","features":["##

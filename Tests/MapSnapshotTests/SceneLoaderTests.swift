@@ -91,6 +91,9 @@ import Testing
             """))
         let scales = s.overlays.compactMap { o -> Double? in if case .marker(let m) = o { m.scale } else { nil } }
         #expect(scales == [1.5, 1, 0.7, 1, 2])
+        let g = try loader.snapshot(from: doc(#"{"camera": {"center": [0, 0], "zoom": 3}, "overlays": [{"type": "marker", "position": [1, 2], "glyph": "B"}]}"#))
+        guard case .marker(let m) = g.overlays.first else { Issue.record("no marker"); return }
+        #expect(m.glyph == "B")
     }
 
     @Test(arguments: [
@@ -102,6 +105,7 @@ import Testing
         (#"{"overlays": [{"type": "marker", "position": [1]}]}"#, "expected [lat, lon]"),
         (#"{"overlays": [{"type": "marker", "position": [1, 2], "size": 12}]}"#, "overlays[0].size: 12 is not a marker size: a factor in 0.1…8"),
         (#"{"overlays": [{"type": "marker", "position": [1, 2], "size": 0}]}"#, "overlays[0].size: 0 is not a marker size"),
+        (#"{"overlays": [{"type": "marker", "position": [1, 2], "glyph": "abc"}]}"#, "overlays[0] glyph: 'abc' is not one or two characters"),
         (#"{"camera": {"center": [1, 2]}}"#, "give both center and zoom"),
         (#"{"camera": {"center": [1, 2], "zoom": 3, "pitch": 90}}"#, "camera.pitch"),
         (#"{"size": [100, 100], "scale": 0.5, "camera": {"center": [1, 2], "zoom": 3}}"#, "scale"),
