@@ -37,6 +37,7 @@ scenes = {
    "overlays": [{"type": "route", "coordinates": [[48.2, 16.3], [48.21, 16.4], [48.19, 16.45]], "width": 5, "color": "1f6feb"},
                 {"type": "circle", "position": [48.2, 16.37], "radius": 500, "fill": "ff000040"},
                 {"type": "marker", "position": [48.21, 16.38], "label": "A", "style": "pin"},
+                {"type": "marker", "position": [48.22, 16.39], "glyph": "7", "style": "pin", "size": 1.25},
                 {"type": "polygon", "rings": [[[48.1, 16.1], [48.1, 16.2], [48.2, 16.2], [48.1, 16.1]]]},
                 {"type": "column", "position": [48.2, 16.37], "height": 300},
                 {"type": "arc", "from": [48.2, 16.37], "to": [52.5, 13.4]}]},
@@ -64,6 +65,7 @@ for i, q in enumerate([
     "size=640x480&scale=2&format=png8&path=fillcolor:0xff000033|enc:_p~iF~ps|U_ulLnnqC_mqNvxq`@&visible=48,16|49,17",
     "center=Paris&zoom=3&size=100x100&markers=size:tiny|1,2|3,4&circle=48.2,16.37,500m&bearing=30&pitch=40",
     "zoom=0&size=1x1&key=abc&sensor=false&maptype=roadmap&style=feature:all",
+    "center=1,2&zoom=5&size=200x100&markers=size:mid|color:0xffd33d|label:Z|1,2&markers=size:small|label:Q|1,3",
 ]):
     put("google", f"q{i}.txt", q)
 for i, p in enumerate([

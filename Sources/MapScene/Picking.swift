@@ -25,7 +25,7 @@ public struct Pick: Sendable, Equatable {
     /// Routes with times: the time at `position`, seconds since 1970, interpolated linearly in
     /// distance within the segment.
     public var time: Double?
-    /// Markers: the label.
+    /// Markers: the label (else the glyph).
     public var label: String?
 
     public init(kind: Kind, overlay: Int, position: LatLng, screenDistance: Double, segment: Int? = nil,
@@ -130,7 +130,7 @@ public final class Picker {
             }
             let d = max(0, hypot(s.x - centre.x, s.y - centre.y) - radius)
             guard d <= tolerance else { return nil }
-            return Pick(kind: .marker, overlay: i, position: m.position, screenDistance: d, label: m.label)
+            return Pick(kind: .marker, overlay: i, position: m.position, screenDistance: d, label: m.label ?? m.glyph)
         case .label(let l):
             guard let c = project(l.position) else { return nil }
             let d = hypot(s.x - c.x, s.y - c.y)

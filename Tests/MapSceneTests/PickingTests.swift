@@ -86,6 +86,11 @@ import Testing
         // 55 − 19.5 − 10.5 = 25 px beyond the normal pin's head.
         #expect(picker.pick([.marker(normal)], at: above, camera: cam, tolerance: 20) == nil)
         #expect(picker.pick([.marker(normal)], at: above, camera: cam, tolerance: 26)?.kind == .marker)
+        // A glyph names the marker when it has no label.
+        let lettered = try Marker(position: centre, style: .pin, glyph: "B")
+        #expect(picker.pick([.marker(lettered)], at: ScreenPoint(x: tip.x, y: tip.y - 20), camera: cam)?.label == "B")
+        #expect(throws: SceneError.self) { try Marker(position: centre, glyph: "") }
+        #expect(throws: SceneError.self) { try Marker(position: centre, glyph: "ABC") }
         #expect(throws: SceneError.self) { try Marker(position: centre, scale: 0) }
         #expect(throws: SceneError.self) { try Marker(position: centre, scale: .nan) }
     }
