@@ -34,40 +34,41 @@ import Testing
         }
     }
 
+    /// Runs `step` (which fails), then checks the error says `message`, came after the 0.5 s
+    /// timeout and within `limit` s, the stand-in (`sleep N`) is gone and no file is left.
+    func expectStopped(_ message: String, sleeping line: String, within limit: Double, _ step: () throws -> Void) {
+        var error = ""
+        let took = seconds {
+            do { try step() } catch let e { error = "\(e)" }
+        }
+        #expect(error.contains(message), "\(error)")
+        #expect(took >= 0.5 && took < limit, "took \(took) s")
+        #expect(!running(line), "the stand-in ffmpeg is still running")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) == ["ffmpeg"])
+    }
+
     @Test func anFFmpegThatReadsNothingIsStopped() throws {
         // It ignores SIGTERM too (an ignored signal stays ignored across exec): SIGKILL ends it.
         let ffmpeg = try fakeFFmpeg("trap '' TERM\nexec sleep 7431")
-        let out = scratch.path("v.mp4")
-        let writer = try VideoWriter(path: out, container: .mp4, width: 200, height: 200, fps: 10,
+        let writer = try VideoWriter(path: scratch.path("v.mp4"), container: .mp4, width: 200, height: 200, fps: 10,
                                      stallTimeout: 0.5, ffmpeg: ffmpeg)
         // 160 000 bytes a frame: more than a pipe holds, so the first frame already waits.
         let frame = try Bitmap(width: 200, height: 200, fill: RGBA8(r: 10, g: 20, b: 30))
-        var message = ""
-        let took = seconds {
-            do { try writer.write(frame) } catch { message = "\(error)" }
-        }
-        #expect(message.contains("ffmpeg read nothing for 0.5 s and was stopped"), "\(message)")
         // 0.5 s of waiting, then up to 2 s for SIGTERM before SIGKILL.
-        #expect(took >= 0.5 && took < 6, "took \(took) s")
-        #expect(!running("sleep 7431"), "the stand-in ffmpeg is still running")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["ffmpeg"])
+        expectStopped("ffmpeg read nothing for 0.5 s and was stopped", sleeping: "sleep 7431", within: 6) {
+            try writer.write(frame)
+        }
     }
 
     @Test func anFFmpegThatNeverFinishesIsStopped() throws {
         let ffmpeg = try fakeFFmpeg("cat > /dev/null\nexec sleep 7432")
-        let out = scratch.path("v.webm")
-        let writer = try VideoWriter(path: out, container: .webm, width: 64, height: 48, fps: 10,
+        let writer = try VideoWriter(path: scratch.path("v.webm"), container: .webm, width: 64, height: 48, fps: 10,
                                      stallTimeout: 0.5, ffmpeg: ffmpeg)
         let frame = try Bitmap(width: 64, height: 48, fill: RGBA8(r: 10, g: 20, b: 30))
         for _ in 0 ..< 20 { try writer.write(frame) }
-        var message = ""
-        let took = seconds {
-            do { try writer.finish() } catch { message = "\(error)" }
+        expectStopped("ffmpeg had not finished 0.5 s after the last frame and was stopped", sleeping: "sleep 7432", within: 4) {
+            try writer.finish()
         }
-        #expect(message.contains("ffmpeg had not finished 0.5 s after the last frame and was stopped"), "\(message)")
-        #expect(took >= 0.5 && took < 4, "took \(took) s")
-        #expect(!running("sleep 7432"), "the stand-in ffmpeg is still running")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["ffmpeg"])
     }
 
     @Test func anFFmpegThatExitsEarlySaysWhat() throws {
