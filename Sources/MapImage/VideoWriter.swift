@@ -117,10 +117,11 @@ public final class VideoWriter: FrameSink {
         let flags = fcntl(fd, F_GETFL)
         if flags & O_NONBLOCK == 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
         return bytes.withUnsafeBytes { raw -> Sent in
+            guard let base = raw.baseAddress else { return .sent } // nothing to send
             var offset = 0
             var deadline = Self.now() + stallTimeout
             while offset < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                let n = Foundation.write(fd, base + offset, raw.count - offset)
                 if n > 0 {
                     offset += n
                     deadline = Self.now() + stallTimeout
