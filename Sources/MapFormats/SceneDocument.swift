@@ -201,6 +201,13 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         public var baseProperty: String?
         /// End colour (arc); `color` is the start. Replay: the head marker's colour.
         public var toColor: String?
+        /// geojson: cluster the Points where they crowd (MapLibre's `cluster`), within
+        /// `clusterRadius` px (default 50) up to `clusterMaxZoom` (default 16), discs in
+        /// `clusterColor` (default `#1f6feb`).
+        public var cluster: Bool?
+        public var clusterRadius: Double?
+        public var clusterMaxZoom: Int?
+        public var clusterColor: String?
         // Motion.
         /// Animated style values of this overlay.
         public var animation: AnimationSpec?

@@ -78,6 +78,11 @@ public struct AnimatedOverlay: AnimatedLayer {
             if let o { marker.opacity *= o }
             if let p, p.isValid { marker.position = p }
             return [.marker(marker)]
+        case .cluster(var cluster):
+            // Only the discs' colour animates (the hierarchy is built once).
+            if let c { cluster.color = c }
+            cluster.color = fade(cluster.color)
+            return [.cluster(cluster)]
         case .label(var label):
             if let c { label.color = c }
             label.color = fade(label.color)

@@ -128,6 +128,14 @@ public final class RenderPlanner: @unchecked Sendable {
                                       offset: markerLabelOffset(marker.style, scale: marker.drawnScale)) {
                 labels.append((label, k))
             }
+        case .cluster(let cluster):
+            for node in cluster.level(atZoom: view.camera.zoom) {
+                if let i = node.marker {
+                    plan(.marker(cluster.markers[i]), view, copy: k, &commands, &labels)
+                } else {
+                    addClusterDisc(node, of: cluster, view, &commands)
+                }
+            }
         case .label(let label): addLabel(label, view, &commands)
         case .sprite(let sprite):
             addQuad(at: sprite.position, image: sprite.image, anchor: sprite.anchor, offset: sprite.offset,
@@ -738,11 +746,37 @@ public final class RenderPlanner: @unchecked Sendable {
     /// near-black contrasts more with the marker colour (WCAG 2 contrast ratio); nil without a
     /// glyph or a rasterizer.
     private func glyphImage(_ marker: Marker, size: Double, _ view: PlanView) -> SpriteImage? {
-        guard let text = marker.glyph, !text.isEmpty, let rasterizer = _rasterizer,
-              let label = try? Label(position: marker.position, text: text, size: size,
-                                     color: Self.glyphColor(on: marker.color), haloColor: nil)
+        guard let text = marker.glyph else { return nil }
+        return textImage(text, size: size, on: marker.color, at: marker.position, view)
+    }
+
+    /// `text` `size` px high in white or near-black, whichever stands out on `background`.
+    private func textImage(_ text: String, size: Double, on background: Color, at position: LatLng,
+                           _ view: PlanView) -> SpriteImage? {
+        guard !text.isEmpty, let rasterizer = _rasterizer,
+              let label = try? Label(position: position, text: text, size: size,
+                                     color: Self.glyphColor(on: background), haloColor: nil)
         else { return nil }
         return rasterizer.rasterize(label, pixelRatio: view.pixelRatio)
+    }
+
+    /// A cluster: a disc in the cluster's colour with a white ring, sized by its count
+    /// (`MarkerCluster.discDiameter`), and the count in it.
+    private func addClusterDisc(_ node: MarkerCluster.Node, of cluster: MarkerCluster, _ view: PlanView,
+                                _ out: inout [DrawCommand]) {
+        let p = node.point
+        let d = MarkerCluster.discDiameter(count: node.count)
+        guard view.mayBeVisible(MapRect(origin: p, width: 0, height: 0), marginPx: d) else { return }
+        let body = cluster.color, white = Color.white.withOpacity(Double(cluster.color.a) / 255)
+        for (r, colour) in [(d / 2, white), (d / 2 - MarkerCluster.ringWidth, body)] {
+            let (mesh, _) = cached(MeshKey(source: .pixelDisc(radius: r, segments: 48), bucket: 0, cell: nil)) {
+                (Self.pixelDisc(radius: r, segments: 48), p)
+            }
+            out.append(DrawCommand(mesh: mesh, origin: p, color: colour, extrudeScale: 1, coverage: .disc))
+        }
+        if let text = textImage(MarkerCluster.abbreviated(node.count), size: 12, on: body, at: p.latLng, view) {
+            addInkCentred(text, at: p.latLng, offset: (0, 0), opacity: 1, view, &out)
+        }
     }
 
     /// Draws `image` with the middle of its ink (the box of its non-transparent pixels, not

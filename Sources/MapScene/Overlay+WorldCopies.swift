@@ -36,6 +36,9 @@ extension Overlay {
             }
             return (x(c.center) - r, x(c.center) + r)
         case .marker(let m): return (x(m.position), x(m.position))
+        case .cluster(let c):
+            guard let first = c.markers.first else { return nil }
+            return c.markers.reduce((x(first.position), x(first.position))) { (min($0.0, x($1.position)), max($0.1, x($1.position))) }
         case .label(let l): return l.worldCopies ? (x(l.position), x(l.position)) : nil
         case .sprite(let s): return (x(s.position), x(s.position))
         case .column(let c): return (x(c.position), x(c.position))

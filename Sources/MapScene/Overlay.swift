@@ -33,6 +33,8 @@ public enum Overlay: Sendable {
     case polygon(Polygon)
     case circle(Circle)
     case marker(Marker)
+    /// Markers clustered where they crowd (`MarkerCluster`), drawn with the markers.
+    case cluster(MarkerCluster)
     case label(Label)
     case sprite(Sprite)
     case column(Column)
@@ -46,7 +48,7 @@ public enum Overlay: Sendable {
         case .polyline: .route
         case .polygon: .polygon
         case .circle: .circle
-        case .marker: .marker
+        case .marker, .cluster: .marker
         case .label: .label
         case .sprite: .sprite
         case .column: .column
@@ -63,6 +65,7 @@ public enum Overlay: Sendable {
         case .polygon(let o): o.zIndex
         case .circle(let o): o.zIndex
         case .marker(let o): o.zIndex
+        case .cluster(let o): o.zIndex
         case .label(let o): o.zIndex
         case .sprite(let o): o.zIndex
         case .column(let o): o.zIndex

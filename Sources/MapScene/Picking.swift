@@ -7,6 +7,8 @@ public struct Pick: Sendable, Equatable {
     /// The kind of overlay hit.
     public enum Kind: String, Sendable {
         case route, polygon, circle, marker, label, column, extrusion, arc, sprite
+        /// A cluster of markers (`Overlay.cluster`); a lone marker of one is a `marker`.
+        case cluster
     }
 
     /// The kind of overlay.
@@ -27,11 +29,15 @@ public struct Pick: Sendable, Equatable {
     public var time: Double?
     /// Markers: the label (else the glyph).
     public var label: String?
+    /// Clusters: how many markers the cluster holds, and the zoom at which it splits.
+    public var count: Int?, expansionZoom: Int?
 
     public init(kind: Kind, overlay: Int, position: LatLng, screenDistance: Double, segment: Int? = nil,
-                distanceAlong: Double? = nil, time: Double? = nil, label: String? = nil) {
+                distanceAlong: Double? = nil, time: Double? = nil, label: String? = nil,
+                count: Int? = nil, expansionZoom: Int? = nil) {
         self.kind = kind; self.overlay = overlay; self.position = position; self.screenDistance = screenDistance
         self.segment = segment; self.distanceAlong = distanceAlong; self.time = time; self.label = label
+        self.count = count; self.expansionZoom = expansionZoom
     }
 }
 
@@ -105,6 +111,21 @@ public final class Picker {
         return xs.min()! ... xs.max()!
     }
 
+    /// How far the pointer `s` is from marker `m`'s symbol drawn with its point at `c` (0 on it).
+    static func distance(from s: ScreenPoint, to m: Marker, drawnAt c: ScreenPoint) -> Double {
+        // The symbol's centre: a pin's head sits above its tip.
+        let k = m.drawnScale
+        let (centre, radius): (ScreenPoint, Double) = switch m.style {
+        case .dot: (c, k * Marker.dotDiameter / 2)
+        case .pin: (ScreenPoint(x: c.x, y: c.y - k * Marker.pinHeight * 0.65), k * Marker.pinHeight * 0.35)
+        case .arrow: (c, k * Marker.arrowSize / 2)
+        case .image(let img, let anchor):
+            (ScreenPoint(x: c.x + k * (0.5 - anchor.x) * img.logicalWidth, y: c.y + k * (0.5 - anchor.y) * img.logicalHeight),
+             k * max(img.logicalWidth, img.logicalHeight) / 2)
+        }
+        return max(0, hypot(s.x - centre.x, s.y - centre.y) - radius)
+    }
+
     /// Hits the overlay's copy `k` worlds east of its own coordinates (0: as given).
     func hit(_ overlay: Overlay, index i: Int, at s: ScreenPoint, camera: Camera, copy k: Double = 0,
              tolerance: Double) -> Pick? {
@@ -118,19 +139,27 @@ public final class Picker {
                          tolerance: tolerance + Self.halfWidth(line.style.width, camera))
         case .marker(let m):
             guard let c = project(m.position) else { return nil }
-            // The symbol's centre: a pin's head sits above its tip.
-            let k = m.drawnScale
-            let (centre, radius): (ScreenPoint, Double) = switch m.style {
-            case .dot: (c, k * Marker.dotDiameter / 2)
-            case .pin: (ScreenPoint(x: c.x, y: c.y - k * Marker.pinHeight * 0.65), k * Marker.pinHeight * 0.35)
-            case .arrow: (c, k * Marker.arrowSize / 2)
-            case .image(let img, let anchor):
-                (ScreenPoint(x: c.x + k * (0.5 - anchor.x) * img.logicalWidth, y: c.y + k * (0.5 - anchor.y) * img.logicalHeight),
-                 k * max(img.logicalWidth, img.logicalHeight) / 2)
-            }
-            let d = max(0, hypot(s.x - centre.x, s.y - centre.y) - radius)
+            let d = Self.distance(from: s, to: m, drawnAt: c)
             guard d <= tolerance else { return nil }
             return Pick(kind: .marker, overlay: i, position: m.position, screenDistance: d, label: m.label ?? m.glyph)
+        case .cluster(let cluster):
+            // The zoom's clusters and lone markers; the nearest within the tolerance.
+            var best: Pick?
+            for node in cluster.level(atZoom: camera.zoom) {
+                guard let c = camera.project(MapPoint(x: node.point.x + k, y: node.point.y)) else { continue }
+                let pick: Pick
+                if let mi = node.marker {
+                    let m = cluster.markers[mi]
+                    pick = Pick(kind: .marker, overlay: i, position: m.position, screenDistance: Self.distance(from: s, to: m, drawnAt: c),
+                                label: m.label ?? m.glyph)
+                } else {
+                    let d = max(0, hypot(s.x - c.x, s.y - c.y) - MarkerCluster.discDiameter(count: node.count) / 2)
+                    pick = Pick(kind: .cluster, overlay: i, position: node.point.latLng, screenDistance: d,
+                                label: MarkerCluster.abbreviated(node.count), count: node.count, expansionZoom: node.expansionZoom)
+                }
+                if pick.screenDistance <= tolerance, pick.screenDistance < (best?.screenDistance ?? .infinity) { best = pick }
+            }
+            return best
         case .label(let l):
             guard let c = project(l.position) else { return nil }
             let d = hypot(s.x - c.x, s.y - c.y)

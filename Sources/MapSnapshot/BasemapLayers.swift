@@ -182,6 +182,14 @@ extension BasemapLayers {
                     }
                     out.append(box)
                 }
+            case .cluster(let c):
+                // The zoom's discs keep the basemap's labels off them; lone markers as markers.
+                for node in c.level(atZoom: camera.zoom) {
+                    let h = MarkerCluster.discDiameter(count: node.count) / 2
+                    for s in screenPoints(overlay, at: node.point.latLng) {
+                        out.append(node.marker == nil ? (s.x - h, s.y - h, s.x + h, s.y + h) : (s.x - 12, s.y - 36, s.x + 12, s.y + 12))
+                    }
+                }
             case .label(let l):
                 guard let image = labels.rasterize(l, pixelRatio: camera.pixelRatio) else { continue }
                 for s in screenPoints(overlay, at: l.position) {

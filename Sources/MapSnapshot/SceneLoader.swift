@@ -277,6 +277,10 @@ public struct SceneLoader {
             case .label(let l):
                 let half = Double(l.text.count) * l.size * 0.3 + l.haloWidth
                 grow(top: l.size * 0.6, left: half, bottom: l.size * 0.6, right: half)
+            case .cluster(let c):
+                // A fit sees every marker; at the fitted zoom they may be discs or pins.
+                all(MarkerCluster.discDiameter(count: c.markers.count) / 2 + 1)
+                grow(top: Marker.pinHeight + 3, left: 14, bottom: 3, right: 14)
             default: break
             }
         }
@@ -414,10 +418,25 @@ public struct SceneLoader {
                 do { specs = try SimpleStyle.overlays(of: data, base: s) } catch { throw SceneLoadError(at("data"), "\(error)") }
             default: throw SceneLoadError(at(""), "a geojson overlay needs exactly one of file or data")
             }
+            var points: [Marker] = []
+            let clustered = s.cluster ?? false
+            if !clustered, s.clusterRadius != nil || s.clusterMaxZoom != nil || s.clusterColor != nil {
+                throw SceneLoadError(at("cluster"), "clusterRadius, clusterMaxZoom and clusterColor need \"cluster\": true")
+            }
             for spec in specs {
                 let built = try overlay(spec, index: i, tilt: tilt)
-                out.overlays += built.overlays
+                for o in built.overlays {
+                    if clustered, case .marker(let m) = o { points.append(m) } else { out.overlays.append(o) }
+                }
                 out.fitPoints += built.fitPoints
+            }
+            if clustered {
+                let colour = try color(s.clusterColor, at("clusterColor")) ?? Color(rgb: 0x1F6FEB)
+                let c = try wrap(at("")) { () throws(SceneError) in
+                    try MarkerCluster(markers: points, radius: s.clusterRadius ?? 50, maxZoom: s.clusterMaxZoom ?? 16,
+                                      color: colour, zIndex: z)
+                }
+                out.overlays.append(.cluster(c))
             }
         case "column", "arc", "extrusion":
             let built = try overlay3D(s, z: z, at: at, tilt: tilt)

@@ -42,6 +42,8 @@ struct SceneOptions: ParsableArguments {
     var routeWidth: Double?
     @Option(name: .customLong("geojson"), help: ArgumentHelp("GeoJSON features drawn by geometry (lines, polygons, pins) and styled by their simplestyle properties: stroke, fill, marker-color… (repeatable).", valueName: "FILE"))
     var geojsonFiles: [String] = []
+    @Flag(name: .customLong("cluster"), help: "Cluster the --geojson files' Points where they crowd (50 px, up to zoom 16).")
+    var cluster = false
 
     // Circles.
     @Option(name: .customLong("circle"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A circle; RADIUS ends in m, km or px (repeatable).", valueName: "LAT,LON,RADIUS"))
@@ -240,6 +242,7 @@ struct SceneOptions: ParsableArguments {
         for file in geojsonFiles {
             var o = SceneDocument.OverlaySpec(type: "geojson")
             o.file = file == "-" ? file : URL(fileURLWithPath: file).path
+            if cluster { o.cluster = true }
             overlays.append(o)
         }
         for (i, text) in circles.enumerated() {
