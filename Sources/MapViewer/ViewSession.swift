@@ -277,6 +277,19 @@ public final class ViewSession: @unchecked Sendable {
             return
         }
         let pick = picker.pick(frameOverlays(at: now), at: p, camera: cam, tolerance: options.pickTolerance)
+        if let pick, pick.kind == .cluster, let z = pick.expansionZoom {
+            // A cluster opens: the map eases onto it at the zoom where it splits (MapLibre's
+            // cluster example), no callout.
+            interaction.step(to: now)
+            var target = cam
+            target.center = pick.position
+            target.zoom = max(cam.zoom, Double(z))
+            interaction.ease(to: target, duration: 0.5)
+            selection = nil
+            selectionWrap = nil
+            report(.pick(pick))
+            return
+        }
         selection = pick
         // The callout starts on the copy of the world that was clicked.
         selectionWrap = pick.map { CalloutWrap(lon: $0.position.lon, screen: p) }
@@ -443,6 +456,8 @@ public final class ViewSession: @unchecked Sendable {
             if let t = p.time { lines.append(isoTime(t).replacingOccurrences(of: "T", with: " ")) }
         case .marker, .label:
             lines.append(p.label ?? String(format: "%.5f, %.5f", p.position.lat, p.position.lon))
+        case .cluster:
+            lines.append("\(p.count ?? 0) markers")
         default:
             lines.append(String(format: "%@ %.5f, %.5f", p.kind.rawValue, p.position.lat, p.position.lon))
         }

@@ -185,6 +185,33 @@ import Testing
         #expect(abs(Double(mbox.minY + mbox.maxY + 1) / 2 - (tipH.y - 21 * 1.25)) <= 1.0, "glyph \(mbox)")
     }
 
+    /// A posted scene's clustered geojson: five points within a few pixels at zoom 3 are one
+    /// 28-px disc (24 px of colour inside a 2-px white ring) at their Mercator centroid, its
+    /// count in near-black (WCAG contrast on magenta); the lone point far away is a pin.
+    @Test func postedClustersDrawOneDiscWithItsCount() async throws {
+        let pts = [(10.0, 10.0), (10.05, 10.0), (10.0, 10.05), (9.95, 10.0), (10.0, 9.95)]
+        let features = pts.map { #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[\#($0.1),\#($0.0)]}}"# }
+            + [##"{"type":"Feature","properties":{"marker-color":"#00ff00"},"geometry":{"type":"Point","coordinates":[-20,-10]}}"##]
+        let body = ##"{"size":[400,300],"camera":{"center":[0,0],"zoom":2},"overlays":[{"type":"geojson","cluster":true,"clusterColor":"#ff00ff","data":{"type":"FeatureCollection","features":["##
+            + features.joined(separator: ",") + "]}}]}"
+        let r = try await post("/static", body)
+        #expect(r.status == .ok, "\(r.body.text)")
+        let img = try image(r)
+        // Ours is zoom 2 on 512-px tiles: Google's zoom 3.
+        let c = imagePixel((10, 10), center: (0, 0), googleZoom: 3, w: 400, h: 300)
+        let found = extent(of: 0xFF00FF, in: img, tolerance: 40)
+        let box = try #require(found, "no disc")
+        #expect(abs(Double(box.maxX - box.minX + 1) - 24) <= 1.5 && abs(Double(box.maxY - box.minY + 1) - 24) <= 1.5, "disc \(box)")
+        #expect(abs(Double(box.minX + box.maxX + 1) / 2 - c.x) <= 1 && abs(Double(box.minY + box.maxY + 1) / 2 - c.y) <= 1, "disc \(box) at \(c)")
+        // The count: dark ink in the disc's middle.
+        var ink = 0
+        for y in Int(c.y) - 6 ... Int(c.y) + 6 { for x in Int(c.x) - 6 ... Int(c.x) + 6 where distance(img.pixel(x: x, y: y), 0x1F2328) < 60 { ink += 1 } }
+        #expect(ink >= 8, "\(ink) dark pixels in the disc")
+        // The lone point is a pin (its head 21 px above the tip).
+        let q = imagePixel((-10, -20), center: (0, 0), googleZoom: 3, w: 400, h: 300)
+        #expect(distance(img.pixel(x: Int(q.x), y: Int(q.y) - 26), 0x00FF00) < 40)
+    }
+
     @Test func pinSizesFollowMapboxAndGoogle() async throws {
         // Mapbox: pin-s and pin-l, and a geojson Point's marker-size, on an ocean view.
         let gj = ##"{"type":"FeatureCollection","features":["##

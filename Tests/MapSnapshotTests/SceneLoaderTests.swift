@@ -96,7 +96,32 @@ import Testing
         #expect(m.glyph == "B")
     }
 
+    /// `cluster` gathers a geojson overlay's Points into one `MarkerCluster`; its lines stay lines.
+    @Test func geojsonPointsCluster() throws {
+        let s = try loader.snapshot(from: doc("""
+            {"camera": {"center": [0, 0], "zoom": 3},
+             "overlays": [{"type": "geojson", "cluster": true, "clusterRadius": 30, "clusterMaxZoom": 12, "clusterColor": "#ff00ff",
+                           "data": {"type": "FeatureCollection", "features": [
+                             {"type": "Feature", "properties": {"title": "a"}, "geometry": {"type": "Point", "coordinates": [2, 1]}},
+                             {"type": "Feature", "properties": {}, "geometry": {"type": "MultiPoint", "coordinates": [[2.1, 1], [3, 1]]}},
+                             {"type": "Feature", "properties": {}, "geometry": {"type": "LineString", "coordinates": [[0, 0], [1, 1]]}}]}}]}
+            """))
+        #expect(s.overlays.count == 2)
+        guard case .polyline = s.overlays.first, case .cluster(let c) = s.overlays.last else {
+            Issue.record("expected a route and a cluster: \(s.overlays)")
+            return
+        }
+        #expect(c.markers.count == 3 && c.markers[0].label == "a")
+        #expect(c.radius == 30 && c.maxZoom == 12 && c.color == Color(rgb: 0xFF00FF))
+    }
+
     @Test(arguments: [
+        (#"{"overlays": [{"type": "geojson", "clusterRadius": 20, "data": {"type": "Point", "coordinates": [1, 2]}}]}"#,
+         "overlays[0].cluster: clusterRadius, clusterMaxZoom and clusterColor need \"cluster\": true"),
+        (#"{"overlays": [{"type": "geojson", "cluster": true, "clusterRadius": 0, "data": {"type": "Point", "coordinates": [1, 2]}}]}"#,
+         "overlays[0] radius: 0.0 is not in (0, 512] px"),
+        (#"{"overlays": [{"type": "geojson", "cluster": true, "clusterMaxZoom": 30, "data": {"type": "Point", "coordinates": [1, 2]}}]}"#,
+         "overlays[0] maxZoom: 30 is not in 0…24"),
         (#"{"overlays": [{"type": "blob"}]}"#, "overlays[0].type"),
         (#"{"overlays": [{"type": "circle", "position": [1, 2], "radius": 5, "radiusUnit": "ly"}]}"#, "overlays[0].radiusUnit"),
         (#"{"overlays": [{"type": "route", "coordinates": [[1, 2]], "color": "blurple"}]}"#, "overlays[0].color"),

@@ -115,6 +115,28 @@ import Testing
         #expect(s2.camera.center != cam.center)
     }
 
+    /// A click on a cluster eases onto it at the zoom where it splits (its expansion zoom):
+    /// markers 0.01° apart are 0.01/360 × 512 × 2^z px apart, 29 px at zoom 11 (inside the
+    /// 50-px radius: one cluster) and 58 px at zoom 12 (apart), so it opens at 12.
+    @Test func aClickOnAClusterOpensIt() throws {
+        let markers = try [(0.3, 0.3), (0.3, 0.31), (0.31, 0.3)].map { try Marker(position: LatLng(lat: $0.0, lon: $0.1)) }
+        let cluster = try MarkerCluster(markers: markers)
+        let s = Self.session([.cluster(cluster)])
+        let node = try #require(cluster.level(atZoom: 8).first)
+        #expect(node.count == 3)
+        let z = try #require(node.expansionZoom)
+        #expect(z == 12)
+        #expect(cluster.level(atZoom: 12).count == 3 && cluster.level(atZoom: 11).count == 1)
+        click(s, try #require(s.camera.project(node.point.latLng)), at: 1)
+        let after = s.frame(at: 2).camera
+        expectNear(after.zoom, Double(z), tolerance: 1e-9)
+        expectNear(after.center.lat, node.point.latLng.lat, tolerance: 1e-9)
+        expectNear(after.center.lon, node.point.latLng.lon, tolerance: 1e-9)
+        let picks = s.takeReports().compactMap { if case .pick(let p) = $0 { p } else { nil } }
+        #expect(picks.first?.kind == .cluster && picks.first?.count == 3)
+        #expect(s.frame(at: 2).callouts.isEmpty)
+    }
+
     /// A click on the compass eases back to north over 1 s (Shift: also flat); a drag on it turns
     /// the map by the angle swept round its centre.
     @Test func compassClickAndDrag() throws {
