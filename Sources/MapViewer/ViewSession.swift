@@ -46,6 +46,8 @@ public enum ViewerReport: Sendable, Equatable {
             fields.append(#""lon": \#(ViewSession.number(p.position.lon, 8))"#)
             if let t = p.time { fields.append(#""time": "\#(ViewSession.isoTime(t))""#) }
             if let l = p.label { fields.append(#""label": \#(ViewSession.jsonString(l))"#) }
+            if let c = p.count { fields.append(#""count": \#(c)"#) }
+            if let z = p.expansionZoom { fields.append(#""expansionZoom": \#(z)"#) }
             return #"{"pick": {\#(fields.joined(separator: ", "))}}"#
         case .markerMoved(let i, let p):
             return #"{"marker": {"overlay": \#(i), "lat": \#(ViewSession.number(p.lat, 8)), "lon": \#(ViewSession.number(p.lon, 8))}}"#

@@ -134,6 +134,8 @@ import Testing
         expectNear(after.center.lon, node.point.latLng.lon, tolerance: 1e-9)
         let picks = s.takeReports().compactMap { if case .pick(let p) = $0 { p } else { nil } }
         #expect(picks.first?.kind == .cluster && picks.first?.count == 3)
+        #expect(ViewerReport.pick(picks.first).jsonLine.contains(#""kind": "cluster", "overlay": 0"#))
+        #expect(ViewerReport.pick(picks.first).jsonLine.hasSuffix(#""label": "3", "count": 3, "expansionZoom": 12}}"#))
         #expect(s.frame(at: 2).callouts.isEmpty)
     }
 
