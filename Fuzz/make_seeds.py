@@ -57,6 +57,11 @@ scenes = {
     "geometry": {"type": "MultiPoint", "coordinates": [[1, 2], [3, 4]]}},
    {"type": "Feature", "properties": None, "geometry": {"type": "GeometryCollection", "geometries": [{"type": "Point", "coordinates": [5, 5]}]}}]}}]},
 }
+scenes["cluster.json"] = {"camera": {"center": [48.2, 16.37], "zoom": 9}, "size": [200, 150], "overlays": [
+    {"type": "geojson", "cluster": True, "clusterRadius": 40, "clusterMaxZoom": 12, "clusterColor": "#f28cb1",
+     "data": {"type": "FeatureCollection", "features": [
+         {"type": "Feature", "properties": {"title": "A"} if i % 5 == 0 else {},
+          "geometry": {"type": "Point", "coordinates": [16.37 + 0.01 * (i % 7), 48.2 + 0.013 * (i % 5)]}} for i in range(30)]}}]}
 for k, v in scenes.items(): put("scene", k, json.dumps(v))
 
 # Static-map URL grammars.
