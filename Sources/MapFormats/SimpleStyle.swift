@@ -126,7 +126,6 @@ public enum SimpleStyle {
             return "#" + hex + String(byte, radix: 16).leftPadded(to: 2)
         }
 
-        /// `stroke-width` in pixels, else `base`, else 2.
         /// `marker-symbol` when it is a letter or a number up to 99 (drawn in the pin's head);
         /// nil for a Maki icon name, which there is no icon to draw for.
         func markerGlyph() -> String? {
@@ -147,6 +146,7 @@ public enum SimpleStyle {
             return k
         }
 
+        /// `stroke-width` in pixels, else `base`, else 2.
         func width(base: Double?, allowZero: Bool) throws(SimpleStyleError) -> Double {
             guard let v = values["stroke-width"], v != .null else { return base ?? SimpleStyle.defaultStrokeWidth }
             guard let w = v.numberValue, allowZero ? w >= 0 : w > 0, w <= 100 else {

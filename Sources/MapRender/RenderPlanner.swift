@@ -779,21 +779,12 @@ public final class RenderPlanner: @unchecked Sendable {
         }
     }
 
-    /// Draws `image` with the middle of its ink (the box of its non-transparent pixels, not
-    /// the text box, whose line spacing sits the capitals off-centre) `offset` from the point.
+    /// Draws `image` with the middle of its ink (`SpriteImage.inkCentre`, not the text box,
+    /// whose line spacing sits the capitals off-centre) `offset` from the point.
     private func addInkCentred(_ image: SpriteImage, at position: LatLng, offset: (x: Double, y: Double),
                                opacity: Double, _ view: PlanView, _ out: inout [DrawCommand]) {
-        var minX = image.width, minY = image.height, maxX = -1, maxY = -1
-        image.pixels.withUnsafeBufferPointer { px in
-            for y in 0 ..< image.height {
-                for x in 0 ..< image.width where px[(y * image.width + x) * 4 + 3] != 0 {
-                    minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
-                }
-            }
-        }
-        guard maxX >= 0 else { return }
-        let inkX = Double(minX + maxX + 1) / 2 / image.pixelRatio, inkY = Double(minY + maxY + 1) / 2 / image.pixelRatio
-        addQuad(at: position, image: image, anchor: (0, 0), offset: (offset.x - inkX, offset.y - inkY),
+        guard let ink = image.inkCentre else { return }
+        addQuad(at: position, image: image, anchor: (0, 0), offset: (offset.x - ink.x, offset.y - ink.y),
                 view, &out, opacity: opacity)
     }
 

@@ -65,12 +65,12 @@ public struct Marker: Sendable {
         guard Self.scaleRange.contains(scale) else {
             throw SceneError(parameter: "scale", reason: "\(scale) is not in \(Self.scaleRange.lowerBound)…\(Self.scaleRange.upperBound)")
         }
-        self.position = position; self.style = style; self.color = color; self.label = label; self.zIndex = zIndex
         if let g = glyph {
             guard (1 ... Self.maxGlyphLength).contains(g.count), !g.contains(where: { $0.isWhitespace || $0.isNewline }) else {
                 throw SceneError(parameter: "glyph", reason: "'\(g.prefix(12))' is not one or two characters")
             }
         }
+        self.position = position; self.style = style; self.color = color; self.label = label; self.zIndex = zIndex
         self.rotation = rotation
         self.scale = scale
         self.glyph = glyph

@@ -146,18 +146,19 @@ public final class Picker {
             // The zoom's clusters and lone markers; the nearest within the tolerance.
             var best: Pick?
             for node in cluster.level(atZoom: camera.zoom) {
-                guard let c = camera.project(MapPoint(x: node.point.x + k, y: node.point.y)) else { continue }
-                let pick: Pick
+                let pick: Pick?
                 if let mi = node.marker {
-                    let m = cluster.markers[mi]
-                    pick = Pick(kind: .marker, overlay: i, position: m.position, screenDistance: Self.distance(from: s, to: m, drawnAt: c),
-                                label: m.label ?? m.glyph)
-                } else {
+                    // A lone marker is drawn, and hit, as a marker of its own.
+                    pick = hit(.marker(cluster.markers[mi]), index: i, at: s, camera: camera, copy: k, tolerance: tolerance)
+                } else if let c = camera.project(MapPoint(x: node.point.x + k, y: node.point.y)) {
                     let d = max(0, hypot(s.x - c.x, s.y - c.y) - MarkerCluster.discDiameter(count: node.count) / 2)
-                    pick = Pick(kind: .cluster, overlay: i, position: node.point.latLng, screenDistance: d,
-                                label: MarkerCluster.abbreviated(node.count), count: node.count, expansionZoom: node.expansionZoom)
+                    pick = d > tolerance ? nil : Pick(kind: .cluster, overlay: i, position: node.point.latLng, screenDistance: d,
+                                                      label: MarkerCluster.abbreviated(node.count), count: node.count,
+                                                      expansionZoom: node.expansionZoom)
+                } else {
+                    pick = nil
                 }
-                if pick.screenDistance <= tolerance, pick.screenDistance < (best?.screenDistance ?? .infinity) { best = pick }
+                if let pick, pick.screenDistance < (best?.screenDistance ?? .infinity) { best = pick }
             }
             return best
         case .label(let l):

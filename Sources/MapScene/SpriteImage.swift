@@ -1,4 +1,5 @@
 import GeoKit
+import Synchronization
 
 /// A bitmap to draw on the map (an icon, a label rendered by Cairo, a compass):
 /// RGBA, 8 bits per channel, premultiplied alpha, rows top-down.
@@ -12,6 +13,8 @@ public final class SpriteImage: Sendable {
     public let pixels: [UInt8]
     /// Image pixels per logical pixel (2 for an image drawn for a 2× output).
     public let pixelRatio: Double
+    /// `inkCentre` once found (nil inside: not looked for yet).
+    private let inkMemo = Mutex<(x: Double, y: Double)??>(nil)
 
     /// Wraps premultiplied RGBA pixels; nil when the byte count does not match or a side is
     /// not in 1…4096 or the ratio is not in 0.25…8.
@@ -25,6 +28,25 @@ public final class SpriteImage: Sendable {
     public var logicalWidth: Double { Double(width) / pixelRatio }
     /// Size in logical pixels.
     public var logicalHeight: Double { Double(height) / pixelRatio }
+
+    /// The middle of the box round the image's ink (its pixels that are not fully
+    /// transparent), logical pixels from the top-left; nil when it has none. Found on first use
+    /// and kept: a glyph is centred by its ink, not by its text box, in every frame.
+    public var inkCentre: (x: Double, y: Double)? {
+        if let known = inkMemo.withLock({ $0 }) { return known }
+        var minX = width, minY = height, maxX = -1, maxY = -1
+        pixels.withUnsafeBufferPointer { px in
+            for y in 0 ..< height {
+                for x in 0 ..< width where px[(y * width + x) * 4 + 3] != 0 {
+                    minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                }
+            }
+        }
+        let centre: (x: Double, y: Double)? = maxX < 0 ? nil
+            : (Double(minX + maxX + 1) / 2 / pixelRatio, Double(minY + maxY + 1) / 2 / pixelRatio)
+        inkMemo.withLock { $0 = .some(centre) }
+        return centre
+    }
 }
 
 /// A bitmap placed at a geographic point, upright on the screen.

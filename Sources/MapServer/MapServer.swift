@@ -180,21 +180,24 @@ public final class MapServer: Sendable {
         // A clustered one stays whole (the loader clusters its Points); the limits count what it
         // draws as if it were not clustered, since past its maxZoom every Point is drawn alone.
         var specs: [SceneDocument.OverlaySpec] = []
-        var counted: [SceneDocument.OverlaySpec] = []
+        var overlayCount = 0, points = 0
+        func count(_ drawn: [SceneDocument.OverlaySpec]) {
+            overlayCount += drawn.count
+            points += drawn.reduce(0) { $0 + $1.pathPoints }
+        }
         for (i, o) in (doc.overlays ?? []).enumerated() {
-            guard o.type == "geojson" else { specs.append(o); counted.append(o); continue }
+            guard o.type == "geojson" else { specs.append(o); count([o]); continue }
             guard let data = o.data else { throw APIError.bad("overlays[\(i)].data", "a geojson overlay needs data (the server reads no file)") }
             let drawn: [SceneDocument.OverlaySpec]
             do { drawn = try SimpleStyle.overlays(of: data, base: o, options: TrackReadOptions(maxPoints: limits.maxPathPoints)) } catch {
                 throw APIError.bad("overlays[\(i)].data", "\(error)")
             }
             if o.cluster == true { specs.append(o) } else { specs += drawn }
-            counted += drawn
-            guard counted.count <= limits.maxOverlays else { throw APIError.bad("overlays", "more than \(limits.maxOverlays) overlays") }
+            count(drawn)
+            guard overlayCount <= limits.maxOverlays else { throw APIError.bad("overlays", "more than \(limits.maxOverlays) overlays") }
         }
         doc.overlays = specs
-        guard counted.count <= limits.maxOverlays else { throw APIError.bad("overlays", "\(counted.count) overlays is over the limit of \(limits.maxOverlays)") }
-        let points = counted.reduce(0) { $0 + $1.pathPoints }
+        guard overlayCount <= limits.maxOverlays else { throw APIError.bad("overlays", "\(overlayCount) overlays is over the limit of \(limits.maxOverlays)") }
         guard points <= limits.maxPathPoints else { throw APIError.bad("overlays", "\(points) points is over the limit of \(limits.maxPathPoints)") }
         if !layers.isEmpty, doc.basemap == nil { doc.basemap = "none" }
         if doc.basemap == nil, doc.style == nil { doc.style = config.style }
