@@ -213,6 +213,81 @@ enum Shaders {
     }
     """
 
+    /// `screenVertex` for a run of markers drawn instanced (`ScreenBatch`): the anchor comes in
+    /// clip space and the colour per part from the instance, whether the part is a fringed shape
+    /// from the vertex; the arithmetic after that is `screenVertex`'s, so the pixels are the same.
+    static let screenInstancedVertex = """
+    #version 300 es
+    precision highp float;
+    layout(location = 1) in vec2 a_offset;
+    layout(location = 2) in vec2 a_uv;
+    layout(location = 3) in float a_part;
+    layout(location = 4) in float a_shape;
+    layout(location = 5) in vec4 a_clip;
+    layout(location = 6) in vec4 a_color0;
+    layout(location = 7) in vec4 a_color1;
+    layout(location = 8) in vec4 a_color2;
+    uniform vec2 u_viewport;
+    uniform float u_ratio;
+    out vec2 v_uv;
+    flat out vec4 v_color;
+    void main() {
+        vec4 c = a_clip;
+        vec2 px = (c.xy / c.w * 0.5 + 0.5) * u_viewport;
+        if (a_shape > 0.5) px = floor(px + 0.5) + a_offset * vec2(1.0, -1.0) * u_ratio;
+        else px = floor(px + a_offset * vec2(1.0, -1.0) * u_ratio + 0.5);
+        gl_Position = vec4((px / u_viewport * 2.0 - 1.0) * c.w, c.z, c.w);
+        v_uv = vec2(a_uv.x, a_shape > 0.5 ? -1.0 : a_uv.y);
+        v_color = a_part < 0.5 ? a_color0 : (a_part < 1.5 ? a_color1 : a_color2);
+    }
+    """
+
+    /// A stamped marker's quad (`ScreenBatch`): `u_box` is the stamp's box about the marker's
+    /// anchor (snapped to a whole pixel as `screenVertex` does), in device pixels, y up.
+    static let stampVertex = """
+    #version 300 es
+    precision highp float;
+    layout(location = 0) in vec2 a_corner;
+    layout(location = 5) in vec4 a_clip;
+    layout(location = 6) in vec4 a_color0;
+    layout(location = 7) in vec4 a_color1;
+    layout(location = 8) in vec4 a_color2;
+    uniform vec2 u_viewport;
+    uniform vec4 u_box;
+    out vec2 v_uv;
+    flat out vec4 v_color0;
+    flat out vec4 v_color1;
+    flat out vec4 v_color2;
+    void main() {
+        vec4 c = a_clip;
+        vec2 px = floor((c.xy / c.w * 0.5 + 0.5) * u_viewport + 0.5) + u_box.xy + a_corner * u_box.zw;
+        gl_Position = vec4((px / u_viewport * 2.0 - 1.0) * c.w, c.z, c.w);
+        v_uv = a_corner;
+        v_color0 = a_color0;
+        v_color1 = a_color1;
+        v_color2 = a_color2;
+    }
+    """
+
+    /// The parts' colours (premultiplied) laid over each other in order, each by its coverage
+    /// from the stamp: what blending the parts one by one gives.
+    static let stampFragment = """
+    #version 300 es
+    precision highp float;
+    uniform sampler2D u_texture;
+    in vec2 v_uv;
+    flat in vec4 v_color0;
+    flat in vec4 v_color1;
+    flat in vec4 v_color2;
+    out vec4 fragColor;
+    void main() {
+        vec4 a = texture(u_texture, v_uv);
+        vec4 acc = v_color0 * a.r;
+        acc = v_color1 * a.g + acc * (1.0 - v_color1.a * a.g);
+        fragColor = v_color2 * a.b + acc * (1.0 - v_color2.a * a.b);
+    }
+    """
+
     static let screenFragment = """
     #version 300 es
     precision highp float;

@@ -34,6 +34,14 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
         set { state.flagLock.withLock { state.partialRedraw = newValue } }
     }
 
+    /// Draw runs of markers with the same meshes (pins, arrows, repeated icons) as one instanced
+    /// draw each instead of a draw call per part (see `ScreenBatch`); the pixels are the same.
+    /// On by default.
+    public var instancing: Bool {
+        get { state.flagLock.withLock { state.instancing } }
+        set { state.flagLock.withLock { state.instancing = newValue } }
+    }
+
     /// The multisample count in use (0: none).
     public var samples: Int { state.flagLock.withLock { state.samples } }
     /// Whether the shaders compute edge coverage (antialiasing without multisampling).
@@ -124,7 +132,8 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
         let box = state
         return try thread.sync {
             guard let s = box.state else { throw RenderError(.threadStopped) }
-            let partial = box.flagLock.withLock { box.partialRedraw }
+            let (partial, instancing) = box.flagLock.withLock { (box.partialRedraw, box.instancing) }
+            s.instancing = instancing
             let (frame, fraction, drawMs, readMs) = try s.draw(plan, partial: partial, custom: customLayers, time: time)
             // Again after frames 1, 2, 4, 8, …: LLVM builds statics lazily as it compiles, and the
             // handler must stay registered after them (a handful of entries over any run).
@@ -162,6 +171,7 @@ private final class GLStateBox: @unchecked Sendable {
     var state: GLState?
     let flagLock = NSLock()
     var partialRedraw = true
+    var instancing = true
     var lastRedrawFraction = 1.0
     var samples = 0
     var shaderAA = true
@@ -183,6 +193,10 @@ private final class GLState {
     let groundFill = LazyProgram(Shaders.groundScreenWidthVertex, Shaders.groundFillFragment)
     let groundDisc = LazyProgram(Shaders.groundScreenWidthVertex, Shaders.groundDiscFragment)
     let screen = LazyProgram(Shaders.screenVertex, Shaders.screenFragment)
+    /// `screen` for runs of markers drawn instanced (see `ScreenBatch`).
+    let screenInstanced = LazyProgram(Shaders.screenInstancedVertex, Shaders.screenFragment)
+    /// Stamped markers (see `ScreenBatch`).
+    let stampProgram = LazyProgram(Shaders.stampVertex, Shaders.stampFragment)
     let solid = LazyProgram(Shaders.solidVertex, Shaders.solidFragment)
     let cylinder = LazyProgram(Shaders.cylinderVertex, Shaders.cylinderFragment)
     /// Antialiased fringes of opaque solids' faces, with shader coverage (see `SolidFringe`).
@@ -205,6 +219,19 @@ private final class GLState {
     var behind: (id: GLuint, width: Int, height: Int) = (0, 0, 0)
     var textures: [ObjectIdentifier: GPUTexture] = [:]
     var whiteTexture: GLuint = 0
+    /// Joined marker meshes of instanced runs, by their parts' meshes and coverage.
+    var batches: [BatchKey: GPUScreenBatch] = [:]
+    /// The instance attributes of the run being drawn (a buffer and its staging array, kept).
+    var instanceBuffer: GLuint = 0
+    var instances: [Float] = []
+    /// Draw runs of markers instanced (`MapRenderer.instancing`), set before each frame.
+    var instancing = true
+    /// The unit square a stamped marker's quad is made of, with the instance attributes.
+    lazy var stampQuad: GPUArrays = {
+        let a = GPUArrays(vertices: [0, 0, 1, 0, 1, 1, 0, 1], indices: [0, 1, 2, 0, 2, 3], stride: 2, attributes: [(0, 2, 0)])
+        ScreenBatch.bindInstanceAttributes(vao: a.vao, buffer: instanceBuffer)
+        return a
+    }()
     var frame = 0
     let description: String
 
@@ -225,11 +252,14 @@ private final class GLState {
         glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, 1, 1, 0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), &white)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        glGenBuffers(1, &instanceBuffer)
     }
 
     deinit {
         meshes.removeAll()
         textures.removeAll()
+        batches.removeAll()
+        glDeleteBuffers(1, &instanceBuffer)
         skyQuad.release()
         glDeleteTextures(1, &whiteTexture)
         if behind.id != 0 { glDeleteTextures(1, &behind.id) }
@@ -509,11 +539,119 @@ private final class GLState {
                 glDrawElements(GLenum(GL_TRIANGLES), GLsizei(count), GLenum(GL_UNSIGNED_INT), nil)
             }
         }
+        /// A run of markers (see `ScreenBatch`) as one instanced draw.
+        func drawRun(_ cmds: [DrawCommand], _ run: ScreenBatch.Run) throws {
+            let parts = Array(cmds[run.start ..< run.start + run.parts])
+            let key = BatchKey(meshes: parts.map { ObjectIdentifier($0.mesh) }, shapes: parts.map { $0.coverage == .shape })
+            let batch: GPUScreenBatch
+            if let b = batches[key] {
+                b.lastFrame = frame
+                batch = b
+            } else {
+                batch = GPUScreenBatch(parts, instanceBuffer: instanceBuffer, frame: frame)
+                batches[key] = batch
+            }
+            let stamped = ScreenBatch.stampable(parts, samples: target.samples)
+            let stamp = stamped ? try stamp(batch, parts) : nil
+            // Each marker's anchor in clip space, as `setMatrix` translates the matrix (in Double),
+            // then its parts' colours.
+            instances.removeAll(keepingCapacity: true)
+            for g in 0 ..< run.markers {
+                let first = run.start + g * run.parts
+                let o = cmds[first].origin
+                let tx = (o.x - base.x) * ws, ty = (o.y - base.y) * ws
+                for i in 0 ..< 4 { instances.append(Float(baseMatrix[i] * tx + baseMatrix[4 + i] * ty + baseMatrix[12 + i])) }
+                for j in 0 ..< ScreenBatch.maxParts {
+                    if j < run.parts {
+                        let c = cmds[first + j].color.premultiplied
+                        instances.append(c.0); instances.append(c.1); instances.append(c.2); instances.append(c.3)
+                    } else {
+                        instances.append(0); instances.append(0); instances.append(0); instances.append(0)
+                    }
+                }
+            }
+            let program = try (stamp == nil ? screenInstanced : stampProgram).get()
+            useProgram(program)
+            setBlend(true)
+            glDisable(GLenum(GL_STENCIL_TEST))
+            glUniform2f(program.uniform("u_viewport"), Float(w), Float(h))
+            glActiveTexture(GLenum(GL_TEXTURE0))
+            if let stamp {
+                glUniform4f(program.uniform("u_box"), Float(stamp.x), Float(stamp.y), Float(stamp.width), Float(stamp.height))
+                glBindTexture(GLenum(GL_TEXTURE_2D), stamp.texture)
+            } else {
+                glUniform1f(program.uniform("u_ratio"), Float(ratio))
+                glBindTexture(GLenum(GL_TEXTURE_2D), parts[0].texture.map { texture(for: $0) } ?? whiteTexture)
+            }
+            glUniform1i(program.uniform("u_texture"), 0)
+            glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+            instances.withUnsafeBytes {
+                glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STREAM_DRAW))
+            }
+            let arrays = stamp == nil ? batch.arrays : stampQuad
+            glBindVertexArray(arrays.vao)
+            triangles += arrays.indexCount / 3 * run.markers
+            glDrawElementsInstanced(GLenum(GL_TRIANGLES), GLsizei(arrays.indexCount), GLenum(GL_UNSIGNED_INT), nil,
+                                    GLsizei(run.markers))
+        }
+        /// The batch's stamp at this pixel ratio, drawn when first needed: each part's coverage
+        /// into its channel, by the same program that draws the parts unstamped.
+        func stamp(_ batch: GPUScreenBatch, _ parts: [DrawCommand]) throws -> GPUScreenBatch.Stamp {
+            if let st = batch.stamp, st.ratio == ratio { return st }
+            let program = try screenInstanced.get()
+            let st = GPUScreenBatch.Stamp(ratio: ratio, box: ScreenBatch.stampBox(parts, ratio: ratio))
+            let scissored = glIsEnabled(GLenum(GL_SCISSOR_TEST)) == GLboolean(GL_TRUE)
+            glDisable(GLenum(GL_SCISSOR_TEST))
+            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), st.framebuffer)
+            glViewport(0, 0, GLsizei(st.width), GLsizei(st.height))
+            glClearColor(0, 0, 0, 0)
+            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+            useProgram(program)
+            setBlend(true)
+            glDisable(GLenum(GL_STENCIL_TEST))
+            glUniform2f(program.uniform("u_viewport"), Float(st.width), Float(st.height))
+            glUniform1f(program.uniform("u_ratio"), Float(ratio))
+            glActiveTexture(GLenum(GL_TEXTURE0))
+            glBindTexture(GLenum(GL_TEXTURE_2D), whiteTexture)
+            glUniform1i(program.uniform("u_texture"), 0)
+            // One marker, anchored at texel corner (−x, −y), every part in white.
+            var one: [Float] = [Float(-st.x) / Float(st.width) * 2 - 1, Float(-st.y) / Float(st.height) * 2 - 1, 0, 1]
+            one += [Float](repeating: 1, count: 4 * ScreenBatch.maxParts)
+            glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+            one.withUnsafeBytes { glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STREAM_DRAW)) }
+            glBindVertexArray(batch.arrays.vao)
+            for (j, r) in batch.partRanges.enumerated() {
+                glColorMask(GLboolean(j == 0 ? 1 : 0), GLboolean(j == 1 ? 1 : 0), GLboolean(j == 2 ? 1 : 0), GLboolean(0))
+                glDrawElementsInstanced(GLenum(GL_TRIANGLES), GLsizei(r.count), GLenum(GL_UNSIGNED_INT),
+                                        UnsafeRawPointer(bitPattern: r.start * 4), 1)
+            }
+            glColorMask(GLboolean(1), GLboolean(1), GLboolean(1), GLboolean(1))
+            target.bind()
+            glClearColor(bg.0, bg.1, bg.2, bg.3)
+            if scissored { glEnable(GLenum(GL_SCISSOR_TEST)) }
+            batch.stamp = st
+            return st
+        }
+        /// Commands in order, runs of markers instanced.
+        func drawList(_ cmds: [DrawCommand]) throws {
+            var i = 0
+            while i < cmds.count {
+                if instancing, let run = ScreenBatch.run(in: cmds, from: i, joinable: { k in
+                    ScreenBatch.joinable(cmds[k]) { self.buffers(for: $0).anchored }
+                }) {
+                    try drawRun(cmds, run)
+                    i += run.commands
+                } else {
+                    try drawCommand(cmds[i])
+                    i += 1
+                }
+            }
+        }
         func drawAll() throws {
             glClear(GLbitfield(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
             stencilRef = 0
             glDisable(GLenum(GL_DEPTH_TEST))
-            for cmd in passes.flat { try drawCommand(cmd) }
+            try drawList(passes.flat)
             if let sky {
                 glDisable(GLenum(GL_STENCIL_TEST))
                 glEnable(GLenum(GL_BLEND))
@@ -577,7 +715,7 @@ private final class GLState {
                 ThreeD.cullBackFaces(false)
                 glDisable(GLenum(GL_DEPTH_TEST))
             }
-            for cmd in passes.sprites { try drawCommand(cmd) }
+            try drawList(passes.sprites)
         }
         if scissors.isEmpty {
             try drawAll()
@@ -799,7 +937,14 @@ private final class GLState {
         let f = frame
         meshes = meshes.filter { f - $0.value.lastFrame < 8 }
         textures = textures.filter { f - $0.value.lastFrame < 8 }
+        batches = batches.filter { f - $0.value.lastFrame < 8 }
     }
+}
+
+/// A run's marker: its parts' meshes and which of them are fringed shapes.
+struct BatchKey: Hashable {
+    var meshes: [ObjectIdentifier]
+    var shapes: [Bool]
 }
 
 /// The last frame drawn, for partial redraws.
@@ -867,6 +1012,8 @@ private final class GPUMesh {
     var lastFrame: Int
     /// A ground mesh whose vertices all sit on its origin (a pixel circle or dot).
     let pointShape: Bool
+    /// A screen mesh whose vertices all sit on its origin (see `ScreenBatch`), found when asked.
+    lazy var anchored = ScreenBatch.isAnchored(mesh)
     /// Where the vertices reach (for partial redraws), computed when first asked for.
     lazy var extent = MeshExtent(mesh)
     /// A solid's face fringes (nil for other layouts, for solids without edges and for meshes

@@ -56,6 +56,10 @@ public struct SceneLoader {
         key.isEmpty ? "tiles[\(i)]" : "tiles[\(i)].\(key)"
     }
 
+    /// Icons and images read during one load, by file and kind: a file named by many overlays
+    /// is read once and drawn as one image (markers sharing an icon are then drawn together).
+    private let sprites = SpriteCache()
+
     /// Creates a loader resolving relative paths against `baseDirectory`.
     public init(baseDirectory: URL) {
         self.baseDirectory = baseDirectory
@@ -69,6 +73,9 @@ public struct SceneLoader {
     /// Builds the snapshot with its moving parts: pulses, replays, overlays with an `animation`
     /// block, and a camera that follows the first replay when `camera.follow` is set.
     public func animatedSnapshot(from doc: SceneDocument) throws -> AnimatedSnapshot {
+        // Files are read afresh by each load.
+        sprites.clear()
+        defer { sprites.clear() }
         let size = doc.size ?? [1024, 768]
         guard size.count == 2 else { throw SceneLoadError("size", "expected [width, height]") }
         let scale = doc.scale ?? 1
@@ -570,11 +577,14 @@ public struct SceneLoader {
 
     /// Reads `file` (relative to the scene) with `decode` into a sprite of at most 4096 px a side.
     private func sprite(_ file: String, _ where_: String, what: String, decode: (String) throws -> Bitmap) throws -> SpriteImage {
+        let path = resolve(file).path
+        if let image = sprites.image(path, what) { return image }
         let bitmap: Bitmap
-        do { bitmap = try decode(resolve(file).path) } catch { throw SceneLoadError(where_, "\(error)") }
+        do { bitmap = try decode(path) } catch { throw SceneLoadError(where_, "\(error)") }
         guard let image = SpriteImage(width: bitmap.width, height: bitmap.height, pixels: bitmap.premultipliedPixels()) else {
             throw SceneLoadError(where_, "'\(file)' is \(bitmap.width)x\(bitmap.height) px; \(what) may be at most 4096 px a side")
         }
+        sprites.store(image, path, what)
         return image
     }
 
@@ -637,5 +647,23 @@ public struct SceneLoader {
 
     static func fmt(_ v: Double) -> String {
         v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+    }
+}
+
+/// Images read by one load of a `SceneLoader`, by path and kind ("icons", "images").
+private final class SpriteCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var images: [String: SpriteImage] = [:]
+
+    func image(_ path: String, _ what: String) -> SpriteImage? {
+        lock.withLock { images[what + "\u{0}" + path] }
+    }
+
+    func store(_ image: SpriteImage, _ path: String, _ what: String) {
+        lock.withLock { images[what + "\u{0}" + path] = image }
+    }
+
+    func clear() {
+        lock.withLock { images.removeAll() }
     }
 }

@@ -38,6 +38,36 @@ import Testing
         expectNear(s.camera.zoom, log2(396 / (span * 512)), tolerance: 1e-3, "zoom that fits the rim")
     }
 
+    /// Markers naming one icon file share one image (read once; the renderer then draws them in
+    /// one batch); another file, or the same file in a later load, is another image.
+    @Test func iconFilesAreReadOncePerLoad() throws {
+        let scratch = try ScratchDirectory("icons"), dir = scratch.url
+        // A 2x1 RGBA PNG (red, then clear), written by Pillow.
+        let png = try #require(Data(base64Encoded:
+            "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGP4z8Dwn4GBgQEADPwB//0td20AAAAASUVORK5CYII="))
+        try png.write(to: dir.appendingPathComponent("a.png"))
+        try png.write(to: dir.appendingPathComponent("b.png"))
+        let text = """
+            {"camera": {"center": [5, 5], "zoom": 3}, "overlays": [
+              {"type": "marker", "position": [1, 1], "icon": "a.png"},
+              {"type": "marker", "position": [2, 2], "icon": "a.png"},
+              {"type": "marker", "position": [3, 3], "icon": "b.png"}]}
+            """
+        let loader = SceneLoader(baseDirectory: dir)
+        func images(_ s: Snapshot) -> [SpriteImage] {
+            s.overlays.compactMap { o -> SpriteImage? in
+                if case .marker(let m) = o, case .image(let img, _) = m.style { img } else { nil }
+            }
+        }
+        let first = images(try loader.snapshot(from: doc(text)))
+        #expect(first.count == 3)
+        #expect(first[0] === first[1])
+        #expect(first[0] !== first[2])
+        #expect(first[0].width == 2 && first[0].height == 1)
+        let again = images(try loader.snapshot(from: doc(text)))
+        #expect(again[0] !== first[0])
+    }
+
     @Test func polygonFileRingsBecomeHoles() throws {
         let scratch = try ScratchDirectory("sl"), dir = scratch.url
         let geo = """

@@ -1,0 +1,184 @@
+import Foundation
+import GeoKit
+import MapCamera
+@testable import MapRender
+@testable import MapRenderGL
+import MapScene
+import Testing
+
+/// Runs of markers drawn as one instanced draw (`ScreenBatch`): which commands form a run, and
+/// that the pixels are those of drawing every command on its own (the renderer's own path, which
+/// the reference and placement tests check).
+@Suite(.serialized) struct MarkerBatchTests {
+    static let center = LatLng(lat: 47.37, lon: 8.54)
+    static let colors: [Color] = [Color(rgb: 0xD1242F), Color(rgb: 0x1F6FEB), Color(rgb: 0x2DA44E), Color(rgb: 0x8250DF)]
+
+    /// 400 markers crowded into a small view, overlapping: pins of four colours and two sizes,
+    /// arrows, dots, translucent pins, pins with a glyph, icons sharing one image, a few labels.
+    static func scene() throws -> Scene {
+        var s = Scene(background: Color(rgb: 0xF2EFE9))
+        let icon = SpriteImage(width: 12, height: 12, pixels: (0 ..< 144).flatMap { i -> [UInt8] in
+            let x = i % 12, y = i / 12
+            return (x - 6) * (x - 6) + (y - 6) * (y - 6) < 30 ? [20, 90, 160, 255] : [0, 0, 0, 0]
+        })!
+        var rng = SplitMix(seed: 11)
+        for i in 0 ..< 400 {
+            let p = LatLng(lat: 47.365 + 0.01 * rng.unit(), lon: 8.53 + 0.02 * rng.unit())
+            let color = colors[i % colors.count]
+            let marker: Marker
+            switch i / 40 {  // in blocks of 40, so that runs form
+            case 0, 1, 2, 3: marker = try Marker(position: p, style: .pin, color: color)
+            case 4: marker = try Marker(position: p, style: .pin, color: color, scale: 1.5)
+            case 5: marker = try Marker(position: p, style: .arrow, color: color, rotation: 30)
+            case 6: marker = try Marker(position: p, style: .dot, color: color)
+            case 7: marker = try Marker(position: p, style: .pin, color: color.withOpacity(0.6))
+            case 8: marker = try Marker(position: p, style: .image(icon, anchor: (0.5, 0.5)))
+            default: marker = try Marker(position: p, style: .pin, color: color, glyph: "A")
+            }
+            s.add(.marker(marker))
+            if i % 50 == 0 { s.add(.marker(try Marker(position: p, style: .pin, label: "M\(i)"))) }
+        }
+        return s
+    }
+
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    }
+
+    /// Largest channel difference and how many bytes differ.
+    static func compare(_ a: Frame, _ b: Frame) -> (max: Int, bytes: Int) {
+        var mx = 0, n = 0
+        for i in a.pixels.indices where a.pixels[i] != b.pixels[i] {
+            mx = max(mx, abs(Int(a.pixels[i]) - Int(b.pixels[i])))
+            n += 1
+        }
+        return (mx, n)
+    }
+
+    /// With multisampling runs are drawn as instanced meshes: byte for byte what drawing each
+    /// command gives. Without it pins and arrows are stamped: within two levels (the 8-bit
+    /// rounding of the stamp's coverage, and one rounding of the framebuffer where there were
+    /// three, one per part), on a small share of the pixels, and far fewer triangles.
+    @Test(arguments: [(0, 1.0), (0, 2.0), (4, 1.0)]) func batchedEqualsOneByOne(samples: Int, ratio: Double) throws {
+        let batched = try MapRenderer(samples: samples)
+        let single = try MapRenderer(samples: samples)
+        single.instancing = false
+        batched.partialRedraw = false
+        single.partialRedraw = false
+        let scene = try Self.scene()
+        for (pitch, bearing) in [(0.0, 0.0), (50.0, 25.0)] {
+            let cam = Camera(center: Self.center, zoom: 14, bearing: bearing, pitch: pitch,
+                             size: ScreenSize(width: 500, height: 400), pixelRatio: ratio)
+            let a = try batched.render(scene: scene, camera: cam)
+            let aTriangles = batched.lastTimings.triangles
+            let b = try single.render(scene: scene, camera: cam)
+            let bTriangles = single.lastTimings.triangles
+            let (mx, bytes) = Self.compare(a, b)
+            if samples > 1 {
+                #expect(mx == 0, "pitch \(pitch): \(bytes) bytes differ, by up to \(mx)")
+                #expect(aTriangles == bTriangles)
+            } else {
+                #expect(mx <= 2, "pitch \(pitch), ratio \(ratio): \(bytes) bytes differ, by up to \(mx)")
+                #expect(Double(bytes) < 0.02 * Double(a.pixels.count), "pitch \(pitch): \(bytes) bytes differ")
+                // 160 plain pins (372 triangles each) and 40 arrows become 2 triangles each.
+                #expect(aTriangles < bTriangles / 2, "\(aTriangles) against \(bTriangles) triangles")
+            }
+            // Something was drawn: the markers cover a good share of the view.
+            let background = b.pixels.count / 4 - stride(from: 0, to: b.pixels.count, by: 4).filter {
+                b.pixels[$0] == 0xF2 && b.pixels[$0 + 1] == 0xEF && b.pixels[$0 + 2] == 0xE9
+            }.count
+            #expect(background > b.pixels.count / 4 / 10)
+        }
+    }
+
+    /// The painter's order holds inside a run: where a later pin overlaps an earlier one, the
+    /// later one is on top (three pins in a row, 12 px apart, blue, green, red, at the end of a
+    /// run of 20).
+    @Test func laterMarkersStayOnTop() throws {
+        let r = try MapRenderer(samples: 0)
+        r.partialRedraw = false  // the second render is of the same scene: drawn again, not reused
+        let cam = Camera(center: Self.center, zoom: 16, size: ScreenSize(width: 200, height: 200))
+        var s = Scene(background: Color(rgb: 0xFFFFFF))
+        let p = Self.center
+        let dx = 12 / (512 * pow(2.0, 16.0)) * 360
+        // First 17 grey pins along the bottom (about 90 px below), so that all 20 make one run.
+        for k in 0 ..< 17 {
+            s.add(.marker(try Marker(position: LatLng(lat: p.lat - 0.00065, lon: p.lon + Double(k - 8) * dx), style: .pin,
+                                     color: Color(rgb: 0x808080))))
+        }
+        for (k, c) in [0x0000FF, 0x00FF00, 0xFF0000].enumerated() {
+            s.add(.marker(try Marker(position: LatLng(lat: p.lat, lon: p.lon + Double(k) * dx), style: .pin, color: Color(rgb: UInt32(c)))))
+        }
+        let f = try r.render(scene: s, camera: cam)
+        let batchedTriangles = r.lastTimings.triangles
+        r.instancing = false
+        let g = try r.render(scene: s, camera: cam)
+        #expect(Self.compare(f, g).max <= 2)
+        #expect(batchedTriangles < r.lastTimings.triangles / 10, "\(batchedTriangles) against \(r.lastTimings.triangles)")
+        // Tips at (100, 100), (112, 100), (124, 100); head centres 21 px above them, white
+        // outlines 9 px round, bodies 7.5 px, white dots 3 px. At x = 103 the second pin's outline
+        // lies over the first pin's body; at x = 107 the second pin's body, clear of the third's
+        // outline (from x = 115); at x = 129 the third pin's body.
+        let y = 79
+        let over = f.pixel(x: 103, y: y)!, mid = f.pixel(x: 107, y: y)!, last = f.pixel(x: 129, y: y)!
+        #expect(over.r > 230 && over.g > 230 && over.b > 230, "\(over)")
+        #expect(mid.g > 200 && mid.r < 60 && mid.b < 60, "\(mid)")
+        #expect(last.r > 200 && last.g < 60 && last.b < 60, "\(last)")
+    }
+
+    /// Which commands make a run.
+    @Test func runs() throws {
+        let parts = (0 ..< 3).map { RenderPlanner.pinMesh(part: $0) }
+        let o = (0 ..< 4).map { MapPoint(x: 0.5 + 0.001 * Double($0), y: 0.5) }
+        func pin(_ at: MapPoint, alpha: Double = 1) -> [DrawCommand] {
+            (0 ..< 3).map { DrawCommand(mesh: parts[$0], origin: at, color: Color(rgb: 0xD1242F).withOpacity(alpha), coverage: .shape) }
+        }
+        func run(_ cmds: [DrawCommand], from i: Int = 0) -> ScreenBatch.Run? {
+            ScreenBatch.run(in: cmds, from: i, least: 2) { ScreenBatch.joinable(cmds[$0], anchored: ScreenBatch.isAnchored) }
+        }
+        // Four pins: one run of four three-part markers.
+        #expect(run(o.flatMap { pin($0) }) == ScreenBatch.Run(start: 0, parts: 3, markers: 4))
+        // Two pins at one place are two markers, not one of six parts.
+        #expect(run(pin(o[0]) + pin(o[0])) == ScreenBatch.Run(start: 0, parts: 3, markers: 2))
+        // Fewer than `minMarkers` are drawn one by one.
+        #expect(ScreenBatch.run(in: o.flatMap { pin($0) }, from: 0) { _ in true } == nil)
+        // A lone pin is no run; nor is a translucent one (it needs the stencil).
+        #expect(run(pin(o[0])) == nil)
+        #expect(run(pin(o[0], alpha: 0.5) + pin(o[1], alpha: 0.5)) == nil)
+        // A translucent pin ends the run before it.
+        #expect(run(pin(o[0]) + pin(o[1]) + pin(o[2], alpha: 0.5)) == ScreenBatch.Run(start: 0, parts: 3, markers: 2))
+        // Parts of one marker at different places do not form one.
+        var split = pin(o[0]) + pin(o[1])
+        split[4].origin = o[3]
+        #expect(run(split) == nil)
+        // A ground mesh is never part of a run.
+        let ground = DrawCommand(mesh: Mesh(layout: .ground, vertices: [0, 0, 0, 0, 0, 0], indices: [0, 0, 0]),
+                                 origin: o[0], color: .white)
+        #expect(run([ground] + pin(o[0]) + pin(o[1])) == nil)
+        #expect(run([ground] + pin(o[0]) + pin(o[1]), from: 1) == ScreenBatch.Run(start: 1, parts: 3, markers: 2))
+        // A mesh that is not anchored at its origin is drawn on its own.
+        let loose = Mesh(layout: .screen, vertices: [1, 0, 0, 0, 0, 0, 1, 0, 5, 0, 0, 0, 1, 0, 0, 5, 0, 0], indices: [0, 1, 2])
+        #expect(!ScreenBatch.isAnchored(loose))
+        #expect(ScreenBatch.isAnchored(parts[0]))
+        // The stamp's box holds every vertex at ratio 2, with 2 to 3 px to spare on each side.
+        let box = ScreenBatch.stampBox(pin(o[0]), ratio: 2)
+        let xs = parts.flatMap { m in stride(from: 2, to: m.vertices.count, by: 6).map { 2 * Double(m.vertices[$0]) } }
+        let ys = parts.flatMap { m in stride(from: 3, to: m.vertices.count, by: 6).map { -2 * Double(m.vertices[$0]) } }
+        for (lo, size, vs) in [(box.x, box.width, xs), (box.y, box.height, ys)] {
+            let spareLow = vs.min()! - Double(lo), spareHigh = Double(lo + size) - vs.max()!
+            #expect(spareLow >= 2 && spareLow < 3 && spareHigh >= 2 && spareHigh < 3, "\(box) against \(vs.min()!)…\(vs.max()!)")
+        }
+        // Tip at the anchor (its fringe's miter reaches a little below), the head about 30 px
+        // above it: about 60 device px high.
+        #expect(ys.min()! > -3 && ys.max()! > 58 && ys.max()! < 64, "\(ys.min()!)…\(ys.max()!)")
+    }
+}
