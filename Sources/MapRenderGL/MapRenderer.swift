@@ -197,6 +197,8 @@ private final class GLState {
     let screenInstanced = LazyProgram(Shaders.screenInstancedVertex, Shaders.screenFragment)
     /// Stamped markers (see `ScreenBatch`).
     let stampProgram = LazyProgram(Shaders.stampVertex, Shaders.stampFragment)
+    /// `groundDisc` for runs of dots drawn instanced (see `ScreenBatch`).
+    let groundDiscInstanced = LazyProgram(Shaders.groundInstancedVertex, Shaders.groundDiscFragment)
     let solid = LazyProgram(Shaders.solidVertex, Shaders.solidFragment)
     let cylinder = LazyProgram(Shaders.cylinderVertex, Shaders.cylinderFragment)
     /// Antialiased fringes of opaque solids' faces, with shader coverage (see `SolidFringe`).
@@ -339,6 +341,8 @@ private final class GLState {
         // and its Float copy for the uniform, allocated once per frame and rewritten in place.
         var md = baseMatrix
         var m = baseMatrix.map { Float($0) }
+        // The untranslated matrix, for runs of discs (their anchors come per instance).
+        let baseFloat = m
         let ws = camera.worldSize
         var stencilRef: GLint = 0
         var current: GLuint = 0
@@ -570,13 +574,29 @@ private final class GLState {
                     }
                 }
             }
-            let program = try (stamp == nil ? screenInstanced : stampProgram).get()
+            let ground = parts[0].mesh.layout == .ground
+            let program = try (ground ? groundDiscInstanced : stamp == nil ? screenInstanced : stampProgram).get()
             useProgram(program)
-            setBlend(true)
+            // As `drawCommand`: opaque discs are blended only for their shader coverage.
+            setBlend(ground ? aa : true)
             glDisable(GLenum(GL_STENCIL_TEST))
             glUniform2f(program.uniform("u_viewport"), Float(w), Float(h))
             glActiveTexture(GLenum(GL_TEXTURE0))
-            if let stamp {
+            if ground {
+                // The uniforms `drawCommand` sets for a pixel disc, the matrix untranslated.
+                glUniformMatrix4fv(program.uniform("u_matrix"), 1, GLboolean(GL_FALSE), baseFloat)
+                glUniform1f(program.uniform("u_worldSize"), worldSize)
+                glUniform1f(program.uniform("u_ratio"), Float(ratio))
+                glUniform1f(program.uniform("u_aa"), aa ? 1 : 0)
+                glUniform1f(program.uniform("u_discOutset"), aa ? Float(1 / ratio) : 0)
+                glUniform1f(program.uniform("u_sectorJoins"), camera.pitch == 0 ? 1 : 0)
+                glUniform1f(program.uniform("u_extrudeScale"), Float(parts[0].extrudeScale))
+                glUniform1f(program.uniform("u_pointShape"), 1)
+                glUniform1f(program.uniform("u_onGround"), 0)
+                glUniform2f(program.uniform("u_screenAxes"), Float(cos(-camera.bearing * .pi / 180)),
+                            Float(sin(-camera.bearing * .pi / 180)))
+                glBindTexture(GLenum(GL_TEXTURE_2D), whiteTexture)
+            } else if let stamp {
                 glUniform4f(program.uniform("u_box"), Float(stamp.x), Float(stamp.y), Float(stamp.width), Float(stamp.height))
                 glBindTexture(GLenum(GL_TEXTURE_2D), stamp.texture)
             } else {

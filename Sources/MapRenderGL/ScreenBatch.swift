@@ -1,10 +1,11 @@
 import CEGL
 import MapRender
 
-/// Runs of screen markers drawn as one instanced draw each.
+/// Runs of markers drawn as one instanced draw each.
 ///
-/// A marker is one to three consecutive screen commands at one origin (a pin's white outline,
-/// coloured body and white dot; an arrow's two parts; an icon's quad). Thousands of markers with
+/// A marker is one to three consecutive commands at one origin (a pin's white outline, coloured
+/// body and white dot; an arrow's two parts; an icon's quad; a dot's white ring and coloured
+/// disc, which are ground discs drawn upright on screen). Thousands of markers with
 /// the same meshes follow each other in a plan, and drawing each command on its own costs a
 /// draw call and its uniforms every time: on llvmpipe about 8 µs, most of the time of a map of
 /// many pins. A run of such markers becomes one `glDrawElementsInstanced` over the parts' meshes
@@ -40,20 +41,30 @@ enum ScreenBatch {
         var commands: Int { parts * markers }
     }
 
-    /// Whether a command may be part of a run: a screen mesh anchored at its origin (every vertex's
-    /// position is the origin; only its pixel offsets differ), and no once-per-pixel stencil
-    /// (opaque shapes, or commands that do not ask for it: the renderer's own rule for screen
-    /// meshes).
+    /// Whether a command may be part of a run: a mesh anchored at its origin (every vertex's
+    /// position is the origin; only its pixel offsets differ) and no once-per-pixel stencil (the
+    /// renderer's own rules): a screen mesh, opaque if it is a fringed shape that asks to be
+    /// blended once; or an opaque pixel disc on the ground program (`Coverage.disc`, no dashes,
+    /// fade or fringe, its width on screen).
     static func joinable(_ cmd: DrawCommand, anchored: (Mesh) -> Bool) -> Bool {
-        guard cmd.mesh.layout == .screen, !cmd.mesh.indices.isEmpty else { return false }
+        guard !cmd.mesh.indices.isEmpty else { return false }
         let opaque = cmd.color.premultiplied.3 >= 1
-        guard !cmd.blendOnce || (opaque && cmd.coverage == .shape) else { return false }
+        switch cmd.mesh.layout {
+        case .screen:
+            guard !cmd.blendOnce || (opaque && cmd.coverage == .shape) else { return false }
+        case .ground:
+            guard opaque, cmd.coverage == .disc, cmd.texture == nil, cmd.dash.isEmpty, cmd.fadeLength <= 0,
+                  !cmd.widthOnGround, cmd.mesh.fringeStart == nil else { return false }
+        default:
+            return false
+        }
         return anchored(cmd.mesh)
     }
 
-    /// True when every vertex of a screen mesh has its position (the first two floats) at 0.
+    /// True when every vertex of a screen or ground mesh has its position (the first two floats)
+    /// at 0.
     static func isAnchored(_ mesh: Mesh) -> Bool {
-        guard mesh.layout == .screen else { return false }
+        guard mesh.layout == .screen || mesh.layout == .ground else { return false }
         let s = mesh.layout.stride, v = mesh.vertices
         var i = 0
         while i + 1 < v.count {
@@ -70,7 +81,7 @@ enum ScreenBatch {
     static func run(in cmds: [DrawCommand], from i: Int, least: Int = minMarkers, joinable: (Int) -> Bool) -> Run? {
         guard i < cmds.count, joinable(i) else { return nil }
         func same(_ a: DrawCommand, _ b: DrawCommand) -> Bool {
-            a.mesh === b.mesh && a.texture === b.texture && a.coverage == b.coverage
+            a.mesh === b.mesh && a.texture === b.texture && a.coverage == b.coverage && a.extrudeScale == b.extrudeScale
         }
         // Whether the marker of `parts` commands at `at` repeats the first one.
         func repeats(_ at: Int, _ parts: Int) -> Bool {
@@ -82,10 +93,15 @@ enum ScreenBatch {
             }
             return true
         }
-        // The first marker's own parts share one texture (nil or one image), so one is bound.
+        // The first marker's own parts share one texture (nil or one image), so one is bound, and
+        // one program (layout) and extrusion scale.
         for parts in 1 ... maxParts {
             guard repeats(i, parts) else { break }
-            guard (1 ..< parts).allSatisfy({ cmds[i + $0].texture === cmds[i].texture }) else { break }
+            let first = cmds[i]
+            guard (1 ..< parts).allSatisfy({
+                let c = cmds[i + $0]
+                return c.texture === first.texture && c.mesh.layout == first.mesh.layout && c.extrudeScale == first.extrudeScale
+            }) else { break }
             guard repeats(i + parts, parts) else { continue }
             var markers = 2
             while repeats(i + markers * parts, parts) { markers += 1 }
@@ -97,7 +113,7 @@ enum ScreenBatch {
     /// Whether a run can be stamped: untextured fringed shapes (pins, arrows) and a single-sampled
     /// target.
     static func stampable(_ parts: [DrawCommand], samples: Int) -> Bool {
-        samples <= 1 && parts.allSatisfy { $0.texture == nil && $0.coverage == .shape }
+        samples <= 1 && parts.allSatisfy { $0.mesh.layout == .screen && $0.texture == nil && $0.coverage == .shape }
     }
 
     /// The pixel box round a marker's parts, relative to its snapped anchor in GL window
@@ -137,21 +153,27 @@ enum ScreenBatch {
         glBindVertexArray(0)
     }
 
-    /// The vertices of the parts' meshes joined, each followed by its part's index and whether
-    /// it is a fringed shape (`Coverage.shape`), and their indices rebased: 8 floats a vertex.
+    /// Floats a vertex of a joined mesh: the layout's, then the part's index, and for screen
+    /// meshes whether the part is a fringed shape.
+    static func joinedStride(_ layout: VertexLayout) -> Int { layout.stride + (layout == .screen ? 2 : 1) }
+
+    /// The vertices of the parts' meshes (one layout) joined, each followed by its part's index
+    /// (and, on screen, whether it is a fringed shape, `Coverage.shape`), and their indices
+    /// rebased.
     static func joined(_ parts: [DrawCommand]) -> (vertices: [Float], indices: [UInt32]) {
-        let s = VertexLayout.screen.stride
+        let layout = parts[0].mesh.layout
+        let s = layout.stride, out = joinedStride(layout)
         var v: [Float] = [], idx: [UInt32] = []
-        v.reserveCapacity(parts.reduce(0) { $0 + $1.mesh.vertices.count / s * 8 })
+        v.reserveCapacity(parts.reduce(0) { $0 + $1.mesh.vertices.count / s * out })
         for (j, cmd) in parts.enumerated() {
-            let base = UInt32(v.count / 8)
+            let base = UInt32(v.count / out)
             let m = cmd.mesh.vertices
             let shape: Float = cmd.coverage == .shape ? 1 : 0
             var k = 0
             while k + s <= m.count {
                 v.append(contentsOf: m[k ..< k + s])
                 v.append(Float(j))
-                v.append(shape)
+                if layout == .screen { v.append(shape) }
                 k += s
             }
             idx.append(contentsOf: cmd.mesh.indices.map { $0 + base })
@@ -213,8 +235,11 @@ final class GPUScreenBatch {
             start += cmd.mesh.indices.count
         }
         partRanges = ranges
-        arrays = GPUArrays(vertices: v, indices: idx, stride: 8,
-                           attributes: [(1, 2, 8), (2, 2, 16), (3, 1, 24), (4, 1, 28)])
+        // Screen: offset, uv, part, shape (the position is 0 and unread); ground: the ground
+        // layout's four attributes, then the part.
+        arrays = parts[0].mesh.layout == .screen
+            ? GPUArrays(vertices: v, indices: idx, stride: 8, attributes: [(1, 2, 8), (2, 2, 16), (3, 1, 24), (4, 1, 28)])
+            : GPUArrays(vertices: v, indices: idx, stride: 7, attributes: [(0, 2, 0), (1, 2, 8), (2, 1, 16), (3, 1, 20), (4, 1, 24)])
         ScreenBatch.bindInstanceAttributes(vao: arrays.vao, buffer: instanceBuffer)
     }
 }

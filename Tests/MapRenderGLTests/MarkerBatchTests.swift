@@ -64,8 +64,8 @@ import Testing
         return (mx, n)
     }
 
-    /// With multisampling runs are drawn as instanced meshes: byte for byte what drawing each
-    /// command gives. Without it pins and arrows are stamped: within two levels (the 8-bit
+    /// With multisampling runs are drawn as instanced meshes, and dots always are: byte for byte
+    /// what drawing each command gives. Without it pins and arrows are stamped: within two levels (the 8-bit
     /// rounding of the stamp's coverage, and one rounding of the framebuffer where there were
     /// three, one per part), on a small share of the pixels, and far fewer triangles.
     @Test(arguments: [(0, 1.0), (0, 2.0), (4, 1.0)]) func batchedEqualsOneByOne(samples: Int, ratio: Double) throws {
@@ -165,6 +165,21 @@ import Testing
                                  origin: o[0], color: .white)
         #expect(run([ground] + pin(o[0]) + pin(o[1])) == nil)
         #expect(run([ground] + pin(o[0]) + pin(o[1]), from: 1) == ScreenBatch.Run(start: 1, parts: 3, markers: 2))
+        // Dots (a white ring's disc, then the coloured disc: ground discs) form runs of two parts;
+        // translucent ones (stencil) and ground strokes do not.
+        let outer = RenderPlanner.pixelDisc(radius: 8, segments: 32), inner = RenderPlanner.pixelDisc(radius: 6, segments: 32)
+        func dot(_ at: MapPoint, alpha: Double = 1) -> [DrawCommand] {
+            [DrawCommand(mesh: outer, origin: at, color: .white, extrudeScale: 1, coverage: .disc),
+             DrawCommand(mesh: inner, origin: at, color: Color(rgb: 0x1F6FEB).withOpacity(alpha), extrudeScale: 1, coverage: .disc)]
+        }
+        #expect(run(o.flatMap { dot($0) }) == ScreenBatch.Run(start: 0, parts: 2, markers: 4))
+        #expect(run(dot(o[0], alpha: 0.5) + dot(o[1], alpha: 0.5)) == nil)
+        var stroked = dot(o[0]) + dot(o[1])
+        for k in stroked.indices { stroked[k].coverage = .stroke }
+        #expect(run(stroked) == nil)
+        // A dot and a pin are different markers: a run of pins after a dot starts after it.
+        #expect(run(dot(o[0]) + pin(o[1]) + pin(o[2])) == nil)
+        #expect(run(dot(o[0]) + pin(o[1]) + pin(o[2]), from: 2) == ScreenBatch.Run(start: 2, parts: 3, markers: 2))
         // A mesh that is not anchored at its origin is drawn on its own.
         let loose = Mesh(layout: .screen, vertices: [1, 0, 0, 0, 0, 0, 1, 0, 5, 0, 0, 0, 1, 0, 0, 5, 0, 0], indices: [0, 1, 2])
         #expect(!ScreenBatch.isAnchored(loose))
