@@ -665,6 +665,29 @@ public final class RenderPlanner: @unchecked Sendable {
         return b.build()
     }
 
+    /// Sides of the polygon a pixel disc of `radius` logical pixels is drawn as (`pixelDisc`).
+    /// With shader coverage the fragment shader cuts the true circle out of it, and the vertices
+    /// are pushed out by one device pixel (`u_discOutset`): the polygon needs only to hold every
+    /// pixel the circle's half-pixel ramp reaches, so its inner radius (vertex radius times
+    /// cos(π/n)) must be at least the radius plus half a device pixel: 10 sides for a 12-px dot,
+    /// where 32 drew the same pixels with three times the triangles, and more for large discs
+    /// at high pixel ratios, which 32 sides clipped. Without shader coverage (multisampling)
+    /// the polygon is the edge: its sides stay within 0.1 device pixel of the circle, and never
+    /// fewer than `least`, what was drawn before.
+    func discSegments(radius: Double, _ view: PlanView, least: Int = 32) -> Int {
+        Self.discSegments(radius: radius, pixelRatio: view.pixelRatio, shaderCoverage: _discJoins, least: least)
+    }
+
+    /// `discSegments(radius:_:least:)` for a pixel ratio and either kind of antialiasing (at most 1024).
+    static func discSegments(radius: Double, pixelRatio: Double, shaderCoverage: Bool, least: Int = 32) -> Int {
+        let r = max(radius, 0) * pixelRatio
+        guard r.isFinite, r > 0 else { return least }
+        let half: Double = shaderCoverage ? acos(min((r + 0.5) / (r + 1), 1)) : acos(max(1 - 0.1 / r, -1))
+        guard half > 0 else { return 1024 }
+        let n = Int((Double.pi / half).rounded(.up))
+        return min(1024, shaderCoverage ? max(8, n) : max(least, n))
+    }
+
     /// A ring between pixel radii r − h and r + h around the origin (each vertex carries both).
     static func pixelRing(radius r: Double, halfWidth h: Double, segments n: Int) -> Mesh {
         var b = GroundMeshBuilder(origin: MapPoint(x: 0, y: 0))
@@ -703,11 +726,12 @@ public final class RenderPlanner: @unchecked Sendable {
         switch marker.style {
         case .dot:
             let r = k * Marker.dotDiameter / 2, ring = k * Marker.dotRingWidth
-            let (outer, _) = cached(MeshKey(source: .pixelDisc(radius: r + ring, segments: 32), bucket: 0, cell: nil)) {
-                (Self.pixelDisc(radius: r + ring, segments: 32), p)
+            let no = discSegments(radius: r + ring, view), ni = discSegments(radius: r, view)
+            let (outer, _) = cached(MeshKey(source: .pixelDisc(radius: r + ring, segments: no), bucket: 0, cell: nil)) {
+                (Self.pixelDisc(radius: r + ring, segments: no), p)
             }
-            let (inner, _) = cached(MeshKey(source: .pixelDisc(radius: r, segments: 32), bucket: 0, cell: nil)) {
-                (Self.pixelDisc(radius: r, segments: 32), p)
+            let (inner, _) = cached(MeshKey(source: .pixelDisc(radius: r, segments: ni), bucket: 0, cell: nil)) {
+                (Self.pixelDisc(radius: r, segments: ni), p)
             }
             out.append(DrawCommand(mesh: outer, origin: p, color: white, extrudeScale: 1, coverage: .disc))
             out.append(DrawCommand(mesh: inner, origin: p, color: body, extrudeScale: 1, coverage: .disc))
@@ -769,8 +793,9 @@ public final class RenderPlanner: @unchecked Sendable {
         guard view.mayBeVisible(MapRect(origin: p, width: 0, height: 0), marginPx: d) else { return }
         let body = cluster.color, white = Color.white.withOpacity(Double(cluster.color.a) / 255)
         for (r, colour) in [(d / 2, white), (d / 2 - MarkerCluster.ringWidth, body)] {
-            let (mesh, _) = cached(MeshKey(source: .pixelDisc(radius: r, segments: 48), bucket: 0, cell: nil)) {
-                (Self.pixelDisc(radius: r, segments: 48), p)
+            let n = discSegments(radius: r, view, least: 48)
+            let (mesh, _) = cached(MeshKey(source: .pixelDisc(radius: r, segments: n), bucket: 0, cell: nil)) {
+                (Self.pixelDisc(radius: r, segments: n), p)
             }
             out.append(DrawCommand(mesh: mesh, origin: p, color: colour, extrudeScale: 1, coverage: .disc))
         }

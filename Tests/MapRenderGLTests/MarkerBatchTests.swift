@@ -135,6 +135,33 @@ import Testing
         #expect(last.r > 200 && last.g < 60 && last.b < 60, "\(last)")
     }
 
+    /// A large dot is round at a high pixel ratio: each edge pixel's coverage is the true
+    /// circle's (the half-pixel ramp, clamp(R + 0.5 − d)), also between the polygon's vertices.
+    /// With the 32 sides dots had before, the ramp was cut off there (0 where 0.5 was due).
+    @Test func largeDotsAreRound() throws {
+        let r = try MapRenderer(samples: 0)
+        var s = Scene(background: Color(rgb: 0xFFFFFF))
+        s.add(.marker(try Marker(position: Self.center, style: .dot, color: Color(rgb: 0x0000FF), scale: 8)))
+        let cam = Camera(center: Self.center, zoom: 14, size: ScreenSize(width: 200, height: 200), pixelRatio: 4)
+        let f = try r.render(scene: s, camera: cam)
+        // The blue disc: 6 · 8 logical px = 192 device px round the view's centre (400, 400), on
+        // its white ring; a pixel's red channel is 255 · (1 − coverage).
+        let radius = 192.0
+        var checked = 0, worst = 0.0
+        for y in 0 ..< 400 {
+            for x in 400 ..< 800 {
+                let d = ((Double(x) + 0.5 - 400) * (Double(x) + 0.5 - 400) + (Double(y) + 0.5 - 400) * (Double(y) + 0.5 - 400)).squareRoot()
+                let expected = min(max(radius + 0.5 - d, 0), 1)
+                guard expected > 0.05, expected < 0.95 else { continue }
+                let measured = 1 - Double(f.pixel(x: x, y: y)!.r) / 255
+                worst = max(worst, abs(measured - expected))
+                checked += 1
+            }
+        }
+        #expect(checked > 200)
+        #expect(worst < 0.03, "largest coverage error \(worst) over \(checked) edge pixels")
+    }
+
     /// Which commands make a run.
     @Test func runs() throws {
         let parts = (0 ..< 3).map { RenderPlanner.pinMesh(part: $0) }

@@ -9,6 +9,33 @@ import Testing
     static let center = LatLng(lat: 37.7651335, lon: -122.4191805)
     static let camera = Camera(center: center, zoom: 15, size: ScreenSize(width: 400, height: 300))
 
+    /// Pixel discs (dots, cluster discs) are polygons the shader cuts the circle out of: with
+    /// shader coverage the polygon, its vertices pushed out one device pixel, must hold every
+    /// pixel within half a pixel of the circle, and no more sides than that needs; with
+    /// multisampling its sides stay within 0.1 px of the circle, never fewer than before.
+    @Test func pixelDiscSides() {
+        // The 12-px dot at ratio 1: its 8-px white disc needs 10 sides (cos(π/9) · 9 = 8.457 < 8.5,
+        // cos(π/10) · 9 = 8.560), its 6-px disc 9 (cos(π/8) · 7 = 6.467, cos(π/9) · 7 = 6.578).
+        #expect(RenderPlanner.discSegments(radius: 8, pixelRatio: 1, shaderCoverage: true) == 10)
+        #expect(RenderPlanner.discSegments(radius: 6, pixelRatio: 1, shaderCoverage: true) == 9)
+        #expect(RenderPlanner.discSegments(radius: 8, pixelRatio: 1, shaderCoverage: false) == 32)
+        for ratio in [1.0, 1.5, 2, 3, 4] {
+            for radius in [0.5, 1, 3, 6, 8, 14, 23, 48, 64, 100, 256] {
+                let r = radius * ratio
+                let n = RenderPlanner.discSegments(radius: radius, pixelRatio: ratio, shaderCoverage: true)
+                let inner = (r + 1) * cos(Double.pi / Double(n))
+                #expect(inner >= r + 0.5, "r \(r): \(n) sides reach \(inner)")
+                if n > 8 { #expect((r + 1) * cos(Double.pi / Double(n - 1)) < r + 0.5, "r \(r): \(n) sides are more than needed") }
+                let m = RenderPlanner.discSegments(radius: radius, pixelRatio: ratio, shaderCoverage: false)
+                #expect(m >= 32 && r * (1 - cos(Double.pi / Double(m))) <= 0.1 + 1e-12, "r \(r): \(m) sides")
+            }
+        }
+        // Nothing silly for nothing or too much.
+        #expect(RenderPlanner.discSegments(radius: 0, pixelRatio: 1, shaderCoverage: true) == 32)
+        #expect(RenderPlanner.discSegments(radius: .infinity, pixelRatio: 1, shaderCoverage: true) == 32)
+        #expect(RenderPlanner.discSegments(radius: 1e9, pixelRatio: 4, shaderCoverage: false) == 1024)
+    }
+
     @Test func offScreenOverlaysAreCulled() throws {
         var s = Scene()
         // ~0.1° away is ~8 km, far outside a 400×300 view at zoom 15 (~1.2 km across).
