@@ -44,6 +44,31 @@ import Testing
         Polyline(path: dashedPath, style: LineStyle(width: .pixels(3), color: Color(rgb: 0x8250DF), dash: [6, 4], dashOffset: 3 * t))
     }
 
+    /// Frames whose command lists differ in length (a marker added in the middle, then one
+    /// taken away) are compared as ordered multisets of commands rather than pairwise: still
+    /// the pixels of a full redraw, and only part of the frame redrawn.
+    @Test func insertedAndRemovedCommands() throws {
+        let partial = try MapRenderer(samples: 0)
+        let full = try MapRenderer(samples: 0)
+        full.partialRedraw = false
+        let cam = Camera(center: Self.center, zoom: 13.5, size: ScreenSize(width: 400, height: 300))
+        var a = Self.still
+        for k in 0 ..< 5 {
+            a.add(.marker(try Marker(position: LatLng(lat: 47.36 + 0.003 * Double(k), lon: 8.52 + 0.005 * Double(k)), style: .pin)))
+        }
+        var b = a
+        b.overlays.insert(.marker(try Marker(position: LatLng(lat: 47.375, lon: 8.55), style: .dot)), at: 5)
+        var c = b
+        c.overlays.remove(at: 7)
+        for (n, scene) in [a, b, c, a].enumerated() {
+            let x = try partial.render(scene: scene, camera: cam)
+            let y = try full.render(scene: scene, camera: cam)
+            let same = x.pixels == y.pixels  // (not inside #expect, which would print both frames)
+            #expect(same, "frame \(n) differs from the full redraw")
+            if n > 0 { #expect(partial.lastRedrawFraction > 0 && partial.lastRedrawFraction < 0.5, "frame \(n): \(partial.lastRedrawFraction)") }
+        }
+    }
+
     @Test(arguments: [0, 4]) func partialFramesEqualFullFrames(samples: Int) throws {
         let partial = try MapRenderer(samples: samples)
         let full = try MapRenderer(samples: samples)
