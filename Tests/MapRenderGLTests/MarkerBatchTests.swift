@@ -4,6 +4,7 @@ import MapCamera
 @testable import MapRender
 @testable import MapRenderGL
 import MapScene
+import MapTestSupport
 import Testing
 
 /// Runs of markers drawn as one instanced draw (`ScreenBatch`): which commands form a run, and
@@ -21,7 +22,7 @@ import Testing
             let x = i % 12, y = i / 12
             return (x - 6) * (x - 6) + (y - 6) * (y - 6) < 30 ? [20, 90, 160, 255] : [0, 0, 0, 0]
         })!
-        var rng = SplitMix(seed: 11)
+        var rng = SplitMix64(seed: 11)
         for i in 0 ..< 400 {
             let p = LatLng(lat: 47.365 + 0.01 * rng.unit(), lon: 8.53 + 0.02 * rng.unit())
             let color = colors[i % colors.count]
@@ -39,19 +40,6 @@ import Testing
             if i % 50 == 0 { s.add(.marker(try Marker(position: p, style: .pin, label: "M\(i)"))) }
         }
         return s
-    }
-
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
     }
 
     /// Largest channel difference and how many bytes differ.
@@ -223,4 +211,9 @@ import Testing
         // above it: about 60 device px high.
         #expect(ys.min()! > -3 && ys.max()! > 58 && ys.max()! < 64, "\(ys.min()!)…\(ys.max()!)")
     }
+}
+
+private extension SplitMix64 {
+    /// A uniform double in [0, 1) from the top 53 bits.
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
