@@ -1,4 +1,5 @@
 import CEGL
+import Foundation
 
 /// A linked GLES 3 program with its uniform locations looked up once (public for custom GL
 /// layers, which create theirs on the GL thread in `prepare`).
@@ -213,34 +214,39 @@ enum Shaders {
     }
     """
 
-    /// `screenVertex` for a run of markers drawn instanced (`ScreenBatch`): the anchor comes in
-    /// clip space and the colour per part from the instance, whether the part is a fringed shape
-    /// from the vertex; the arithmetic after that is `screenVertex`'s, so the pixels are the same.
-    static let screenInstancedVertex = """
-    #version 300 es
-    precision highp float;
-    layout(location = 1) in vec2 a_offset;
-    layout(location = 2) in vec2 a_uv;
-    layout(location = 3) in float a_part;
-    layout(location = 4) in float a_shape;
+    /// The instance attributes of a run of markers (`ScreenBatch`): the anchor in clip space and
+    /// a colour per part (locations 5…8, as `ScreenBatch.bindInstanceAttributes` points them).
+    static let instanceAttributes = """
     layout(location = 5) in vec4 a_clip;
     layout(location = 6) in vec4 a_color0;
     layout(location = 7) in vec4 a_color1;
     layout(location = 8) in vec4 a_color2;
-    uniform vec2 u_viewport;
-    uniform float u_ratio;
-    out vec2 v_uv;
-    flat out vec4 v_color;
-    void main() {
-        vec4 c = a_clip;
-        vec2 px = (c.xy / c.w * 0.5 + 0.5) * u_viewport;
-        if (a_shape > 0.5) px = floor(px + 0.5) + a_offset * vec2(1.0, -1.0) * u_ratio;
-        else px = floor(px + a_offset * vec2(1.0, -1.0) * u_ratio + 0.5);
-        gl_Position = vec4((px / u_viewport * 2.0 - 1.0) * c.w, c.z, c.w);
-        v_uv = vec2(a_uv.x, a_shape > 0.5 ? -1.0 : a_uv.y);
-        v_color = a_part < 0.5 ? a_color0 : (a_part < 1.5 ? a_color1 : a_color2);
-    }
+
     """
+
+    /// A vertex's colour in a run: its part's (`a_part` 0, 1 or 2) from the instance.
+    static let partColor = "a_part < 0.5 ? a_color0 : (a_part < 1.5 ? a_color1 : a_color2)"
+
+    /// `source` with each (old, new) replacement made; each must apply, so a change to the
+    /// source that the edits were written for stops the program at start rather than drawing wrong.
+    static func edited(_ source: String, _ edits: [(String, String)]) -> String {
+        var s = source
+        for (old, new) in edits {
+            precondition(s.contains(old), "shader source changed: \(old)")
+            s = s.replacingOccurrences(of: old, with: new)
+        }
+        return s
+    }
+
+    /// `screenVertex` for a run of markers drawn instanced (`ScreenBatch`): the anchor comes in
+    /// clip space and the colour per part from the instance, whether the part is a fringed shape
+    /// from the vertex; the rest is `screenVertex` itself, so the pixels are the same.
+    static let screenInstancedVertex = edited(screenVertex, [
+        ("uniform float u_shape;\n", "layout(location = 3) in float a_part;\nlayout(location = 4) in float a_shape;\n\(instanceAttributes)"),
+        ("u_shape > 0.5", "a_shape > 0.5"),
+        ("vec4 c = u_matrix * vec4(a_pos * u_worldSize, 0.0, 1.0);", "vec4 c = a_clip;"),
+        ("v_color = u_color;", "v_color = \(partColor);"),
+    ])
 
     /// A stamped marker's quad (`ScreenBatch`): `u_box` is the stamp's box about the marker's
     /// anchor (snapped to a whole pixel as `screenVertex` does), in device pixels, y up.
@@ -248,11 +254,7 @@ enum Shaders {
     #version 300 es
     precision highp float;
     layout(location = 0) in vec2 a_corner;
-    layout(location = 5) in vec4 a_clip;
-    layout(location = 6) in vec4 a_color0;
-    layout(location = 7) in vec4 a_color1;
-    layout(location = 8) in vec4 a_color2;
-    uniform vec2 u_viewport;
+    \(instanceAttributes)uniform vec2 u_viewport;
     uniform vec4 u_box;
     out vec2 v_uv;
     flat out vec4 v_color0;

@@ -1,4 +1,3 @@
-import Foundation
 /// Shaders for the 3D part of a frame: lit solids, screen-width ribbons and the sky.
 extension Shaders {
     /// `LINEAR`, for the inputs of shaders whose every vertex has clip w = 1 (screen-space quads):
@@ -492,28 +491,14 @@ extension Shaders {
     /// anchor comes in clip space and the colour per part from the instance; `u_matrix` is the
     /// frame's matrix untranslated, for the directions it still maps. With the position 0 the
     /// arithmetic is `groundScreenWidthVertex`'s, so the pixels are the same.
-    static let groundInstancedVertex: String = {
-        var s = groundScreenWidthVertex
-        func replace(_ old: String, _ new: String) {
-            precondition(s.contains(old), "groundScreenWidthVertex changed: \(old)")
-            s = s.replacingOccurrences(of: old, with: new)
-        }
-        replace("layout(location = 3) in float a_c;\n", """
-            layout(location = 3) in float a_c;
-                layout(location = 4) in float a_part;
-                layout(location = 5) in vec4 a_clip;
-                layout(location = 6) in vec4 a_color0;
-                layout(location = 7) in vec4 a_color1;
-                layout(location = 8) in vec4 a_color2;
-
-            """)
-        replace("vec4 c = u_matrix * vec4(p, 0.0, 1.0);", "vec4 c = a_clip;")
-        replace("u_matrix * vec4(p + e, 0.0, 1.0)", "(a_clip + u_matrix * vec4(p + e, 0.0, 0.0))")
-        replace("u_matrix * vec4(p + vec2(-u.y, u.x), 0.0, 1.0)", "(a_clip + u_matrix * vec4(p + vec2(-u.y, u.x), 0.0, 0.0))")
-        replace("u_matrix * vec4(p + u, 0.0, 1.0)", "(a_clip + u_matrix * vec4(p + u, 0.0, 0.0))")
-        replace("v_color = u_color;", "v_color = a_part < 0.5 ? a_color0 : (a_part < 1.5 ? a_color1 : a_color2);")
-        return s
-    }()
+    static let groundInstancedVertex = edited(groundScreenWidthVertex, [
+        ("layout(location = 3) in float a_c;\n", "layout(location = 3) in float a_c;\nlayout(location = 4) in float a_part;\n\(instanceAttributes)"),
+        ("vec4 c = u_matrix * vec4(p, 0.0, 1.0);", "vec4 c = a_clip;"),
+        ("u_matrix * vec4(p + e, 0.0, 1.0)", "(a_clip + u_matrix * vec4(p + e, 0.0, 0.0))"),
+        ("u_matrix * vec4(p + vec2(-u.y, u.x), 0.0, 1.0)", "(a_clip + u_matrix * vec4(p + vec2(-u.y, u.x), 0.0, 0.0))"),
+        ("u_matrix * vec4(p + u, 0.0, 1.0)", "(a_clip + u_matrix * vec4(p + u, 0.0, 0.0))"),
+        ("v_color = u_color;", "v_color = \(partColor);"),
+    ])
 
     /// Ground geometry with extrusions widened on screen: the extrusion's ground tangent is
     /// projected to find the line's direction on screen, and the vertex moves perpendicular to it
