@@ -356,12 +356,33 @@ private final class GLState {
         }
         // This command's matrix, translated to its origin.
         func setMatrix(_ program: GLProgram, _ cmd: DrawCommand) {
-            let tx = (cmd.origin.x - base.x) * ws, ty = (cmd.origin.y - base.y) * ws
+            let a = anchor(cmd.origin)
             for i in 0 ..< 4 {
-                md[12 + i] = baseMatrix[i] * tx + baseMatrix[4 + i] * ty + baseMatrix[12 + i]
-                m[12 + i] = Float(md[12 + i])
+                md[12 + i] = a[i]
+                m[12 + i] = Float(a[i])
             }
             glUniformMatrix4fv(program.uniform("u_matrix"), 1, GLboolean(GL_FALSE), m)
+        }
+        /// Where `origin` lands in clip space: the last column of the frame's matrix translated to
+        /// it (in Double). Commands' matrices and the anchors of instanced runs both come from here,
+        /// so a marker lands on the same pixel either way.
+        func anchor(_ origin: MapPoint) -> SIMD4<Double> {
+            let tx = (origin.x - base.x) * ws, ty = (origin.y - base.y) * ws
+            var a = SIMD4<Double>()
+            for i in 0 ..< 4 { a[i] = baseMatrix[i] * tx + baseMatrix[4 + i] * ty + baseMatrix[12 + i] }
+            return a
+        }
+        /// The ground program's uniforms for how a command's extrusions are made and antialiased
+        /// (a command's own, or a run of discs' in `drawRun`).
+        func setGroundUniforms(_ program: GLProgram, coverage: Coverage, scale: Double, pointShape: Bool, onGround: Bool) {
+            glUniform1f(program.uniform("u_aa"), aa ? 1 : 0)
+            glUniform1f(program.uniform("u_discOutset"), aa && coverage == .disc ? Float(1 / ratio) : 0)
+            glUniform1f(program.uniform("u_sectorJoins"), camera.pitch == 0 ? 1 : 0)
+            glUniform1f(program.uniform("u_extrudeScale"), Float(scale))
+            glUniform1f(program.uniform("u_pointShape"), pointShape ? 1 : 0)
+            glUniform1f(program.uniform("u_onGround"), onGround ? 1 : 0)
+            glUniform2f(program.uniform("u_screenAxes"), Float(cos(-camera.bearing * .pi / 180)),
+                        Float(sin(-camera.bearing * .pi / 180)))
         }
         func useProgram(_ program: GLProgram) {
             if program.id != current {
@@ -430,7 +451,6 @@ private final class GLState {
             switch cmd.mesh.layout {
             case .ground:
                 var scale = cmd.extrudeScale
-                glUniform1f(program.uniform("u_aa"), aa ? 1 : 0)
                 switch cmd.coverage {
                 case .fill:
                     // The fringe: half a device pixel outside the edges, or nothing.
@@ -442,13 +462,8 @@ private final class GLState {
                     glUniform1f(program.uniform("u_outer"), Float(half + 0.5))
                 default: break
                 }
-                glUniform1f(program.uniform("u_discOutset"), aa && cmd.coverage == .disc ? Float(1 / ratio) : 0)
-                glUniform1f(program.uniform("u_sectorJoins"), camera.pitch == 0 ? 1 : 0)
-                glUniform1f(program.uniform("u_extrudeScale"), Float(scale))
-                glUniform1f(program.uniform("u_pointShape"), gpu.pointShape ? 1 : 0)
-                glUniform1f(program.uniform("u_onGround"), cmd.widthOnGround ? 1 : 0)
-                glUniform2f(program.uniform("u_screenAxes"), Float(cos(-camera.bearing * .pi / 180)),
-                            Float(sin(-camera.bearing * .pi / 180)))
+                setGroundUniforms(program, coverage: cmd.coverage, scale: scale, pointShape: gpu.pointShape,
+                                  onGround: cmd.widthOnGround)
                 if full {
                     let dash = cmd.dash.map { Float($0) }
                     let total = dash.reduce(0, +)
@@ -557,14 +572,12 @@ private final class GLState {
             }
             let stamped = ScreenBatch.stampable(parts, samples: target.samples)
             let stamp = stamped ? try stamp(batch, parts) : nil
-            // Each marker's anchor in clip space, as `setMatrix` translates the matrix (in Double),
-            // then its parts' colours.
+            // Each marker's anchor in clip space (as `setMatrix` has it), then its parts' colours.
             instances.removeAll(keepingCapacity: true)
             for g in 0 ..< run.markers {
                 let first = run.start + g * run.parts
-                let o = cmds[first].origin
-                let tx = (o.x - base.x) * ws, ty = (o.y - base.y) * ws
-                for i in 0 ..< 4 { instances.append(Float(baseMatrix[i] * tx + baseMatrix[4 + i] * ty + baseMatrix[12 + i])) }
+                let a = anchor(cmds[first].origin)
+                for i in 0 ..< 4 { instances.append(Float(a[i])) }
                 for j in 0 ..< ScreenBatch.maxParts {
                     if j < run.parts {
                         let c = cmds[first + j].color.premultiplied
@@ -587,15 +600,7 @@ private final class GLState {
                 glUniformMatrix4fv(program.uniform("u_matrix"), 1, GLboolean(GL_FALSE), baseFloat)
                 glUniform1f(program.uniform("u_worldSize"), worldSize)
                 glUniform1f(program.uniform("u_ratio"), Float(ratio))
-                glUniform1f(program.uniform("u_aa"), aa ? 1 : 0)
-                glUniform1f(program.uniform("u_discOutset"), aa ? Float(1 / ratio) : 0)
-                glUniform1f(program.uniform("u_sectorJoins"), camera.pitch == 0 ? 1 : 0)
-                glUniform1f(program.uniform("u_extrudeScale"), Float(parts[0].extrudeScale))
-                glUniform1f(program.uniform("u_pointShape"), 1)
-                glUniform1f(program.uniform("u_onGround"), 0)
-                glUniform2f(program.uniform("u_screenAxes"), Float(cos(-camera.bearing * .pi / 180)),
-                            Float(sin(-camera.bearing * .pi / 180)))
-                glBindTexture(GLenum(GL_TEXTURE_2D), whiteTexture)
+                setGroundUniforms(program, coverage: .disc, scale: parts[0].extrudeScale, pointShape: true, onGround: false)
             } else if let stamp {
                 glUniform4f(program.uniform("u_box"), Float(stamp.x), Float(stamp.y), Float(stamp.width), Float(stamp.height))
                 glBindTexture(GLenum(GL_TEXTURE_2D), stamp.texture)

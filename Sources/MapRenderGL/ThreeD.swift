@@ -42,10 +42,7 @@ enum ThreeD {
 
     /// True when every vertex of a ground mesh sits on its origin (stops at the first that does not).
     static func isPointShape(_ mesh: Mesh) -> Bool {
-        guard mesh.layout == .ground, !mesh.vertices.isEmpty else { return false }
-        let v = mesh.vertices
-        for i in stride(from: 0, to: v.count, by: mesh.layout.stride) where v[i] != 0 || v[i + 1] != 0 { return false }
-        return true
+        mesh.layout == .ground && !mesh.vertices.isEmpty && ScreenBatch.isAnchored(mesh)
     }
 
     private static func isOpaque(_ cmd: DrawCommand) -> Bool {
