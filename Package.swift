@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "GeoKit"),
         .target(name: "MapFormats", dependencies: ["GeoKit"]),
         .target(name: "MapCamera", dependencies: ["GeoKit"]),
-        .target(name: "MapScene", dependencies: ["GeoKit", "MapCamera"]),
+        .target(name: "MapScene", dependencies: ["GeoKit", "MapCamera", "MapFormats"]),
         .target(name: "MapRender", dependencies: ["GeoKit", "MapCamera", "MapScene"]),
         // Time: animated values, pulses, route progress, moving markers, live tracks, follow cameras.
         .target(name: "MapMotion", dependencies: ["GeoKit", "MapCamera", "MapScene"]),

@@ -19,6 +19,7 @@ PKGS=(
   libsdl2-dev                                            # the `mapwright view` window
   xvfb xdotool imagemagick xauth                         # window tests: a virtual X server, input and screenshots
   python3 python3-pip python3-pil python3-venv           # test oracles (Pillow decodes our APNGs)
+  librsvg2-bin                                           # test oracle: rsvg-convert renders the Maki icons our symbols are checked against
   libturbojpeg0-dev libwebp-dev                          # JPEG and WebP tiles
   libsqlite3-dev                                         # MBTiles
   gdal-bin python3-gdal                                  # test oracles: archives made by gdal_translate and gdal2tiles.py

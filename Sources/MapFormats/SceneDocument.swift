@@ -172,6 +172,8 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         public var label: String?
         /// Marker: one or two characters drawn inside the pin's head or on the dot.
         public var glyph: String?
+        /// Marker: a Maki icon name (`Maki.names`) drawn inside the pin's head or on the dot.
+        public var symbol: String?
         /// Label text.
         public var text: String?
         /// Label: text size in pixels. Marker: a size factor (`Marker.scale`, 0.1…8; 1 the normal size).

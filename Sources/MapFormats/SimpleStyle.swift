@@ -8,8 +8,8 @@ import GeoKit
 /// - Polygons and MultiPolygons become polygons (holes kept): `fill`, `fill-opacity`, and the
 ///   outline's `stroke`, `stroke-opacity`, `stroke-width`.
 /// - Points and MultiPoints become pins: `marker-color`, `marker-size` (`small`, `medium`, `large`:
-///   `markerSizes`), `marker-symbol` when it is a letter or a number 0…99 (drawn in the pin's
-///   head; a Maki icon name is not drawn: there are no icons to draw it with); the `title`
+///   `markerSizes`), `marker-symbol` (a letter or a number 0…99 drawn in the pin's head, or a
+///   Maki icon name: `Maki`; anything else is an error); the `title`
 ///   property (else `name`) is the pin's label beside it.
 ///
 /// A feature without a property takes the overlay's own value (`color`, `width`, `fill`,
@@ -85,7 +85,11 @@ public enum SimpleStyle {
             s.style = base.style ?? "pin"
             s.color = try p.colour("marker-color", opacity: nil, base: base.color, default: (defaultMarker, nil))
             s.size = try p.markerSize(base: base.size)
-            s.glyph = p.markerGlyph() ?? base.glyph
+            if let (glyph, symbol) = try p.markerSymbol() {
+                s.glyph = glyph; s.symbol = symbol
+            } else {
+                s.glyph = base.glyph; s.symbol = base.symbol
+            }
             s.label = (w.properties["title"]?.stringValue ?? w.name).map { String($0.prefix(80)) }
             out.append(s)
         }
@@ -126,15 +130,20 @@ public enum SimpleStyle {
             return "#" + hex + String(byte, radix: 16).leftPadded(to: 2)
         }
 
-        /// `marker-symbol` when it is a letter or a number up to 99 (drawn in the pin's head);
-        /// nil for a Maki icon name, which there is no icon to draw for.
-        func markerGlyph() -> String? {
-            guard let v = values["marker-symbol"] else { return nil }
-            let text = v.stringValue ?? v.numberValue.flatMap { $0 == $0.rounded() && $0 >= 0 && $0 <= 99 ? String(Int($0)) : nil }
-            guard let text, (1 ... 2).contains(text.count) else { return nil }
-            if text.count == 1, let c = text.first, c.isASCII, c.isLetter || c.isNumber { return text.uppercased() }
-            if let n = Int(text), (0 ... 99).contains(n) { return text }
-            return nil
+        /// `marker-symbol`: a letter or a number up to 99 as the pin's glyph, a Maki icon name as
+        /// its symbol; nil when the property is missing, null or empty.
+        func markerSymbol() throws(SimpleStyleError) -> (glyph: String?, symbol: String?)? {
+            guard let v = values["marker-symbol"], v != .null else { return nil }
+            if let n = v.numberValue {
+                guard n == n.rounded(), n >= 0, n <= 99 else { throw error("marker-symbol", "\(describe(v)) is not a number 0…99, a letter or a Maki icon name") }
+                return (String(Int(n)), nil)
+            }
+            guard let text = v.stringValue else { throw error("marker-symbol", "\(describe(v)) is not a letter, a number or a Maki icon name") }
+            if text.isEmpty { return nil }
+            if text.count == 1, let c = text.first, c.isASCII, c.isLetter || c.isNumber { return (text.uppercased(), nil) }
+            if let n = Int(text), (0 ... 99).contains(n), text.count <= 2 { return (text, nil) }
+            guard Maki.contains(text) else { throw error("marker-symbol", Maki.unknownReason(text)) }
+            return (nil, text)
         }
 
         /// `marker-size` as a factor of the normal pin, else `base`'s (nil: the normal size).

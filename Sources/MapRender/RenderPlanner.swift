@@ -735,12 +735,12 @@ public final class RenderPlanner: @unchecked Sendable {
             }
             out.append(DrawCommand(mesh: outer, origin: p, color: white, extrudeScale: 1, coverage: .disc))
             out.append(DrawCommand(mesh: inner, origin: p, color: body, extrudeScale: 1, coverage: .disc))
-            if let glyph = glyphImage(marker, size: (marker.glyph?.count == 1 ? 9 : 7) * k, view) {
-                addInkCentred(glyph, at: marker.position, offset: (0, 0), opacity: opacity, view, &out)
+            if let glyph = glyphImage(marker, size: (marker.symbol != nil ? Marker.dotSymbolSize : marker.glyph?.count == 1 ? 9 : 7) * k, view) {
+                addInkCentred(glyph, at: marker.position, offset: (0, 0), opacity: opacity, byBox: marker.symbol != nil, view, &out)
             }
         case .pin:
             // A glyph takes the place of the white dot in the head (parts 0 and 1 only).
-            let glyph = glyphImage(marker, size: (marker.glyph?.count == 1 ? 11 : 9) * k, view)
+            let glyph = glyphImage(marker, size: (marker.symbol != nil ? Marker.pinSymbolSize : marker.glyph?.count == 1 ? 11 : 9) * k, view)
             for part in 0 ..< (glyph == nil ? 3 : 2) {
                 let (mesh, _) = cached(MeshKey(source: .pin(part: part, scale: k), bucket: 0, cell: nil)) {
                     (Self.pinMesh(part: part, scale: k), p)
@@ -748,7 +748,8 @@ public final class RenderPlanner: @unchecked Sendable {
                 out.append(DrawCommand(mesh: mesh, origin: p, color: part == 1 ? body : white, coverage: .shape))
             }
             if let glyph {
-                addInkCentred(glyph, at: marker.position, offset: (0, -(Marker.pinHeight - 9) * k), opacity: opacity, view, &out)
+                addInkCentred(glyph, at: marker.position, offset: (0, -(Marker.pinHeight - 9) * k), opacity: opacity,
+                              byBox: marker.symbol != nil, view, &out)
             }
         case .arrow:
             // Turned on screen to the projected heading; angles in tenths of a degree share meshes.
@@ -766,10 +767,14 @@ public final class RenderPlanner: @unchecked Sendable {
         }
     }
 
-    /// The marker's glyph as text `size` px high, in whichever of white and the labels'
-    /// near-black contrasts more with the marker colour (WCAG 2 contrast ratio); nil without a
-    /// glyph or a rasterizer.
+    /// The marker's glyph as text `size` px high, or its symbol in a box `size` px square, in
+    /// whichever of white and the labels' near-black contrasts more with the marker colour
+    /// (WCAG 2 contrast ratio); nil without a glyph or symbol, or a rasterizer that draws it.
     private func glyphImage(_ marker: Marker, size: Double, _ view: PlanView) -> SpriteImage? {
+        if let symbol = marker.symbol {
+            return _rasterizer?.rasterizeSymbol(symbol, size: size, color: Self.glyphColor(on: marker.color),
+                                                pixelRatio: view.pixelRatio)
+        }
         guard let text = marker.glyph else { return nil }
         return textImage(text, size: size, on: marker.color, at: marker.position, view)
     }
@@ -805,10 +810,11 @@ public final class RenderPlanner: @unchecked Sendable {
     }
 
     /// Draws `image` with the middle of its ink (`SpriteImage.inkCentre`, not the text box,
-    /// whose line spacing sits the capitals off-centre) `offset` from the point.
+    /// whose line spacing sits the capitals off-centre) `offset` from the point; `byBox`, with
+    /// the middle of the image instead (a symbol, which its designers placed in its box).
     private func addInkCentred(_ image: SpriteImage, at position: LatLng, offset: (x: Double, y: Double),
-                               opacity: Double, _ view: PlanView, _ out: inout [DrawCommand]) {
-        guard let ink = image.inkCentre else { return }
+                               opacity: Double, byBox: Bool = false, _ view: PlanView, _ out: inout [DrawCommand]) {
+        guard let ink = byBox ? (image.logicalWidth / 2, image.logicalHeight / 2) : image.inkCentre else { return }
         addQuad(at: position, image: image, anchor: (0, 0), offset: (offset.x - ink.x, offset.y - ink.y),
                 view, &out, opacity: opacity)
     }

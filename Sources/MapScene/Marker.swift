@@ -1,4 +1,5 @@
 import GeoKit
+import MapFormats
 
 /// How a marker looks.
 public enum MarkerStyle: Sendable {
@@ -28,6 +29,11 @@ public struct Marker: Sendable {
     /// Mapbox's `pin-s-a`. Needs a `LabelRasterizer` (without one the pin keeps its dot).
     /// Arrows and images do not draw it.
     public var glyph: String?
+    /// A Maki icon (`Maki.names`: `bus`, `cafe`, `hospital`, …) drawn where a `glyph` would be,
+    /// in the glyph's colour: simplestyle's `marker-symbol`, Mapbox's `pin-s-bus`. A marker has
+    /// a glyph or a symbol, not both. Needs a `LabelRasterizer` that draws symbols (without one
+    /// the pin keeps its dot). Arrows and images do not draw it.
+    public var symbol: String?
     /// Drawing order; nil takes the default for markers.
     public var zIndex: Int?
     /// Heading in degrees clockwise from north that arrows and images turn to follow (on the
@@ -40,6 +46,9 @@ public struct Marker: Sendable {
     /// moves out with the symbol. Limits: `scaleRange`; `init` refuses others, and a value set
     /// later outside them draws at the nearest limit (NaN at 1).
     public var scale: Double = 1
+
+    /// The side of a `symbol`'s 15-unit box in a pin's head and on a dot, logical px at scale 1.
+    public static let pinSymbolSize = 13.0, dotSymbolSize = 10.0
 
     /// The most characters a `glyph` holds.
     public static let maxGlyphLength = 2
@@ -55,7 +64,7 @@ public struct Marker: Sendable {
     /// Creates a marker; throws `SceneError` for an invalid position or a non-finite rotation.
     public init(position: LatLng, style: MarkerStyle = .dot, color: Color = Color(rgb: 0xD1242F),
                 label: String? = nil, zIndex: Int? = nil, rotation: Double? = nil, scale: Double = 1,
-                glyph: String? = nil) throws(SceneError) {
+                glyph: String? = nil, symbol: String? = nil) throws(SceneError) {
         guard position.isValid else {
             throw SceneError(parameter: "position", reason: "invalid position \(position.lat),\(position.lon)")
         }
@@ -70,10 +79,15 @@ public struct Marker: Sendable {
                 throw SceneError(parameter: "glyph", reason: "'\(g.prefix(12))' is not one or two characters")
             }
         }
+        if let s = symbol {
+            guard Maki.contains(s) else { throw SceneError(parameter: "symbol", reason: Maki.unknownReason(s)) }
+            guard glyph == nil else { throw SceneError(parameter: "symbol", reason: "a marker has a glyph or a symbol, not both") }
+        }
         self.position = position; self.style = style; self.color = color; self.label = label; self.zIndex = zIndex
         self.rotation = rotation
         self.scale = scale
         self.glyph = glyph
+        self.symbol = symbol
     }
 
     /// Size of the arrow marker in logical pixels (tip to tail).
@@ -133,4 +147,12 @@ public protocol LabelRasterizer: Sendable {
     /// A premultiplied bitmap of the label at `pixelRatio` image pixels per logical pixel,
     /// or nil to skip it.
     func rasterize(_ label: Label, pixelRatio: Double) -> SpriteImage?
+    /// A premultiplied bitmap of the Maki icon `name`, its 15-unit box `size` logical px square,
+    /// filled with `color`, at `pixelRatio`; nil to skip it. The box's centre is the bitmap's
+    /// centre. The default draws no symbols.
+    func rasterizeSymbol(_ name: String, size: Double, color: Color, pixelRatio: Double) -> SpriteImage?
+}
+
+extension LabelRasterizer {
+    public func rasterizeSymbol(_ name: String, size: Double, color: Color, pixelRatio: Double) -> SpriteImage? { nil }
 }

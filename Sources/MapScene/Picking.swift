@@ -141,7 +141,7 @@ public final class Picker {
             guard let c = project(m.position) else { return nil }
             let d = Self.distance(from: s, to: m, drawnAt: c)
             guard d <= tolerance else { return nil }
-            return Pick(kind: .marker, overlay: i, position: m.position, screenDistance: d, label: m.label ?? m.glyph)
+            return Pick(kind: .marker, overlay: i, position: m.position, screenDistance: d, label: m.label ?? m.glyph ?? m.symbol)
         case .cluster(let cluster):
             // The zoom's clusters and lone markers; the nearest within the tolerance.
             var best: Pick?

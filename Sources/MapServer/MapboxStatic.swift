@@ -154,8 +154,13 @@ public enum MapboxStatic {
                 guard !label.isEmpty, label.count <= 30, label.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
                     throw APIError.bad("overlays", "pin label '\(label.prefix(30))' is not a letter, number or icon name")
                 }
-                // A letter or a number up to 99 is drawn in the pin's head; icon names have no icons here.
-                if label.count <= 2 { m.glyph = label.uppercased() }
+                // A letter or a number up to 99 is drawn in the pin's head, and so is a Maki icon.
+                if label.count <= 2 {
+                    m.glyph = label.uppercased()
+                } else {
+                    guard Maki.contains(String(label)) else { throw APIError.bad("overlays", "pin label: " + Maki.unknownReason(String(label))) }
+                    m.symbol = String(label)
+                }
             }
             m.position = try URLNumber.latLng(arg, "overlays", lonFirst: true)
             return [m]

@@ -1,5 +1,6 @@
 import Canvas2D
 import Foundation
+import MapFormats
 import MapScene
 
 /// Draws label text with Canvas2D (Cairo, DejaVu Sans) for the renderer and keeps each
@@ -9,8 +10,13 @@ final class CairoLabelRasterizer: LabelRasterizer, @unchecked Sendable {
         var text: String, size: Double, color: Color, halo: Color?, haloWidth: Double, ratio: Double
     }
 
+    private struct SymbolKey: Hashable {
+        var name: String, size: Double, color: Color, ratio: Double
+    }
+
     private let lock = NSLock()
     private var cache: [Key: SpriteImage] = [:]
+    private var symbols: [SymbolKey: SpriteImage] = [:]
     /// Most labels kept; the cache is emptied when it grows past this.
     static let maxCached = 4096
 
@@ -27,6 +33,42 @@ final class CairoLabelRasterizer: LabelRasterizer, @unchecked Sendable {
         lock.withLock {
             if cache.count >= Self.maxCached { cache.removeAll(keepingCapacity: true) }
             cache[key] = image
+        }
+        return image
+    }
+}
+
+extension CairoLabelRasterizer {
+    /// The Maki icon filled in `color`, its 15-unit box `size` logical px square in the middle of
+    /// a bitmap an even number of device pixels wide and high (so that centred on a pixel edge,
+    /// as a pin's axis is, it stays symmetric), with half a unit and a pixel or more of margin:
+    /// a few icons reach 0.2 units past their box, and the antialiased edge half a pixel.
+    func rasterizeSymbol(_ name: String, size: Double, color: Color, pixelRatio: Double) -> SpriteImage? {
+        guard size.isFinite, size > 0, size <= 512, let path = Maki.path(name) else { return nil }
+        let key = SymbolKey(name: name, size: size, color: color, ratio: pixelRatio)
+        if let hit = lock.withLock({ symbols[key] }) { return hit }
+        let box = size * pixelRatio
+        var side = Int((box * 16 / 15 + 2).rounded(.up))
+        side += side % 2
+        let inset = (Double(side) - box) / 2, k = box / Maki.boxSize
+        func point(_ p: SVGPath.Point) -> CanvasPoint { CanvasPoint(x: inset + p.x * k, y: inset + p.y * k) }
+        var canvasPath = CanvasPath()
+        for e in path.elements {
+            switch e {
+            case .move(let p): canvasPath.move(to: point(p))
+            case .line(let p): canvasPath.addLine(to: point(p))
+            case .cubic(let c1, let c2, let p): canvasPath.addCurve(to: point(p), control1: point(c1), control2: point(c2))
+            case .close: canvasPath.closeSubpath()
+            }
+        }
+        guard let canvas = try? Canvas(pixelWidth: side, pixelHeight: side, scale: 1) else { return nil }
+        canvas.fill(canvasPath, color: RGBAColor(color), rule: .nonZero)
+        guard let bitmap = try? canvas.makeBitmap(),
+              let image = SpriteImage(width: side, height: side, pixels: bitmap.premultipliedPixels(), pixelRatio: pixelRatio)
+        else { return nil }
+        lock.withLock {
+            if symbols.count >= Self.maxCached { symbols.removeAll(keepingCapacity: true) }
+            symbols[key] = image
         }
         return image
     }

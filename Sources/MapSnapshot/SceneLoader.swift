@@ -399,7 +399,8 @@ public struct SceneLoader {
                                      + "\(Self.fmt(Marker.scaleRange.lowerBound))…\(Self.fmt(Marker.scaleRange.upperBound)), 1 the normal size")
             }
             let m = try wrap(at("")) { () throws(SceneError) in
-                try Marker(position: p, style: style, color: c, label: s.label, zIndex: z, scale: scale, glyph: s.glyph)
+                try Marker(position: p, style: style, color: c, label: s.label, zIndex: z, scale: scale, glyph: s.glyph,
+                           symbol: s.symbol)
             }
             out.overlays.append(.marker(m))
             out.fitPoints.append(p)

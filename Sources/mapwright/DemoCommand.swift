@@ -94,7 +94,7 @@ enum DemoGallery {
         return Snapshot(camera: camera, overlays: overlays, basemapStyle: style, scaleBar: false, compass: false)
     }
 
-    /// A morning run through San Francisco: a cased route, distance circles and a pin.
+    /// A morning run through San Francisco: a cased route, distance circles, a pin and a coffee stop.
     static func cityRoute(scale: Double) throws -> Snapshot {
         let waypoints = [
             LatLng(lat: 37.8080, lon: -122.4177), LatLng(lat: 37.8024, lon: -122.4058), LatLng(lat: 37.7955, lon: -122.3937),
@@ -124,6 +124,9 @@ enum DemoGallery {
                                            stroke: Color(rgb: 0xD1242F), strokeWidth: 2)))
         overlays.append(.marker(try Marker(position: start, style: .pin, color: Color(rgb: 0x2DA44E), label: "Start")))
         overlays.append(.marker(try Marker(position: finish, color: Color(rgb: 0xD1242F), label: "Finish")))
+        // A coffee stop on the way, with Maki's cafe icon in its pin.
+        overlays.append(.marker(try Marker(position: waypoints[5], style: .pin, color: Color(rgb: 0x8C5A2B), label: "Coffee",
+                                           symbol: "cafe")))
         let size = ScreenSize(width: 1024, height: 768)
         guard var camera = Camera.fitting(track, size: size, padding: EdgeInsets(all: 48)) else {
             throw CLIError("demo: cannot fit the city route")

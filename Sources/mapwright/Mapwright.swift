@@ -19,6 +19,7 @@ struct Mapwright: ParsableCommand {
             ViewCommand.self,
             TilesCommand.self,
             ServeCommand.self,
+            SymbolsCommand.self,
         ]
     )
 

@@ -64,6 +64,8 @@ struct SceneOptions: ParsableArguments {
     var markerStyle: String?
     @Option(name: .customLong("marker-size"), help: ArgumentHelp("Marker size as a factor of the normal one, 0.1…8 (default 1).", valueName: "FACTOR"))
     var markerSize: Double?
+    @Option(name: .customLong("marker-symbol"), help: ArgumentHelp("A Maki icon drawn in every --marker's pin head or dot (bus, cafe, hospital, …; `mapwright symbols` lists them).", valueName: "NAME"))
+    var markerSymbol: String?
 
     // 3D (SceneOptions+ThreeD.swift).
     @Option(name: .customLong("column"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A column of HEIGHT_M metres (radius 20 m by default) (repeatable).", valueName: "LAT,LON,HEIGHT_M[,RADIUS_M]"))
@@ -270,6 +272,7 @@ struct SceneOptions: ParsableArguments {
             o.color = markerColor
             o.style = markerStyle
             o.size = markerSize
+            o.symbol = markerSymbol
             overlays.append(o)
         }
         try apply3DFlags(to: &overlays, command: command)

@@ -40,7 +40,7 @@ import Testing
 
     /// `marker-size` names a scale (small 0.7, large 1.25; medium the normal size); a
     /// `marker-symbol` that is a letter or a number 0…99 is the pin's glyph (letters in
-    /// capitals), a Maki icon name is not drawn.
+    /// capitals), a Maki icon name its symbol; anything else is an error naming the feature.
     @Test func markerSizeAndSymbol() throws {
         func pin(_ props: String) throws -> SceneDocument.OverlaySpec {
             try #require(try specs(#"{"type": "Feature", "properties": {\#(props)}, "geometry": {"type": "Point", "coordinates": [1, 2]}}"#).first)
@@ -52,8 +52,18 @@ import Testing
         #expect(try pin(#""marker-symbol": "a""#).glyph == "A")
         #expect(try pin(#""marker-symbol": "42""#).glyph == "42")
         #expect(try pin(#""marker-symbol": 7"#).glyph == "7")
-        #expect(try pin(#""marker-symbol": "rail-metro""#).glyph == nil)
-        #expect(try pin(#""marker-symbol": "100""#).glyph == nil)
+        let metro = try pin(#""marker-symbol": "rail-metro""#)
+        #expect(metro.glyph == nil && metro.symbol == "rail-metro")
+        #expect(try pin(#""marker-symbol": """#).glyph == nil)
+        #expect(try pin(#""marker-symbol": null"#).symbol == nil)
+        for bad in [#""100""#, "100", "2.5", #""bsu""#, #""ab""#, "true"] {
+            #expect(throws: SimpleStyleError.self, "\(bad)") { try pin(#""marker-symbol": \#(bad)"#) }
+        }
+        do {
+            _ = try pin(#""marker-symbol": "bsu""#)
+        } catch {
+            #expect("\(error)" == "feature 0: property 'marker-symbol': 'bsu' is not a Maki icon (did you mean 'bus'?)")
+        }
         #expect(throws: SimpleStyleError.self) { try pin(#""marker-size": "huge""#) }
         #expect(throws: SimpleStyleError.self) { try pin(#""marker-size": 2"#) }
     }

@@ -61,6 +61,15 @@ import Testing
         #expect(o[0].type == "marker" && o[0].glyph == "12" && o[0].label == nil && o[0].color == "#aabbcc" && o[0].position == [1, 2])
         #expect(o[1].type == "polygon" && o[1].stroke == "#ff000080" && o[1].fill == "#0000ff40" && o[1].strokeWidth == 3)
         #expect(o[2].type == "route" && o[2].color == "#ff0000" && o[2].width == 4 && o[2].coordinates == [[0, 0], [1, 1]])
+        // A Maki icon name is the pin's symbol; an unknown name is refused with a suggestion.
+        let bus = try MapboxStatic.parse(path: "u/s/static/pin-s-bus+f00(2,1),pin-l-bank-JP(3,1)/auto/10x10", query: [], limits: RequestLimits())
+        #expect(bus.scene.overlays?.map(\.symbol) == ["bus", "bank-JP"] && bus.scene.overlays?.map(\.glyph) == [nil, nil])
+        do {
+            _ = try MapboxStatic.parse(path: "u/s/static/pin-s-buss(2,1)/auto/10x10", query: [], limits: RequestLimits())
+            Issue.record("an unknown icon was taken")
+        } catch {
+            #expect(error.description == "overlays: pin label: 'buss' is not a Maki icon (did you mean 'bus'?)" && error.status == .badRequest)
+        }
         let cam = try MapboxStatic.parse(path: "u/s/static/-122.4,37.8,12.5,45,60/10x10", query: [], limits: RequestLimits())
         #expect(cam.scene.camera?.center == [37.8, -122.4] && cam.scene.camera?.zoom == 12.5)
         #expect(cam.scene.camera?.bearing == 45 && cam.scene.camera?.pitch == 60 && cam.scene.overlays == [])

@@ -183,6 +183,17 @@ import Testing
         // At 1.25 × 11 px: 10.0 px high.
         #expect(abs(Double(mbox.maxY - mbox.minY + 1) - 10.0) <= 1.5, "glyph \(mbox)")
         #expect(abs(Double(mbox.minY + mbox.maxY + 1) / 2 - (tipH.y - 21 * 1.25)) <= 1.0, "glyph \(mbox)")
+        // A Maki icon name draws the icon: the bus's ink spans 11 × 13 of its 15 units, centred in
+        // them; in a large pin's 16.25-px box about 11.9 × 14.1 px, white on navy.
+        let b = try await get("/styles/v1/u/s/static/pin-l-bus+000080(-30,10)/-25,0,3/400x300")
+        #expect(b.status == .ok)
+        let bus = glyphInHead(try image(b), 0xFFFFFF, tip: tipH, scale: 1.25)
+        let bbox = try #require(bus.box, "no white bus in the head")
+        #expect(abs(Double(bbox.maxX - bbox.minX + 1) - 11.9) <= 1.5 && abs(Double(bbox.maxY - bbox.minY + 1) - 14.1) <= 1.5, "bus \(bbox)")
+        #expect(abs(Double(bbox.minX + bbox.maxX + 1) / 2 - tipH.x) <= 1.0, "bus \(bbox), axis \(tipH.x)")
+        #expect(abs(Double(bbox.minY + bbox.maxY + 1) / 2 - (tipH.y - 21 * 1.25)) <= 1.0, "bus \(bbox)")
+        let unknown = try await get("/styles/v1/u/s/static/pin-l-buss+000080(-30,10)/-25,0,3/400x300")
+        #expect(unknown.status == .badRequest && unknown.body.text.contains("did you mean 'bus'"))
     }
 
     /// A posted scene's clustered geojson: five points within a few pixels at zoom 3 are one
