@@ -87,6 +87,17 @@ for i, p in enumerate([
 for i, q in enumerate(["a=1&b=%20x+y&c=%E2%9C%93", "&&=&a==b&%zz", "k=" + "%41" * 20]):
     put("query", f"q{i}.txt", q)
 
+# SVG path data: a few Maki icons (every command they use) and the grammar's corners.
+maki = {}
+for line in open(os.path.join(root, "Sources", "MapFormats", "Maki+Icons.swift")):
+    if "\t" in line:
+        name, d = line.strip().split("\t", 1)
+        maki[name] = d
+for name in ["bus", "cafe", "heart", "soccer", "bank-JP"]:
+    put("svgpath", name + ".txt", maki[name])
+put("svgpath", "commands.txt", "M1 2L3 4H5V6Zm1 1 2 2c1 0 2 0 2 1s1 1 2 1Q3 3 6 0T12 0A5 5 0 1 0 5 5a1 1 30 0110 0z")
+put("svgpath", "numbers.txt", "M.5.5-1-1e2+3E-1 1,2 L 1e-5,.0")
+
 # Gesture scripts (JSON lines, as `view --script` reads them).
 put("gestures", "drag.jsonl", "\n".join(json.dumps(e) for e in [
     {"t": 0, "type": "down", "x": 100, "y": 100}, {"t": 0.1, "type": "move", "x": 150, "y": 120},

@@ -18,7 +18,7 @@ if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then e
 # Debug builds by default (CI builds them in a few minutes; WMO release builds of NIO and
 # Hummingbird with ASan take several times longer); FUZZ_CONFIG=release for long runs.
 CONFIG=${FUZZ_CONFIG:-debug}
-TARGETS="csv gpx geojson polyline scene png jpeg webp image pmtiles mbtiles google mapbox query gestures"
+TARGETS="csv gpx geojson polyline scene png jpeg webp image pmtiles mbtiles google mapbox query gestures svgpath"
 
 build() {
   swift build --package-path Fuzz -c "$CONFIG" --sanitize=address -Xswiftc -sanitize=fuzzer \

@@ -9,7 +9,8 @@ import Foundation
 /// implementation notes F.6.5–F.6.6, radii scaled up when too small) and drawn as one cubic per
 /// quarter turn or less (control points at 4/3·tan(δ/4) along the tangents; the largest error
 /// for a quarter circle is 0.027 % of the radius). Numbers may run together as the grammar
-/// allows (`.5.5`, `1-2`, arc flags `011`).
+/// allows (`.5.5`, `1-2`, arc flags `011`). Every point of the result is finite: numbers whose
+/// arithmetic overflows are an error.
 public struct SVGPath: Sendable, Equatable {
     public struct Point: Sendable, Equatable {
         public var x: Double, y: Double
@@ -21,6 +22,14 @@ public struct SVGPath: Sendable, Equatable {
         case line(Point)
         case cubic(control1: Point, control2: Point, to: Point)
         case close
+
+        var isFinite: Bool {
+            switch self {
+            case .move(let p), .line(let p): p.x.isFinite && p.y.isFinite
+            case .cubic(let a, let b, let p): [a.x, a.y, b.x, b.y, p.x, p.y].allSatisfy(\.isFinite)
+            case .close: true
+            }
+        }
     }
 
     /// The elements, absolute, in the path's own units.
@@ -146,6 +155,7 @@ public struct SVGPath: Sendable, Equatable {
                     throw fail("path data must start with a moveto (M or m)", at: i - 1)
                 }
                 first = false
+                let commandStart = max(i - 1, 0), countBefore = out.count
                 let relative = cmd >= UInt8(ascii: "a")
                 switch cmd | 0x20 {
                 case UInt8(ascii: "m"):
@@ -190,6 +200,10 @@ public struct SVGPath: Sendable, Equatable {
                     arc(rx: rx, ry: ry, degrees: rotation, large: large, sweep: sweep, to: p)
                 default:
                     throw fail("unknown path command")
+                }
+                // Finite numbers can still overflow (a reflection, an arc's radii squared).
+                guard out[countBefore...].allSatisfy(\.isFinite), current.x.isFinite, current.y.isFinite else {
+                    throw fail("coordinates too large: the path leaves the finite numbers", at: commandStart)
                 }
                 // A command's arguments may repeat; a letter or the end stops them.
                 skipSeparators(comma: true)
@@ -249,7 +263,9 @@ public struct SVGPath: Sendable, Equatable {
             var delta = angle(ux, uy, vx, vy)
             if !sweep && delta > 0 { delta -= 2 * .pi }
             if sweep && delta < 0 { delta += 2 * .pi }
-            let n = max(1, Int((abs(delta) / (.pi / 2) - 1e-9).rounded(.up)))
+            // Radii so large that their squares overflow give no centre: a straight line then.
+            guard delta.isFinite, cx.isFinite, cy.isFinite, rx.isFinite, ry.isFinite else { line(to: p); return }
+            let n = min(4, max(1, Int((abs(delta) / (.pi / 2) - 1e-9).rounded(.up))))
             let step = delta / Double(n)
             let k = 4.0 / 3.0 * tan(step / 4)
             func map(_ x: Double, _ y: Double) -> Point {

@@ -96,7 +96,7 @@ import Testing
     }
 
     /// Bad data says where (byte offset) and why.
-    @Test func errorsSayWhere() {
+    @Test func errorsSayWhere() throws {
         func reason(_ d: String) -> String {
             do { _ = try SVGPath(d); return "no error" } catch { return error.description }
         }
@@ -110,6 +110,22 @@ import Testing
         #expect(reason("M1 2Z 3 4") == "path data, byte 6: expected a path command")
         #expect(reason("M1 2 # 3") == "path data, byte 5: unexpected '#'")
         #expect(reason(String(repeating: "M1 1", count: SVGPath.maxLength / 4 + 1)).hasSuffix("-byte limit"))
+        // Finite numbers whose arithmetic overflows: a reflection past the largest Double, and
+        // the fuzzer's arc with radii near 1e92 (their squares' products overflow; it crashed
+        // converting a NaN sweep to a segment count): a line, or an error, never NaN.
+        #expect(reason("M1e308 0C0 0 -1e308 0 1e308 0S0 0 0 0") == "path data, byte 29: coordinates too large: the path leaves the finite numbers")
+        let huge = try #require(try? SVGPath("M0 0A1.5e92 1e92 0 0 1 3e92 0")).elements
+        #expect(huge.count >= 2 && huge.allSatisfy { e in
+            switch e {
+            case .move(let q), .line(let q): q.x.isFinite && q.y.isFinite
+            case .cubic(let a, let b, let q): [a.x, a.y, b.x, b.y, q.x, q.y].allSatisfy(\.isFinite)
+            case .close: true
+            }
+        })
+        switch huge.last {
+        case .line(let q)?, .cubic(_, _, let q)?: #expect(q == p(3e92, 0))
+        default: Issue.record("the arc does not end on its endpoint")
+        }
     }
 
     /// Every embedded Maki icon parses, starts with a moveto and stays inside its 15-unit box

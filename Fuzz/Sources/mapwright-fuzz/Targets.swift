@@ -48,6 +48,7 @@ let targets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         _ = try? QueryString.decode(Substring(raw), what: "value")
     }),
     ("gestures", { bytes in _ = try? ViewerScript.parse(String(decoding: bytes, as: UTF8.self)) }),
+    ("svgpath", { bytes in _ = try? SVGPath(String(decoding: bytes, as: UTF8.self)) }),
 ]
 
 /// Scene JSON: decoded, then (when it names no tile source or cache, which would touch the
