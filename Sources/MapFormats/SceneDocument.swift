@@ -420,16 +420,19 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         let root = members(top)
         try check(top, names(SceneDocument()), "", whole: wholeNumbers(SceneDocument()))
         try check(root["camera"], names(CameraSpec()), "camera")
+        // Each spec's keys once (reflection costs about 20 µs a spec: a scene of 20 000 markers
+        // spent 0.5 s here when they were read per overlay).
+        let tileSpec = TilesSpec(source: ""), tileKeys = names(tileSpec), tileWhole = wholeNumbers(tileSpec)
         for (i, layer) in elements(root["tiles"]).enumerated() {
-            let spec = TilesSpec(source: "")
-            try check(layer, names(spec), "tiles[\(i)]", whole: wholeNumbers(spec))
+            try check(layer, tileKeys, "tiles[\(i)]", whole: tileWhole)
         }
+        let spec = OverlaySpec(type: ""), overlayKeys = names(spec), overlayWhole = wholeNumbers(spec)
+        let casingKeys = names(CasingSpec(color: "")), animationKeys = names(AnimationSpec())
         for (i, overlay) in elements(root["overlays"]).enumerated() {
-            let spec = OverlaySpec(type: "")
-            try check(overlay, names(spec), "overlays[\(i)]", whole: wholeNumbers(spec))
-            try check(members(overlay)["casing"], names(CasingSpec(color: "")), "overlays[\(i)].casing")
+            try check(overlay, overlayKeys, "overlays[\(i)]", whole: overlayWhole)
+            try check(members(overlay)["casing"], casingKeys, "overlays[\(i)].casing")
             let animation = members(overlay)["animation"]
-            try check(animation, names(AnimationSpec()), "overlays[\(i)].animation")
+            try check(animation, animationKeys, "overlays[\(i)].animation")
             for (key, value) in members(animation) {
                 for (k, frame) in elements(value).enumerated() {
                     try check(frame, ["offset", "value", "easing"], "overlays[\(i)].animation.\(key)[\(k)]")

@@ -44,9 +44,9 @@ extension CairoLabelRasterizer {
     /// as a pin's axis is, it stays symmetric), with half a unit and a pixel or more of margin:
     /// a few icons reach 0.2 units past their box, and the antialiased edge half a pixel.
     func rasterizeSymbol(_ name: String, size: Double, color: Color, pixelRatio: Double) -> SpriteImage? {
-        guard size.isFinite, size > 0, size <= 512, let path = Maki.path(name) else { return nil }
         let key = SymbolKey(name: name, size: size, color: color, ratio: pixelRatio)
         if let hit = lock.withLock({ symbols[key] }) { return hit }
+        guard size.isFinite, size > 0, size <= 512, let path = Maki.path(name) else { return nil }
         let box = size * pixelRatio
         var side = Int((box * 16 / 15 + 2).rounded(.up))
         side += side % 2
