@@ -749,7 +749,7 @@ public final class RenderPlanner: @unchecked Sendable {
             }
             if let glyph {
                 addInkCentred(glyph, at: marker.position, offset: (0, -(Marker.pinHeight - 9) * k), opacity: opacity,
-                              byBox: marker.symbol != nil, view, &out)
+                              byBox: marker.symbol != nil, wholePixels: true, view, &out)
             }
         case .arrow:
             // Turned on screen to the projected heading; angles in tenths of a degree share meshes.
@@ -812,11 +812,19 @@ public final class RenderPlanner: @unchecked Sendable {
     /// Draws `image` with the middle of its ink (`SpriteImage.inkCentre`, not the text box,
     /// whose line spacing sits the capitals off-centre) `offset` from the point; `byBox`, with
     /// the middle of the image instead (a symbol, which its designers placed in its box).
+    /// `wholePixels` rounds the image's offset from the anchor to whole device pixels: on a
+    /// shape drawn about its snapped anchor (a pin), the image then sits the same in every pin,
+    /// within half a pixel of where it belongs, and a run of them can be stamped (`ScreenBatch`).
     private func addInkCentred(_ image: SpriteImage, at position: LatLng, offset: (x: Double, y: Double),
-                               opacity: Double, byBox: Bool = false, _ view: PlanView, _ out: inout [DrawCommand]) {
+                               opacity: Double, byBox: Bool = false, wholePixels: Bool = false, _ view: PlanView,
+                               _ out: inout [DrawCommand]) {
         guard let ink = byBox ? (image.logicalWidth / 2, image.logicalHeight / 2) : image.inkCentre else { return }
-        addQuad(at: position, image: image, anchor: (0, 0), offset: (offset.x - ink.x, offset.y - ink.y),
-                view, &out, opacity: opacity)
+        var o = (x: offset.x - ink.x, y: offset.y - ink.y)
+        if wholePixels {
+            let r = view.pixelRatio
+            o = ((o.x * r).rounded() / r, (o.y * r).rounded() / r)
+        }
+        addQuad(at: position, image: image, anchor: (0, 0), offset: o, view, &out, opacity: opacity)
     }
 
     /// White or near-black (`#1F2328`), whichever contrasts more with `c` (WCAG 2: relative

@@ -197,6 +197,7 @@ private final class GLState {
     let screenInstanced = LazyProgram(Shaders.screenInstancedVertex, Shaders.screenFragment)
     /// Stamped markers (see `ScreenBatch`).
     let stampProgram = LazyProgram(Shaders.stampVertex, Shaders.stampFragment)
+    let stampSpriteProgram = LazyProgram(Shaders.stampSpriteVertex, Shaders.stampSpriteFragment)
     /// `groundDisc` for runs of dots drawn instanced (see `ScreenBatch`).
     let groundDiscInstanced = LazyProgram(Shaders.groundInstancedVertex, Shaders.groundDiscFragment)
     let solid = LazyProgram(Shaders.solidVertex, Shaders.solidFragment)
@@ -572,6 +573,19 @@ private final class GLState {
             }
             let stamped = ScreenBatch.stampable(parts, samples: target.samples)
             let stamp = stamped ? try stamp(batch, parts) : nil
+            // A pin with a sprite in its head: the sprite is laid over the stamp in its shader,
+            // where it lands on whole pixels; else (or with multisampling) one by one.
+            let sprite = ScreenBatch.spriteLast(parts)
+            var spriteRect: (x: Int, y: Int, width: Int, height: Int)?
+            if sprite {
+                if let stamp, let last = parts.last,
+                   let r = ScreenBatch.spriteRect(last, ratio: ratio, box: (stamp.x, stamp.y, stamp.width, stamp.height)) {
+                    spriteRect = r
+                } else {
+                    for k in run.start ..< run.start + run.commands { try drawCommand(cmds[k]) }
+                    return
+                }
+            }
             // Each marker's anchor in clip space (as `setMatrix` has it), then its parts' colours.
             instances.removeAll(keepingCapacity: true)
             for g in 0 ..< run.markers {
@@ -588,7 +602,8 @@ private final class GLState {
                 }
             }
             let ground = parts[0].mesh.layout == .ground
-            let program = try (ground ? groundDiscInstanced : stamp == nil ? screenInstanced : stampProgram).get()
+            let program = try (ground ? groundDiscInstanced : stamp == nil ? screenInstanced
+                               : sprite ? stampSpriteProgram : stampProgram).get()
             useProgram(program)
             // As `drawCommand`: opaque discs are blended only for their shader coverage.
             setBlend(ground ? aa : true)
@@ -603,6 +618,13 @@ private final class GLState {
                 setGroundUniforms(program, coverage: .disc, scale: parts[0].extrudeScale, pointShape: true, onGround: false)
             } else if let stamp {
                 glUniform4f(program.uniform("u_box"), Float(stamp.x), Float(stamp.y), Float(stamp.width), Float(stamp.height))
+                if let r = spriteRect, let image = parts.last?.texture {
+                    glUniform4f(program.uniform("u_sprite"), Float(r.x), Float(r.y), Float(r.width), Float(r.height))
+                    glActiveTexture(GLenum(GL_TEXTURE1))
+                    glBindTexture(GLenum(GL_TEXTURE_2D), texture(for: image))
+                    glUniform1i(program.uniform("u_spriteTexture"), 1)
+                    glActiveTexture(GLenum(GL_TEXTURE0))
+                }
                 glBindTexture(GLenum(GL_TEXTURE_2D), stamp.texture)
             } else {
                 glUniform1f(program.uniform("u_ratio"), Float(ratio))
@@ -645,7 +667,9 @@ private final class GLState {
             glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
             one.withUnsafeBytes { glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STREAM_DRAW)) }
             glBindVertexArray(batch.arrays.vao)
-            for (j, r) in batch.partRanges.enumerated() {
+            // The shapes only: a sprite last is laid on in the stamp's own shader.
+            let shapes = ScreenBatch.spriteLast(parts) ? parts.count - 1 : parts.count
+            for (j, r) in batch.partRanges.enumerated() where j < shapes {
                 glColorMask(GLboolean(j == 0 ? 1 : 0), GLboolean(j == 1 ? 1 : 0), GLboolean(j == 2 ? 1 : 0), GLboolean(0))
                 glDrawElementsInstanced(GLenum(GL_TRIANGLES), GLsizei(r.count), GLenum(GL_UNSIGNED_INT),
                                         UnsafeRawPointer(bitPattern: r.start * 4), 1)
@@ -661,7 +685,7 @@ private final class GLState {
         func drawList(_ cmds: [DrawCommand]) throws {
             var i = 0
             while i < cmds.count {
-                if instancing, let run = ScreenBatch.run(in: cmds, from: i, joinable: { k in
+                if instancing, let run = ScreenBatch.run(in: cmds, from: i, sprites: target.samples <= 1, joinable: { k in
                     ScreenBatch.joinable(cmds[k]) { self.buffers(for: $0).anchored }
                 }) {
                     try drawRun(cmds, run)

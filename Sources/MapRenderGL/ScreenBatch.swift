@@ -22,7 +22,9 @@ import MapRender
 /// channel of a small texture, by the same shader and rasteriser) and every marker becomes one
 /// quad that mixes its parts' colours by it, in the parts' order (`Shaders.stampFragment`):
 /// 2 triangles a marker, the same pixels within two levels (the 8-bit rounding of the coverage,
-/// and one rounding of the framebuffer where there were one per part).
+/// and one rounding of the framebuffer where there were one per part). A pin with a glyph or
+/// symbol (shapes, then a sprite) is stamped too: the stamp's shader lays the sprite's texel
+/// over the shapes' colours (`spriteLast`, `spriteRect`).
 enum ScreenBatch {
     /// Most parts to a marker (the instance attributes hold this many colours).
     static let maxParts = 3
@@ -78,7 +80,12 @@ enum ScreenBatch {
     /// other there. The marker's part count is the smallest (1…`maxParts`) for which the next
     /// marker repeats the first: the same meshes, textures and coverage in the same order, each
     /// marker's parts at one origin.
-    static func run(in cmds: [DrawCommand], from i: Int, least: Int = minMarkers, joinable: (Int) -> Bool) -> Run? {
+    ///
+    /// With `sprites` (a single-sampled target, where runs of shapes are stamped) a marker may
+    /// also be fringed shapes followed by one sprite (`spriteLast`: a pin with a glyph or a
+    /// symbol in its head), the sprite's image the same for every marker of the run.
+    static func run(in cmds: [DrawCommand], from i: Int, least: Int = minMarkers, sprites: Bool = false,
+                    joinable: (Int) -> Bool) -> Run? {
         guard i < cmds.count, joinable(i) else { return nil }
         func same(_ a: DrawCommand, _ b: DrawCommand) -> Bool {
             a.mesh === b.mesh && a.texture === b.texture && a.coverage == b.coverage && a.extrudeScale == b.extrudeScale
@@ -98,10 +105,13 @@ enum ScreenBatch {
         for parts in 1 ... maxParts {
             guard repeats(i, parts) else { break }
             let first = cmds[i]
-            guard (1 ..< parts).allSatisfy({
+            let uniform = (1 ..< parts).allSatisfy({
                 let c = cmds[i + $0]
                 return c.texture === first.texture && c.mesh.layout == first.mesh.layout && c.extrudeScale == first.extrudeScale
-            }) else { break }
+            })
+            // Shapes, then a sprite: only as a stamp, and only as the marker's last part.
+            let mixed = !uniform && sprites && spriteLast(Array(cmds[i ..< i + parts]))
+            guard uniform || mixed else { break }
             guard repeats(i + parts, parts) else { continue }
             var markers = 2
             while repeats(i + markers * parts, parts) { markers += 1 }
@@ -110,10 +120,50 @@ enum ScreenBatch {
         return nil
     }
 
-    /// Whether a run can be stamped: untextured fringed shapes (pins, arrows) and a single-sampled
-    /// target.
+    /// Whether a run can be stamped: untextured fringed shapes (pins, arrows), or such shapes
+    /// and a sprite last (`spriteLast`), and a single-sampled target.
     static func stampable(_ parts: [DrawCommand], samples: Int) -> Bool {
-        samples <= 1 && parts.allSatisfy { $0.mesh.layout == .screen && $0.texture == nil && $0.coverage == .shape }
+        samples <= 1 && (parts.allSatisfy(isShape) || spriteLast(parts))
+    }
+
+    static func isShape(_ c: DrawCommand) -> Bool { c.mesh.layout == .screen && c.texture == nil && c.coverage == .shape }
+
+    /// Fringed shapes, then one screen sprite (a textured quad, not itself a shape): a pin and
+    /// the glyph or symbol in its head.
+    static func spriteLast(_ parts: [DrawCommand]) -> Bool {
+        guard parts.count >= 2, let last = parts.last else { return false }
+        return parts.dropLast().allSatisfy(isShape) && last.mesh.layout == .screen && last.texture != nil
+            && last.coverage != .shape && last.mesh.vertices.count == 4 * VertexLayout.screen.stride
+    }
+
+    /// Where a stamped marker's sprite lies in its stamp, in device pixels from the stamp box's
+    /// corner (y up), as `Shaders.screenVertex` would place it about the snapped anchor: nil
+    /// unless that is a whole-pixel rectangle the image's size, upright (texture coordinates
+    /// (0, 0) at its top-left), so that each pixel shows one texel as drawing the quad does.
+    static func spriteRect(_ quad: DrawCommand, ratio: Double, box: (x: Int, y: Int, width: Int, height: Int))
+        -> (x: Int, y: Int, width: Int, height: Int)? {
+        guard let image = quad.texture else { return nil }
+        let s = VertexLayout.screen.stride, v = quad.mesh.vertices
+        guard v.count == 4 * s else { return nil }
+        var xs: [Double] = [], ys: [Double] = []
+        for k in 0 ..< 4 {
+            // Device pixels about the anchor, y up, as the vertex shader adds them.
+            let x = Double(v[k * s + 2]) * ratio, y = -Double(v[k * s + 3]) * ratio
+            guard abs(x - x.rounded()) < 1e-3, abs(y - y.rounded()) < 1e-3 else { return nil }
+            xs.append(x.rounded()); ys.append(y.rounded())
+            // Upright: u grows with x, v (image rows, top first) against y.
+            let u = Double(v[k * s + 4]), t = Double(v[k * s + 5])
+            guard u == 0 || u == 1, t == 0 || t == 1 else { return nil }
+        }
+        let x0 = xs.min()!, x1 = xs.max()!, y0 = ys.min()!, y1 = ys.max()!
+        for k in 0 ..< 4 {
+            let u = Double(v[k * s + 4]), t = Double(v[k * s + 5])
+            guard xs[k] == (u == 0 ? x0 : x1), ys[k] == (t == 0 ? y1 : y0) else { return nil }
+        }
+        guard Int(x1 - x0) == image.width, Int(y1 - y0) == image.height else { return nil }
+        let r = (x: Int(x0) - box.x, y: Int(y0) - box.y, width: image.width, height: image.height)
+        guard r.x >= 0, r.y >= 0, r.x + r.width <= box.width, r.y + r.height <= box.height else { return nil }
+        return r
     }
 
     /// The pixel box round a marker's parts, relative to its snapped anchor in GL window

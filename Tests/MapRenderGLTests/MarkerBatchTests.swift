@@ -88,6 +88,77 @@ import Testing
         }
     }
 
+    /// Draws every symbol as one image per size, colour and ratio: a ring, and a translucent bar
+    /// down from the top edge to the middle (so that upside down it differs), in the colour asked for, 16 px square at 13 px (the bitmaps Cairo makes are
+    /// an even number of pixels wide, their box centred).
+    final class SymbolStub: LabelRasterizer, @unchecked Sendable {
+        var images: [String: SpriteImage] = [:]
+        let lock = NSLock()
+        func rasterize(_ label: Label, pixelRatio: Double) -> SpriteImage? { nil }
+        func rasterizeSymbol(_ name: String, size: Double, color: Color, pixelRatio: Double) -> SpriteImage? {
+            lock.withLock {
+                let key = "\(size) \(color) \(pixelRatio)"
+                if let hit = images[key] { return hit }
+                var side = Int((size * pixelRatio * 16 / 15 + 2).rounded(.up))
+                side += side % 2
+                let c = Double(side) / 2
+                var px: [UInt8] = []
+                for y in 0 ..< side {
+                    for x in 0 ..< side {
+                        let d = ((Double(x) + 0.5 - c) * (Double(x) + 0.5 - c) + (Double(y) + 0.5 - c) * (Double(y) + 0.5 - c)).squareRoot()
+                        let ring = max(0, 1 - abs(d - c * 0.6) / 1.5), bar = abs(Double(x) + 0.5 - c) < 1.5 && Double(y) + 0.5 < c ? 0.7 : 0
+                        let a = max(ring, bar)
+                        px += [UInt8(Double(color.r) * a), UInt8(Double(color.g) * a), UInt8(Double(color.b) * a), UInt8(255 * a)]
+                    }
+                }
+                let image = SpriteImage(width: side, height: side, pixels: px, pixelRatio: pixelRatio)
+                images[key] = image
+                return image
+            }
+        }
+    }
+
+    /// Pins with a symbol in the head (two shapes and a sprite) form runs too, without
+    /// multisampling: the sprite is laid over the stamp in its shader, and the pixels are those
+    /// of drawing each pin's parts and sprite one by one within two levels (one rounding where
+    /// there were three) on a small share of them, at pixel ratios 1, 1.5 and 2 and pin sizes 1
+    /// and 1.25 (the planner puts the sprite a whole number of device pixels from the pin's
+    /// snapped anchor). 300 brown pins in blocks of 50 of one size become 2 triangles each; the
+    /// last 100 cycle through four colours whose symbols are white or near-black by turns, so
+    /// their runs break at every pin and they are drawn one by one. With multisampling all are
+    /// drawn one by one: exactly the same pixels.
+    @Test(arguments: [(0, 1.0), (0, 2.0), (0, 1.5), (4, 1.0)]) func symbolPinsBatch(samples: Int, ratio: Double) throws {
+        let stub = SymbolStub()
+        let batched = try MapRenderer(labelRasterizer: stub, samples: samples)
+        let single = try MapRenderer(labelRasterizer: stub, samples: samples)
+        single.instancing = false
+        batched.partialRedraw = false
+        single.partialRedraw = false
+        var scene = Scene(background: Color(rgb: 0xF2EFE9))
+        var rng = SplitMix64(seed: 5)
+        for i in 0 ..< 400 {
+            let p = LatLng(lat: 47.365 + 0.01 * rng.unit(), lon: 8.53 + 0.02 * rng.unit())
+            let color = i < 300 ? Color(rgb: 0x8C5A2B) : Self.colors[i % 4]
+            scene.add(.marker(try Marker(position: p, style: .pin, color: color, scale: i % 100 < 50 ? 1 : 1.25, symbol: "cafe")))
+        }
+        let cam = Camera(center: Self.center, zoom: 14, size: ScreenSize(width: 500, height: 400), pixelRatio: ratio)
+        let a = try batched.render(scene: scene, camera: cam)
+        let aTriangles = batched.lastTimings.triangles
+        let b = try single.render(scene: scene, camera: cam)
+        let bTriangles = single.lastTimings.triangles
+        let (mx, bytes) = Self.compare(a, b)
+        if samples == 0 {
+            #expect(mx <= 2 && Double(bytes) < 0.1 * Double(a.pixels.count), "ratio \(ratio): \(bytes) bytes differ, by up to \(mx)")
+            // 400 pins of about 254 triangles; the 300 brown ones as 2 each.
+            #expect(aTriangles * 3 < bTriangles && aTriangles > bTriangles / 5, "\(aTriangles) against \(bTriangles) triangles")
+        } else {
+            #expect(mx == 0 && aTriangles == bTriangles, "ratio \(ratio), samples \(samples): \(bytes) bytes differ, by up to \(mx)")
+        }
+        // The symbols are drawn: white and near-black pixels inside brown heads.
+        let white = stride(from: 0, to: a.pixels.count, by: 4).filter { a.pixels[$0] > 250 && a.pixels[$0 + 1] > 250 && a.pixels[$0 + 2] > 250 }.count
+        #expect(white > 2000, "\(white) white pixels")
+    }
+
     /// The painter's order holds inside a run: where a later pin overlaps an earlier one, the
     /// later one is on top (three pins in a row, 12 px apart, blue, green, red, at the end of a
     /// run of 20).
@@ -195,6 +266,26 @@ import Testing
         // A dot and a pin are different markers: a run of pins after a dot starts after it.
         #expect(run(dot(o[0]) + pin(o[1]) + pin(o[2])) == nil)
         #expect(run(dot(o[0]) + pin(o[1]) + pin(o[2]), from: 2) == ScreenBatch.Run(start: 2, parts: 3, markers: 2))
+        // A pin with a sprite in its head (two shapes, then a textured quad of one image): a run
+        // only where stamps are drawn (`sprites`), and only while the image stays the same.
+        let image = SpriteImage(width: 2, height: 2, pixels: [UInt8](repeating: 255, count: 16))!
+        let other = SpriteImage(width: 2, height: 2, pixels: [UInt8](repeating: 255, count: 16))!
+        let quad = Mesh(layout: .screen, vertices: [0, 0, -1, -1, 0, 0, 0, 0, 1, -1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, -1, 1, 0, 1],
+                        indices: [0, 1, 2, 0, 2, 3])
+        func symbolPin(_ at: MapPoint, _ img: SpriteImage = image) -> [DrawCommand] {
+            Array(pin(at).prefix(2)) + [DrawCommand(mesh: quad, origin: at, color: .white, texture: img, blendOnce: false)]
+        }
+        func spriteRun(_ cmds: [DrawCommand], sprites: Bool = true) -> ScreenBatch.Run? {
+            ScreenBatch.run(in: cmds, from: 0, least: 2, sprites: sprites) { ScreenBatch.joinable(cmds[$0], anchored: ScreenBatch.isAnchored) }
+        }
+        #expect(spriteRun(o.flatMap { symbolPin($0) }) == ScreenBatch.Run(start: 0, parts: 3, markers: 4))
+        #expect(spriteRun(o.flatMap { symbolPin($0) }, sprites: false) == nil)
+        #expect(spriteRun(symbolPin(o[0]) + symbolPin(o[1]) + symbolPin(o[2], other)) == ScreenBatch.Run(start: 0, parts: 3, markers: 2))
+        #expect(ScreenBatch.spriteLast(symbolPin(o[0])) && !ScreenBatch.spriteLast(pin(o[0])))
+        // Its place in a stamp box 20 px square round (−10, −10): whole pixels at ratio 1, not at 1.5.
+        let stampBox = (x: -10, y: -10, width: 20, height: 20)
+        #expect(ScreenBatch.spriteRect(symbolPin(o[0])[2], ratio: 1, box: stampBox).map { [$0.x, $0.y, $0.width, $0.height] } == [9, 9, 2, 2])
+        #expect(ScreenBatch.spriteRect(symbolPin(o[0])[2], ratio: 1.5, box: stampBox) == nil)
         // A mesh that is not anchored at its origin is drawn on its own.
         let loose = Mesh(layout: .screen, vertices: [1, 0, 0, 0, 0, 0, 1, 0, 5, 0, 0, 0, 1, 0, 0, 5, 0, 0], indices: [0, 1, 2])
         #expect(!ScreenBatch.isAnchored(loose))
