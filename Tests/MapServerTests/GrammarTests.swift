@@ -90,9 +90,26 @@ import Testing
         // One job holds the renderer, one waits; a third is refused at once.
         let gate = DispatchSemaphore(value: 0), started = DispatchSemaphore(value: 0)
         async let first: Int = pool.run(deadline: far) { _ in started.signal(); gate.wait(); return 1 }
-        while started.wait(timeout: .now()) == .timedOut { try await Task.sleep(nanoseconds: 5_000_000) }
+        // Bounded waits: a job that never starts fails the test instead of hanging the suite
+        // (a full, non-parallel run once stopped here or near, unexplained and not seen again).
+        let giveUp = DispatchTime.now().uptimeNanoseconds + 30_000_000_000
+        while started.wait(timeout: .now()) == .timedOut {
+            guard DispatchTime.now().uptimeNanoseconds < giveUp else {
+                Issue.record("the first job did not start in 30 s (queue depth \(pool.depth))")
+                gate.signal()
+                return
+            }
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
         async let second: Int = pool.run(deadline: DispatchTime.now().uptimeNanoseconds + 50_000_000) { _ in 2 }
-        while pool.depth < 1 { try await Task.sleep(nanoseconds: 5_000_000) }
+        while pool.depth < 1 {
+            guard DispatchTime.now().uptimeNanoseconds < giveUp else {
+                Issue.record("the second job was not queued in 30 s")
+                gate.signal()
+                return
+            }
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
         do {
             _ = try await pool.run(deadline: far) { _ in 3 }
             Issue.record("a full queue accepted a job")
