@@ -64,7 +64,7 @@ let package = Package(
             .linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("isal"),
         ]),
         .target(name: "MapImage", dependencies: ["CPNGHelpers", "CTurboJPEG", "CWebP", "MapFormats"]),
-        .target(name: "Canvas2D", dependencies: ["CCairo", "MapImage"]),
+        .target(name: "Canvas2D", dependencies: ["CCairo", "MapImage", "MapFormats"]),
         .target(name: "MapRenderGL", dependencies: ["MapRender", "CEGL"]),
         .target(name: "MapTiles", dependencies: [
             "GeoKit", "MapImage", "CSQLite", .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -50,17 +50,8 @@ extension CairoLabelRasterizer {
         let box = size * pixelRatio
         var side = Int((box * 16 / 15 + 2).rounded(.up))
         side += side % 2
-        let inset = (Double(side) - box) / 2, k = box / Maki.boxSize
-        func point(_ p: SVGPath.Point) -> CanvasPoint { CanvasPoint(x: inset + p.x * k, y: inset + p.y * k) }
-        var canvasPath = CanvasPath()
-        for e in path.elements {
-            switch e {
-            case .move(let p): canvasPath.move(to: point(p))
-            case .line(let p): canvasPath.addLine(to: point(p))
-            case .cubic(let c1, let c2, let p): canvasPath.addCurve(to: point(p), control1: point(c1), control2: point(c2))
-            case .close: canvasPath.closeSubpath()
-            }
-        }
+        let inset = (Double(side) - box) / 2
+        let canvasPath = CanvasPath(path, scale: box / Maki.boxSize, offset: CanvasPoint(x: inset, y: inset))
         guard let canvas = try? Canvas(pixelWidth: side, pixelHeight: side, scale: 1) else { return nil }
         canvas.fill(canvasPath, color: RGBAColor(color), rule: .nonZero)
         guard let bitmap = try? canvas.makeBitmap(),
