@@ -298,34 +298,23 @@ enum Shaders {
         ("v_uv = a_corner;", "v_uv = a_corner;\n    v_px = a_corner * u_box.zw;\n    v_sprite = u_sprite;"),
     ])
 
-    /// The shapes' colours laid over each other by their coverage (red, green) as
-    /// `stampFragment` does, then the sprite's texel at this pixel (one texel a pixel, top row
-    /// first) tinted by the last part's colour on top: what drawing the parts and the sprite's
-    /// quad one by one gives.
-    static let stampSpriteFragment = """
-    #version 300 es
-    precision highp float;
-    uniform sampler2D u_texture;
-    uniform sampler2D u_spriteTexture;
-    in vec2 v_uv;
-    in vec2 v_px;
-    flat in vec4 v_sprite;
-    flat in vec4 v_color0;
-    flat in vec4 v_color1;
-    flat in vec4 v_color2;
-    out vec4 fragColor;
-    void main() {
-        vec4 a = texture(u_texture, v_uv);
-        vec4 acc = v_color0 * a.r;
-        acc = v_color1 * a.g + acc * (1.0 - v_color1.a * a.g);
-        vec2 q = v_px - v_sprite.xy;
-        if (q.x >= 0.0 && q.y >= 0.0 && q.x < v_sprite.z && q.y < v_sprite.w) {
-            vec4 t = texelFetch(u_spriteTexture, ivec2(int(q.x), int(v_sprite.w - q.y)), 0) * v_color2;
-            acc = t + acc * (1.0 - t.a);
-        }
-        fragColor = acc;
-    }
-    """
+    /// `stampFragment` for a stamp with a sprite: the shapes' colours laid over each other by
+    /// their coverage (red, green) as there, then, in place of a third shape, the sprite's texel
+    /// at this pixel (one texel a pixel, top row first) tinted by the last part's colour on top:
+    /// what drawing the parts and the sprite's quad one by one gives.
+    static let stampSpriteFragment = edited(stampFragment, [
+        ("uniform sampler2D u_texture;\nin vec2 v_uv;\n",
+         "uniform sampler2D u_texture;\nuniform sampler2D u_spriteTexture;\nin vec2 v_uv;\nin vec2 v_px;\nflat in vec4 v_sprite;\n"),
+        ("    fragColor = v_color2 * a.b + acc * (1.0 - v_color2.a * a.b);\n", """
+            vec2 q = v_px - v_sprite.xy;
+            if (q.x >= 0.0 && q.y >= 0.0 && q.x < v_sprite.z && q.y < v_sprite.w) {
+                vec4 t = texelFetch(u_spriteTexture, ivec2(int(q.x), int(v_sprite.w - q.y)), 0) * v_color2;
+                acc = t + acc * (1.0 - t.a);
+            }
+            fragColor = acc;
+
+        """),
+    ])
 
     static let screenFragment = """
     #version 300 es

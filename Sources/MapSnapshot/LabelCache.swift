@@ -17,8 +17,14 @@ final class CairoLabelRasterizer: LabelRasterizer, @unchecked Sendable {
     private let lock = NSLock()
     private var cache: [Key: SpriteImage] = [:]
     private var symbols: [SymbolKey: SpriteImage] = [:]
-    /// Most labels kept; the cache is emptied when it grows past this.
+    /// Most labels (and, apart, symbols) kept; a cache is emptied when it grows past this.
     static let maxCached = 4096
+
+    /// Stores `image` under `key`, emptying `cache` first when it is full. Call under `lock`.
+    private static func keep<K: Hashable>(_ image: SpriteImage, for key: K, in cache: inout [K: SpriteImage]) {
+        if cache.count >= maxCached { cache.removeAll(keepingCapacity: true) }
+        cache[key] = image
+    }
 
     func rasterize(_ label: Label, pixelRatio: Double) -> SpriteImage? {
         let key = Key(text: label.text, size: label.size, color: label.color, halo: label.haloColor,
@@ -30,10 +36,7 @@ final class CairoLabelRasterizer: LabelRasterizer, @unchecked Sendable {
               let image = SpriteImage(width: sprite.bitmap.width, height: sprite.bitmap.height,
                                       pixels: sprite.bitmap.premultipliedPixels(), pixelRatio: pixelRatio)
         else { return nil }
-        lock.withLock {
-            if cache.count >= Self.maxCached { cache.removeAll(keepingCapacity: true) }
-            cache[key] = image
-        }
+        lock.withLock { Self.keep(image, for: key, in: &cache) }
         return image
     }
 }
@@ -57,10 +60,7 @@ extension CairoLabelRasterizer {
         guard let bitmap = try? canvas.makeBitmap(),
               let image = SpriteImage(width: side, height: side, pixels: bitmap.premultipliedPixels(), pixelRatio: pixelRatio)
         else { return nil }
-        lock.withLock {
-            if symbols.count >= Self.maxCached { symbols.removeAll(keepingCapacity: true) }
-            symbols[key] = image
-        }
+        lock.withLock { Self.keep(image, for: key, in: &symbols) }
         return image
     }
 }
