@@ -86,16 +86,19 @@ import Testing
     @Test func aFullQueueAndAPassedDeadlineAre503WithRetryAfter() async throws {
         let pool = try RenderPool(workers: 1, queueLimit: 1) { try MapSnapshotter() }
         defer { pool.shutdown() }
-        let far = DispatchTime.now().uptimeNanoseconds + 60_000_000_000
+        let far = DispatchTime.now().uptimeNanoseconds + 300_000_000_000
         // One job holds the renderer, one waits; a third is refused at once.
         let gate = DispatchSemaphore(value: 0), started = DispatchSemaphore(value: 0)
         async let first: Int = pool.run(deadline: far) { _ in started.signal(); gate.wait(); return 1 }
-        // Bounded waits: a job that never starts fails the test instead of hanging the suite
-        // (a full, non-parallel run once stopped here or near, unexplained and not seen again).
-        let giveUp = DispatchTime.now().uptimeNanoseconds + 30_000_000_000
+        // Bounded waits: a job that never starts fails the test instead of hanging the suite.
+        // (Under the full suite's load the `async let` children here have been seen to wait a
+        // long time to run: once, non-parallel, the suite stopped here; once, parallel, the
+        // second job was not queued within 30 s and the test took 64 s. Cause not found; the
+        // bound is 2 minutes so that a slow start passes and a stuck one still fails.)
+        let giveUp = DispatchTime.now().uptimeNanoseconds + 120_000_000_000
         while started.wait(timeout: .now()) == .timedOut {
             guard DispatchTime.now().uptimeNanoseconds < giveUp else {
-                Issue.record("the first job did not start in 30 s (queue depth \(pool.depth))")
+                Issue.record("the first job did not start in 2 minutes (queue depth \(pool.depth))")
                 gate.signal()
                 return
             }
@@ -104,7 +107,7 @@ import Testing
         async let second: Int = pool.run(deadline: DispatchTime.now().uptimeNanoseconds + 50_000_000) { _ in 2 }
         while pool.depth < 1 {
             guard DispatchTime.now().uptimeNanoseconds < giveUp else {
-                Issue.record("the second job was not queued in 30 s")
+                Issue.record("the second job was not queued in 2 minutes")
                 gate.signal()
                 return
             }
