@@ -89,34 +89,45 @@ public final class RenderPool: @unchecked Sendable {
     /// deadline passed before a renderer was free.
     public func run<T: Sendable>(deadline: UInt64, _ body: @escaping @Sendable (MapSnapshotter) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (cont: CheckedContinuation<T, Error>) in
-            let job: Job = { snapshotter in
-                guard let snapshotter else {
-                    cont.resume(throwing: APIError(.serviceUnavailable, "the renderer is shutting down", retryAfter: 1))
-                    return
-                }
-                guard DispatchTime.now().uptimeNanoseconds < deadline else {
-                    cont.resume(throwing: APIError(.serviceUnavailable, "the request waited past its deadline for a renderer", retryAfter: 1))
-                    return
-                }
-                do { cont.resume(returning: try body(snapshotter)) } catch { cont.resume(throwing: error) }
+            do {
+                try submit(deadline: deadline, body) { cont.resume(with: $0) }
+            } catch {
+                cont.resume(throwing: error)
             }
-            cond.lock()
-            guard !stopping else {
-                cond.unlock()
-                cont.resume(throwing: APIError(.serviceUnavailable, "the server is shutting down", retryAfter: 1))
-                return
-            }
-            guard queue.count - head < queueLimit else {
-                cond.unlock()
-                cont.resume(throwing: APIError(.serviceUnavailable, "all \(workers) renderers are busy and \(queueLimit) requests are waiting", retryAfter: 1))
-                return
-            }
-            queue.append(job)
-            let depth = queue.count - head
-            cond.signal()
-            cond.unlock()
-            onDepthChange?(depth)
         }
+    }
+
+    /// Queues `body` for a renderer thread and returns at once, without waiting for a task to
+    /// be scheduled: `done` is called on the renderer thread with `body`'s result, or with
+    /// `APIError` 503 when the deadline passed before a renderer was free or the pool stopped.
+    /// Throws `APIError` 503 at once, and never calls `done`, when the queue is full or the
+    /// pool is stopping.
+    public func submit<T>(deadline: UInt64, _ body: @escaping (MapSnapshotter) throws -> T, done: @escaping (Result<T, Error>) -> Void) throws {
+        let job: Job = { snapshotter in
+            guard let snapshotter else {
+                done(.failure(APIError(.serviceUnavailable, "the renderer is shutting down", retryAfter: 1)))
+                return
+            }
+            guard DispatchTime.now().uptimeNanoseconds < deadline else {
+                done(.failure(APIError(.serviceUnavailable, "the request waited past its deadline for a renderer", retryAfter: 1)))
+                return
+            }
+            done(Result { try body(snapshotter) })
+        }
+        cond.lock()
+        guard !stopping else {
+            cond.unlock()
+            throw APIError(.serviceUnavailable, "the server is shutting down", retryAfter: 1)
+        }
+        guard queue.count - head < queueLimit else {
+            cond.unlock()
+            throw APIError(.serviceUnavailable, "all \(workers) renderers are busy and \(queueLimit) requests are waiting", retryAfter: 1)
+        }
+        queue.append(job)
+        let depth = queue.count - head
+        cond.signal()
+        cond.unlock()
+        onDepthChange?(depth)
     }
 
     /// Finishes the queued jobs, then stops the threads and tears their GL contexts down.
