@@ -125,7 +125,7 @@ public final class RenderPlanner: @unchecked Sendable {
             addMarker(marker, view, &commands)
             if let text = marker.label, !text.isEmpty,
                let label = try? Label(position: marker.position, text: text, anchor: (0, 0.5),
-                                      offset: markerLabelOffset(marker.style, scale: marker.drawnScale)) {
+                                      offset: marker.labelOffset) {
                 labels.append((label, k))
             }
         case .cluster(let cluster):
@@ -706,15 +706,6 @@ public final class RenderPlanner: @unchecked Sendable {
     }
 
     // MARK: markers, labels, sprites
-
-    private func markerLabelOffset(_ style: MarkerStyle, scale k: Double) -> (x: Double, y: Double) {
-        switch style {
-        case .dot: return (k * (Marker.dotDiameter / 2 + Marker.dotRingWidth) + 4, 0)
-        case .pin: return (k * 9 + 3, k * (-Marker.pinHeight + 9))
-        case .image(let img, let anchor): return (k * (1 - anchor.x) * img.logicalWidth + 4, k * (0.5 - anchor.y) * img.logicalHeight)
-        case .arrow: return (k * Marker.arrowSize / 2 + 6, 0)
-        }
-    }
 
     private func addMarker(_ marker: Marker, _ view: PlanView, _ out: inout [DrawCommand]) {
         let p = MapPoint(marker.position)

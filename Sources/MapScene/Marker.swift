@@ -99,6 +99,18 @@ public struct Marker: Sendable {
     public static let dotRingWidth = 2.0
     /// Height of a pin from tip to top in logical pixels.
     public static let pinHeight = 30.0
+
+    /// Where the marker's label starts, in logical pixels from its position: the label's
+    /// left edge, vertically centred (beside the pin's head, or right of a dot, arrow or image).
+    public var labelOffset: (x: Double, y: Double) {
+        let k = drawnScale
+        switch style {
+        case .dot: return (k * (Self.dotDiameter / 2 + Self.dotRingWidth) + 4, 0)
+        case .pin: return (k * 9 + 3, k * (-Self.pinHeight + 9))
+        case .image(let img, let anchor): return (k * (1 - anchor.x) * img.logicalWidth + 4, k * (0.5 - anchor.y) * img.logicalHeight)
+        case .arrow: return (k * Self.arrowSize / 2 + 6, 0)
+        }
+    }
 }
 
 /// Text on the map, upright, with a halo.

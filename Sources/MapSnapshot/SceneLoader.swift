@@ -1,3 +1,4 @@
+import Canvas2D
 import Foundation
 import GeoKit
 import MapCamera
@@ -139,7 +140,7 @@ public struct SceneLoader {
             for (k, v) in visible.enumerated() { fitPoints.append(try position(v, "camera.visible[\(k)]")) }
         }
         var camera = try makeCamera(cameraSpec, size: ScreenSize(width: w, height: h), scale: scale, fit: fitPoints,
-                                    drawn: Self.drawnExtent(of: overlays))
+                                    drawn: Self.drawnExtent(of: overlays), labels: Self.fittedLabels(of: overlays))
         if cameraSpec?.center == nil { camera = Self.keepingTopsInView(camera, overlays, padding: doc.camera?.padding ?? 24) }
         var still = Snapshot(camera: camera, overlays: overlays, basemapStyle: basemapStyle,
                              background: basemapStyle == nil ? (hasTiles ? Color(rgb: 0xF2EFE9) : .white) : .transparent,
@@ -211,7 +212,7 @@ public struct SceneLoader {
     }
 
     private func makeCamera(_ spec: SceneDocument.CameraSpec?, size: ScreenSize, scale: Double,
-                            fit: [LatLng], drawn: EdgeInsets = EdgeInsets()) throws -> Camera {
+                            fit: [LatLng], drawn: EdgeInsets = EdgeInsets(), labels: [Label] = []) throws -> Camera {
         let bearing = spec?.bearing ?? 0
         let pitch = spec?.pitch ?? 0
         guard bearing.isFinite else { throw SceneLoadError("camera.bearing", "\(bearing) is not a finite angle") }
@@ -242,11 +243,31 @@ public struct SceneLoader {
         // The padding is kept clear of everything drawn: a pin reaches 33 px above its point, a
         // line half its width beyond its vertices (as far as the image leaves room for it).
         let room = (size.width - 2 * padding - 8, size.height - 2 * padding - 8)
-        let insets = EdgeInsets(top: padding + min(drawn.top, room.1 / 2), left: padding + min(drawn.left, room.0 / 2),
+        var insets = EdgeInsets(top: padding + min(drawn.top, room.1 / 2), left: padding + min(drawn.left, room.0 / 2),
                                 bottom: padding + min(drawn.bottom, room.1 / 2), right: padding + min(drawn.right, room.0 / 2))
         guard var cam = Camera.fitting(fit, size: size, padding: insets, bearing: bearing,
                                        pitch: pitch, maxZoom: maxZoom) else {
             throw SceneLoadError("camera", "cannot fit the overlays in the padded viewport")
+        }
+        // Labels beside markers and text labels off their points: where one crosses the padding,
+        // that side's inset grows by as much and the view is fitted again (a few rounds; the
+        // points keep at least a quarter of the width and height, so a long label is cut
+        // rather than taking the whole image).
+        if !labels.isEmpty {
+            var widths: [String: Double] = [:]
+            for _ in 0 ..< 4 {
+                let over = Self.labelOverflow(labels, camera: cam, padding: padding, widths: &widths)
+                guard max(over.top, over.left, over.bottom, over.right) > 0.5 else { break }
+                var grown = insets
+                grown.top = max(insets.top, min(insets.top + over.top, size.height * 0.75 - insets.bottom))
+                grown.bottom = max(insets.bottom, min(insets.bottom + over.bottom, size.height * 0.75 - grown.top))
+                grown.left = max(insets.left, min(insets.left + over.left, size.width * 0.75 - insets.right))
+                grown.right = max(insets.right, min(insets.right + over.right, size.width * 0.75 - grown.left))
+                guard grown != insets, let refit = Camera.fitting(fit, size: size, padding: grown, bearing: bearing,
+                                                                   pitch: pitch, maxZoom: maxZoom) else { break }
+                insets = grown
+                cam = refit
+            }
         }
         cam.zoom = max(0, cam.zoom)
         cam.pixelRatio = scale
@@ -292,6 +313,59 @@ public struct SceneLoader {
             }
         }
         return e
+    }
+
+    /// The labels a fitted view keeps inside its padding: markers' labels (placed as the
+    /// planner places them) and text labels.
+    static func fittedLabels(of overlays: [Overlay]) -> [Label] {
+        var out: [Label] = []
+        for o in overlays {
+            switch o {
+            case .marker(let m):
+                if let text = m.label, !text.isEmpty,
+                   let l = try? Label(position: m.position, text: text, anchor: (0, 0.5), offset: m.labelOffset) {
+                    out.append(l)
+                }
+            case .label(let l): out.append(l)
+            default: break
+            }
+        }
+        return out
+    }
+
+    /// How far (logical px) the labels reach past the viewport less `padding` on each side
+    /// (negative: that much room left). A label's box is first bounded from its character count
+    /// (no glyph is wider than 1.2 em here); only a label that may cross the padding is measured
+    /// (`widths` keeps the measured widths by text).
+    static func labelOverflow(_ labels: [Label], camera: Camera, padding: Double, widths: inout [String: Double]) -> EdgeInsets {
+        var over = EdgeInsets(top: -.infinity, left: -.infinity, bottom: -.infinity, right: -.infinity)
+        let w = camera.size.width, h = camera.size.height
+        for l in labels {
+            guard let s = camera.project(l.position), s.x.isFinite, s.y.isFinite else { continue }
+            let lines = l.text.split(separator: "\n", omittingEmptySubsequences: false)
+            let halo = l.haloColor == nil ? 0 : max(0, l.haloWidth)
+            let height = Double(lines.count) * l.size * 1.2 + 2 * halo
+            func box(_ width: Double) -> (Double, Double, Double, Double) {
+                let x0 = s.x + l.offset.x - l.anchor.x * width, y0 = s.y + l.offset.y - l.anchor.y * height
+                return (x0, y0, x0 + width, y0 + height)
+            }
+            let bound = Double(lines.map(\.count).max() ?? 0) * l.size * 1.2 + 2 * halo + 2
+            var b = box(bound)
+            if b.0 < padding || b.1 < padding || b.2 > w - padding || b.3 > h - padding {
+                let measured: Double
+                if let known = widths[l.text] { measured = known } else {
+                    let font = Font(size: l.size)
+                    measured = (lines.map { Canvas.measure(String($0), font: font).width }.max() ?? 0) + 2 * halo + 2
+                    widths[l.text] = measured
+                }
+                b = box(measured)
+            }
+            over.left = max(over.left, padding - b.0)
+            over.top = max(over.top, padding - b.1)
+            over.right = max(over.right, b.2 - (w - padding))
+            over.bottom = max(over.bottom, b.3 - (h - padding))
+        }
+        return over
     }
 
     struct Built {

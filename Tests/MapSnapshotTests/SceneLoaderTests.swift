@@ -1,6 +1,7 @@
 import Foundation
 import GeoKit
 import MapFormats
+import MapImage
 import MapScene
 import MapTestSupport
 import Testing
@@ -217,5 +218,52 @@ import Testing
         } throws: { error in
             "\(error)" == "t.json: overlays[0].radius: expected a number"
         }
+    }
+}
+
+/// A fitted view keeps markers' labels inside its padding, not only their pins: the label's
+/// dark text pixels (looked for in the render, over no basemap) stop at the padded edge and
+/// reach close to it (the fit is not merely zoomed out).
+@Suite struct FittedLabelTests: SceneFixture {
+    /// The x range of the label text's dark pixels (the pins are red, the halo white).
+    func textColumns(_ image: Bitmap) -> ClosedRange<Int>? {
+        var lo = Int.max, hi = Int.min
+        for y in 0 ..< image.height {
+            for x in 0 ..< image.width {
+                guard let p = image.pixel(x: x, y: y), p.a > 200, Int(p.r) + Int(p.g) + Int(p.b) < 200 else { continue }
+                lo = min(lo, x); hi = max(hi, x)
+            }
+        }
+        return lo <= hi ? lo ... hi : nil
+    }
+
+    @Test func aLabelBesideTheRightmostMarkerStaysInsideThePadding() throws {
+        let snapshotter = try MapSnapshotter()
+        for (style, bearing) in [("dot", 0.0), ("pin", 0.0), ("pin", 30.0)] {
+            let s = try loader.snapshot(from: doc("""
+                {"size": [600, 400], "basemap": "none", "attribution": false, "camera": {"padding": 24, "bearing": \(bearing)},
+                 "overlays": [{"type": "marker", "position": [48.853, 2.349], "label": "Cathedral", "style": "\(style)"},
+                              {"type": "marker", "position": [48.858, 2.294], "style": "\(style)"},
+                              {"type": "marker", "position": [48.86, 2.33], "style": "\(style)"}]}
+                """))
+            let cols = try #require(textColumns(try snapshotter.render(s)), "\(style) \(bearing): no label drawn")
+            #expect(cols.upperBound <= 600 - 24, "\(style) \(bearing): the label reaches x = \(cols.upperBound)")
+            #expect(cols.upperBound >= 600 - 24 - 16, "\(style) \(bearing): the label ends at x = \(cols.upperBound), far inside")
+        }
+    }
+
+    /// A label longer than the image is cut rather than zooming the markers into a corner: the
+    /// markers keep at least a quarter of the width.
+    @Test func aLabelLongerThanTheImageIsCut() throws {
+        let long = String(repeating: "Notre-Dame de Paris ", count: 4)
+        let s = try loader.snapshot(from: doc("""
+            {"size": [400, 300], "basemap": "none", "attribution": false,
+             "overlays": [{"type": "marker", "position": [48.853, 2.349], "label": "\(long)"},
+                          {"type": "marker", "position": [48.86, 2.33]}]}
+            """))
+        let a = try #require(s.camera.project(LatLng(lat: 48.853, lon: 2.349)))
+        let b = try #require(s.camera.project(LatLng(lat: 48.86, lon: 2.33)))
+        #expect(a.x - b.x >= 400 / 4 - 40, "the markers are \(a.x - b.x) px apart")
+        #expect(a.x <= 400 - 24 && b.x >= 24)
     }
 }
