@@ -29,6 +29,12 @@ public struct AnchoredBitmap: Sendable, Equatable {
 public enum MapSprites {
     /// Makes a canvas of `width` × `height` logical px at `scale`, rounding the pixel size up.
     static func canvas(width: Double, height: Double, scale: Double) throws(CanvasError) -> Canvas {
+        let size = try canvasSize(width: width, height: height, scale: scale)
+        return try Canvas(pixelWidth: size.width, pixelHeight: size.height, scale: scale)
+    }
+
+    /// The pixel size of `canvas(width:height:scale:)`, checked as it checks it.
+    static func canvasSize(width: Double, height: Double, scale: Double) throws(CanvasError) -> (width: Int, height: Int) {
         guard scale.isFinite, Canvas.scaleRange.contains(scale) else {
             throw .invalidArgument("scale", "\(scale) is outside \(Canvas.scaleRange)")
         }
@@ -40,7 +46,7 @@ public enum MapSprites {
             throw .invalidArgument(
                 "size", "\(width)x\(height) logical px at scale \(scale) is over \(Bitmap.maxSide) px a side")
         }
-        return try Canvas(pixelWidth: Int(w), pixelHeight: Int(h), scale: scale)
+        return (Int(w), Int(h))
     }
 
     static func positive(_ value: Double, _ name: String, max limit: Double = 1000) throws(CanvasError) {

@@ -35,6 +35,33 @@ extension MapSprites {
         halo: TextHalo? = TextHalo(), anchor: LabelAnchor = .center,
         scale: Double = 1
     ) throws(CanvasError) -> AnchoredBitmap {
+        let l = try labelLayout(text, font: font, halo: halo, anchor: anchor)
+        let canvas = try canvas(width: l.width, height: l.height, scale: scale)
+        canvas.translate(x: -l.left, y: -l.top)
+        for (line, origin) in zip(l.lines, l.origins) {
+            canvas.drawText(line, at: origin, font: font, color: color, halo: halo)
+        }
+        return AnchoredBitmap(
+            bitmap: try canvas.makeBitmap(),
+            anchor: CanvasPoint(x: (l.anchor.x - l.left) * scale, y: (l.anchor.y - l.top) * scale), scale: scale)
+    }
+
+    /// The size in pixels of the bitmap `label(text, font:, color:, halo:, anchor:, scale:)`
+    /// makes, found by measuring the text without drawing it (for placing labels before
+    /// drawing the ones that are placed). Throws as `label` does.
+    public static func labelSize(
+        _ text: String, font: Font = Font(size: 13), halo: TextHalo? = TextHalo(), scale: Double = 1
+    ) throws(CanvasError) -> (width: Int, height: Int) {
+        let l = try labelLayout(text, font: font, halo: halo, anchor: .topLeft)
+        let c = try canvasSize(width: l.width, height: l.height, scale: scale)
+        return (c.width, c.height)
+    }
+
+    /// Where `label` puts its lines: their pen origins in text-box coordinates, the bitmap's
+    /// top-left corner and logical size (the box, the ink and the halo, to whole pixels) and the
+    /// anchor point in the same coordinates.
+    private static func labelLayout(_ text: String, font: Font, halo: TextHalo?, anchor: LabelAnchor) throws(CanvasError)
+        -> (lines: [String], origins: [CanvasPoint], left: Double, top: Double, width: Double, height: Double, anchor: CanvasPoint) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard lines.contains(where: { !$0.trimmingWhitespace.isEmpty }) else {
             throw .invalidArgument("text", "label text is empty")
@@ -69,13 +96,6 @@ extension MapSprites {
         }
         let reach = (halo.map { $0.width.isFinite ? max(0, $0.width) : 0 } ?? 0) + 1
         let left = (minX - reach).rounded(.down), top = (minY - reach).rounded(.down)
-        let canvas = try canvas(
-            width: (maxX + reach).rounded(.up) - left,
-            height: (maxY + reach).rounded(.up) - top, scale: scale)
-        canvas.translate(x: -left, y: -top)
-        for (line, origin) in zip(lines, origins) {
-            canvas.drawText(line, at: origin, font: font, color: color, halo: halo)
-        }
         let (ax, ay): (Double, Double) =
             switch anchor {
             case .center: (boxWidth / 2, boxHeight / 2)
@@ -88,9 +108,8 @@ extension MapSprites {
             case .bottomLeft: (0, boxHeight)
             case .bottomRight: (boxWidth, boxHeight)
             }
-        return AnchoredBitmap(
-            bitmap: try canvas.makeBitmap(),
-            anchor: CanvasPoint(x: (ax - left) * scale, y: (ay - top) * scale), scale: scale)
+        return (lines, origins, left, top, (maxX + reach).rounded(.up) - left, (maxY + reach).rounded(.up) - top,
+                CanvasPoint(x: ax, y: ay))
     }
 
     /// Attribution text (for example "© OpenStreetMap contributors") in `font` and `color` on a

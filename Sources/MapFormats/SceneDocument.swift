@@ -24,6 +24,9 @@ public struct SceneDocument: Codable, Sendable, Equatable {
     public var scaleBar: Bool?
     /// Draw a compass rose (default false).
     public var compass: Bool?
+    /// Draw every marker label, even over other labels and markers (default false: a label
+    /// that would overlap one placed before it, or another marker, is left out).
+    public var labelOverlap: Bool?
     /// The overlays, drawn in the default order (polygons, circles, routes, markers, labels)
     /// unless an overlay gives `z`.
     public var overlays: [OverlaySpec]?

@@ -74,7 +74,7 @@ public final class RenderPlanner: @unchecked Sendable {
         generation += 1
         let view = PlanView(camera: camera)
         var commands: [DrawCommand] = []
-        var labels: [(Label, Int)] = []
+        var labels = MarkerLabels()
         // The view seen from world copy k: the camera moved k worlds west (see
         // RenderPlanner+WorldCopies), made once per plan and copy.
         var shiftedViews: [Int: PlanView] = [:]
@@ -102,8 +102,15 @@ public final class RenderPlanner: @unchecked Sendable {
                 inCopy(k) { plan(overlay, $0, copy: k, &commands, &labels) }
             }
         }
-        // Marker labels go on top of everything else in the scene.
-        for (label, k) in labels { inCopy(k) { addLabel(label, $0, &commands) } }
+        // Marker labels go on top of everything else in the scene: each where it collides
+        // with nothing placed before it, or all of them.
+        if scene.labelsMayOverlap {
+            for l in labels.labels { inCopy(l.copy) { addLabel(l.label, $0, &commands) } }
+        } else if let rasterizer = _rasterizer, !labels.labels.isEmpty {
+            for (l, image) in labels.placed(camera: camera, rasterizer: rasterizer) {
+                inCopy(l.copy) { addQuad(at: l.label.position, image: image, anchor: l.label.anchor, offset: l.label.offset, $0, &commands) }
+            }
+        }
         commands = batchSolids(commands, bearing: camera.bearing)
         evict()
         return RenderPlan(camera: camera, background: scene.background, commands: commands)
@@ -111,7 +118,7 @@ public final class RenderPlanner: @unchecked Sendable {
 
     /// One overlay's commands for one world copy's view (and its marker label for later).
     private func plan(_ overlay: Overlay, _ view: PlanView, copy k: Int, _ commands: inout [DrawCommand],
-                      _ labels: inout [(Label, Int)]) {
+                      _ labels: inout MarkerLabels) {
         switch overlay {
         case .polyline(let line):
             let first = commands.count
@@ -123,11 +130,7 @@ public final class RenderPlanner: @unchecked Sendable {
         case .circle(let circle): addCircle(circle, view, &commands)
         case .marker(let marker):
             addMarker(marker, view, &commands)
-            if let text = marker.label, !text.isEmpty,
-               let label = try? Label(position: marker.position, text: text, anchor: (0, 0.5),
-                                      offset: marker.labelOffset) {
-                labels.append((label, k))
-            }
+            labels.add(marker, copy: k)
         case .cluster(let cluster):
             for node in cluster.level(atZoom: view.camera.zoom) {
                 if let i = node.marker {

@@ -100,6 +100,25 @@ public struct Marker: Sendable {
     /// Height of a pin from tip to top in logical pixels.
     public static let pinHeight = 30.0
 
+    /// The box the marker covers, in logical pixels from its position (y down): the pin from
+    /// its head's top to its tip, the dot with its ring, the arrow at any rotation, the image
+    /// about its anchor. Marker labels are kept off it.
+    public var box: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        let k = drawnScale
+        switch style {
+        case .pin: return (-9 * k, -Self.pinHeight * k, 9 * k, 0)
+        case .dot:
+            let r = k * (Self.dotDiameter / 2 + Self.dotRingWidth)
+            return (-r, -r, r, r)
+        case .arrow:
+            let r = k * Self.arrowSize / 2
+            return (-r, -r, r, r)
+        case .image(let img, let anchor):
+            let w = k * img.logicalWidth, h = k * img.logicalHeight
+            return (-anchor.x * w, -anchor.y * h, (1 - anchor.x) * w, (1 - anchor.y) * h)
+        }
+    }
+
     /// Where the marker's label starts, in logical pixels from its position: the label's
     /// left edge, vertically centred (beside the pin's head, or right of a dot, arrow or image).
     public var labelOffset: (x: Double, y: Double) {
@@ -163,8 +182,16 @@ public protocol LabelRasterizer: Sendable {
     /// filled with `color`, at `pixelRatio`; nil to skip it. The box's centre is the bitmap's
     /// centre. The default draws no symbols.
     func rasterizeSymbol(_ name: String, size: Double, color: Color, pixelRatio: Double) -> SpriteImage?
+    /// The logical size of the bitmap `rasterize(label, pixelRatio:)` gives, or nil where it
+    /// gives none: for placing labels before drawing those that are placed. The default
+    /// rasterizes the label.
+    func labelSize(_ label: Label, pixelRatio: Double) -> (width: Double, height: Double)?
 }
 
 extension LabelRasterizer {
+    public func labelSize(_ label: Label, pixelRatio: Double) -> (width: Double, height: Double)? {
+        rasterize(label, pixelRatio: pixelRatio).map { ($0.logicalWidth, $0.logicalHeight) }
+    }
+
     public func rasterizeSymbol(_ name: String, size: Double, color: Color, pixelRatio: Double) -> SpriteImage? { nil }
 }

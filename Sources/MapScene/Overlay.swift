@@ -86,6 +86,11 @@ public struct Scene: Sendable {
     public var basemap: [Overlay]
     /// The overlays.
     public var overlays: [Overlay]
+    /// Whether every marker label is drawn. By default (false) a marker's label is drawn only
+    /// where it overlaps no marker label placed before it (in drawing order) and no other
+    /// marker, as MapLibre places text (`text-allow-overlap: false`) and MapKit hides the
+    /// titles of crowded annotations; the markers themselves are always drawn.
+    public var labelsMayOverlap = false
 
     /// Creates a scene.
     public init(background: Color = .white, basemap: [Overlay] = [], overlays: [Overlay] = []) {

@@ -169,16 +169,16 @@ extension BasemapLayers {
         for overlay in overlays {
             switch overlay {
             case .marker(let m):
-                var image: SpriteImage?
+                var size: (width: Double, height: Double)?
                 if let text = m.label, !text.isEmpty, let l = try? Label(position: m.position, text: text) {
-                    image = labels.rasterize(l, pixelRatio: camera.pixelRatio)
+                    size = labels.labelSize(l, pixelRatio: camera.pixelRatio)
                 }
                 for s in screenPoints(overlay, at: m.position) {
                     var box: LabelBox = (s.x - 12, s.y - 36, s.x + 12, s.y + 12)
-                    if let image {
-                        box.2 = s.x + 16 + image.logicalWidth
-                        box.1 = min(box.1, s.y - image.logicalHeight / 2)
-                        box.3 = max(box.3, s.y + image.logicalHeight / 2)
+                    if let size {
+                        box.2 = s.x + 16 + size.width
+                        box.1 = min(box.1, s.y - size.height / 2)
+                        box.3 = max(box.3, s.y + size.height / 2)
                     }
                     out.append(box)
                 }

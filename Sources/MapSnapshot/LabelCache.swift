@@ -42,6 +42,17 @@ final class CairoLabelRasterizer: LabelRasterizer, @unchecked Sendable {
 }
 
 extension CairoLabelRasterizer {
+    /// The label's size from its cached image, or else measured without drawing it.
+    func labelSize(_ label: Label, pixelRatio: Double) -> (width: Double, height: Double)? {
+        let key = Key(text: label.text, size: label.size, color: label.color, halo: label.haloColor,
+                      haloWidth: label.haloWidth, ratio: pixelRatio)
+        if let hit = lock.withLock({ cache[key] }) { return (hit.logicalWidth, hit.logicalHeight) }
+        let halo = label.haloColor.map { TextHalo(color: RGBAColor($0), width: label.haloWidth) }
+        guard let px = try? MapSprites.labelSize(label.text, font: Font(size: label.size), halo: halo, scale: pixelRatio)
+        else { return nil }
+        return (Double(px.width) / pixelRatio, Double(px.height) / pixelRatio)
+    }
+
     /// The Maki icon filled in `color`, its 15-unit box `size` logical px square in the middle of
     /// a bitmap an even number of device pixels wide and high (so that centred on a pixel edge,
     /// as a pin's axis is, it stays symmetric), with half a unit and a pixel or more of margin:

@@ -26,6 +26,9 @@ public struct Snapshot: Sendable {
     public var compass: Bool
     /// The compass's opacity, 0…1 (a window fades it out when north is up).
     public var compassOpacity: Double = 1
+    /// Draw every marker label, even where labels overlap each other or other markers
+    /// (`Scene.labelsMayOverlap`); by default a crowded label is left out.
+    public var labelsMayOverlap = false
     /// Callouts (boxes of text with a pointer on a ground position), drawn above everything.
     public var callouts: [Callout] = []
     /// Lines of a heads-up panel drawn in the top-left corner, or nil for none.
@@ -157,6 +160,7 @@ public final class MapSnapshotter: @unchecked Sendable {
             func ms(_ from: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - from) / 1e6 }
             let camera = snapshot.camera
             var scene = Scene(background: snapshot.background, overlays: snapshot.overlays)
+            scene.labelsMayOverlap = snapshot.labelsMayOverlap
             var attributionText: String?
             if let style = snapshot.basemapStyle {
                 let layers = try basemapLayers()

@@ -146,6 +146,7 @@ public struct SceneLoader {
                              background: basemapStyle == nil ? (hasTiles ? Color(rgb: 0xF2EFE9) : .white) : .transparent,
                              attribution: doc.attribution ?? true, scaleBar: doc.scaleBar ?? false,
                              compass: doc.compass ?? false)
+        still.labelsMayOverlap = doc.labelOverlap ?? false
         still.rasterLayers = try rasterLayers(doc, scale: scale)
         let wait = doc.tilesTimeout ?? 30
         guard wait.isFinite, wait >= 0, wait <= 3600 else { throw SceneLoadError("tilesTimeout", "\(Self.fmt(wait)) is not in 0…3600 s") }

@@ -128,6 +128,8 @@ struct SceneOptions: ParsableArguments {
     var scaleBar = false
     @Flag(help: "Draw a compass rose that follows the bearing and pitch (top right).")
     var compass = false
+    @Flag(name: .customLong("label-overlap"), help: "Draw every marker label, even over other labels and markers (by default a crowded label is left out).")
+    var labelOverlap = false
 
     // GL.
     @Flag(name: .customLong("print-gl-info"), help: "Print the GL device on standard error.")
@@ -233,6 +235,7 @@ struct SceneOptions: ParsableArguments {
         if noAttribution { doc.attribution = false }
         if scaleBar { doc.scaleBar = true }
         if compass { doc.compass = true }
+        if labelOverlap { doc.labelOverlap = true }
         var overlays = doc.overlays ?? []
         for file in routes {
             var o = SceneDocument.OverlaySpec(type: "route")

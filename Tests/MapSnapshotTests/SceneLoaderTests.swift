@@ -252,6 +252,35 @@ import Testing
         }
     }
 
+    /// `labelOverlap` reaches the snapshot; without it crowded labels are left out. Two pins 3.6 px
+    /// apart on one row (0.0025° at zoom 10): the first's label, from 12 px right of its point,
+    /// runs over the second's head (±9 px).
+    @Test func labelOverlapIsReadFromTheSceneFile() throws {
+        let snapshotter = try MapSnapshotter()
+        var dark: [Int] = []
+        for overlap in [false, true] {
+            let s = try loader.snapshot(from: doc("""
+                {"size": [300, 100], "basemap": "none", "attribution": false, "labelOverlap": \(overlap),
+                 "camera": {"center": [0, 0], "zoom": 10},
+                 "overlays": [{"type": "marker", "position": [0, -0.05], "label": "First", "style": "pin"},
+                              {"type": "marker", "position": [0, -0.0475], "style": "pin"}]}
+                """))
+            #expect(s.labelsMayOverlap == overlap)
+            let image = try snapshotter.render(s)
+            var n = 0
+            for y in 0 ..< image.height {
+                for x in 0 ..< image.width {
+                    // Grey text pixels, antialiased ones included (the pins are red and white).
+                    guard let p = image.pixel(x: x, y: y), p.a > 200 else { continue }
+                    let c = [Int(p.r), Int(p.g), Int(p.b)]
+                    if c.max()! - c.min()! < 30, c.reduce(0, +) < 500 { n += 1 }
+                }
+            }
+            dark.append(n)
+        }
+        #expect(dark[0] == 0 && dark[1] > 40, "dark text pixels: \(dark)")
+    }
+
     /// A label longer than the image is cut rather than zooming the markers into a corner: the
     /// markers keep at least a quarter of the width.
     @Test func aLabelLongerThanTheImageIsCut() throws {

@@ -1,0 +1,108 @@
+import GeoKit
+import MapCamera
+import MapScene
+
+/// The markers a plan drew and their labels, and which of those labels are placed: in drawing
+/// order, a label is placed where its box overlaps no label placed before it and no marker
+/// but its own (greedy placement, as MapLibre's collision index places symbols in order).
+struct MarkerLabels {
+    struct Pending {
+        var label: Label
+        /// The world copy the marker was planned in.
+        var copy: Int
+        /// Its marker's index in `markers`.
+        var marker: Int
+    }
+
+    private(set) var markers: [(marker: Marker, copy: Int)] = []
+    private(set) var labels: [Pending] = []
+
+    mutating func add(_ marker: Marker, copy k: Int) {
+        markers.append((marker, k))
+        if let text = marker.label, !text.isEmpty,
+           let label = try? Label(position: marker.position, text: text, anchor: (0, 0.5), offset: marker.labelOffset) {
+            labels.append(Pending(label: label, copy: k, marker: markers.count - 1))
+        }
+    }
+
+    /// The labels to draw, with their images, in order.
+    func placed(camera: Camera, rasterizer: any LabelRasterizer) -> [(Pending, SpriteImage)] {
+        let w = camera.size.width, h = camera.size.height
+        func screen(_ p: LatLng, _ k: Int) -> ScreenPoint? {
+            let m = MapPoint(p)
+            guard let s = camera.project(MapPoint(x: m.x + Double(k), y: m.y)), s.x.isFinite, s.y.isFinite else { return nil }
+            return s
+        }
+        var grid = BoxGrid()
+        for (i, (m, k)) in markers.enumerated() {
+            guard let s = screen(m.position, k) else { continue }
+            let b = m.box
+            grid.insert(Box(minX: s.x + b.minX, minY: s.y + b.minY, maxX: s.x + b.maxX, maxY: s.y + b.maxY), owner: i)
+        }
+        var out: [(Pending, SpriteImage)] = []
+        for l in labels {
+            guard let s = screen(l.label.position, l.copy) else { continue }
+            // A label wholly off the view is neither drawn nor in the way; one partly in it is
+            // placed like the rest (cut by the edge, as MapLibre draws symbols at the edges).
+            let reach = 64 * 16.0
+            guard s.x > -reach, s.y > -reach, s.x < w + reach, s.y < h + reach,
+                  let size = rasterizer.labelSize(l.label, pixelRatio: camera.pixelRatio) else { continue }
+            let x0 = s.x - l.label.anchor.x * size.width + l.label.offset.x
+            let y0 = s.y - l.label.anchor.y * size.height + l.label.offset.y
+            let box = Box(minX: x0, minY: y0, maxX: x0 + size.width, maxY: y0 + size.height)
+            guard box.maxX > 0, box.maxY > 0, box.minX < w, box.minY < h, !grid.hits(box, except: l.marker),
+                  let image = rasterizer.rasterize(l.label, pixelRatio: camera.pixelRatio) else { continue }
+            grid.insert(box, owner: -1)
+            out.append((l, image))
+        }
+        return out
+    }
+}
+
+/// A screen box in logical px.
+struct Box {
+    var minX, minY, maxX, maxY: Double
+
+    func overlaps(_ o: Box) -> Bool { minX < o.maxX && o.minX < maxX && minY < o.maxY && o.minY < maxY }
+}
+
+/// Boxes in a grid of 64-px cells, for overlap queries.
+struct BoxGrid {
+    private var boxes: [(box: Box, owner: Int)] = []
+    private var cells: [Int64: [Int32]] = [:]
+    private static let cell = 64.0
+    /// Cells a box may span on each axis (beyond it, the box is clipped to that many: a box
+    /// that large is off the view's scale and collides through the cells it does cover).
+    private static let maxSpan = 64
+
+    private static func range(_ lo: Double, _ hi: Double) -> ClosedRange<Int>? {
+        guard lo.isFinite, hi.isFinite, hi >= lo else { return nil }
+        let a = Int(max(-1e6, min(1e6, (lo / cell).rounded(.down))))
+        let b = Int(max(-1e6, min(1e6, (hi / cell).rounded(.down))))
+        return a ... min(b, a + maxSpan)
+    }
+
+    private static func key(_ x: Int, _ y: Int) -> Int64 { Int64(x) << 32 | Int64(UInt32(bitPattern: Int32(y))) }
+
+    mutating func insert(_ box: Box, owner: Int) {
+        guard let xs = Self.range(box.minX, box.maxX), let ys = Self.range(box.minY, box.maxY) else { return }
+        let i = Int32(boxes.count)
+        boxes.append((box, owner))
+        for x in xs { for y in ys { cells[Self.key(x, y), default: []].append(i) } }
+    }
+
+    /// Whether `box` overlaps a box whose owner is not `except`.
+    func hits(_ box: Box, except: Int) -> Bool {
+        guard let xs = Self.range(box.minX, box.maxX), let ys = Self.range(box.minY, box.maxY) else { return true }
+        for x in xs {
+            for y in ys {
+                guard let list = cells[Self.key(x, y)] else { continue }
+                for i in list {
+                    let b = boxes[Int(i)]
+                    if b.owner != except, b.box.overlaps(box) { return true }
+                }
+            }
+        }
+        return false
+    }
+}
