@@ -247,3 +247,25 @@ import Testing
         #expect(base == (try MapSprites.callout(lines, scale: scale, anchor: .bottom)))
     }
 }
+
+/// `labelSize` (measured, not drawn: what label placement uses) is the size of the bitmap
+/// `label` draws, for any text, font size, halo and scale.
+@Suite struct LabelSizeTests {
+    @Test func measuredSizeIsTheDrawnBitmapsSize() throws {
+        let texts = ["A", "Cathedral", "Notre-Dame de Paris", "Hôtel de Ville", "ä\nTwo lines", "مرحبا", "東京駅", "  padded  "]
+        for text in texts {
+            for size in [9.0, 14, 23.5] {
+                for halo in [nil, TextHalo(), TextHalo(width: 4.5)] {
+                    for scale in [1.0, 1.5, 2, 3] {
+                        let font = Font(size: size)
+                        let drawn = try MapSprites.label(text, font: font, halo: halo, anchor: .topLeft, scale: scale).bitmap
+                        let measured = try MapSprites.labelSize(text, font: font, halo: halo, scale: scale)
+                        #expect(measured.width == drawn.width && measured.height == drawn.height,
+                                "'\(text)' \(size) px, halo \(halo?.width ?? 0), scale \(scale)")
+                    }
+                }
+            }
+        }
+        #expect(throws: CanvasError.self) { _ = try MapSprites.labelSize(" \n ") }
+    }
+}
