@@ -17,13 +17,21 @@ final class CairoLabelRasterizer: LabelRasterizer, @unchecked Sendable {
     private let lock = NSLock()
     private var cache: [Key: SpriteImage] = [:]
     private var symbols: [SymbolKey: SpriteImage] = [:]
+    /// Measured label sizes (logical px) by text, size, halo width and ratio.
+    private var sizes: [SizeKey: (width: Double, height: Double)] = [:]
+    private struct SizeKey: Hashable {
+        var text: String, size: Double, haloWidth: Double?, ratio: Double
+    }
     /// Most labels (and, apart, symbols) kept; a cache is emptied when it grows past this.
     static let maxCached = 4096
+    /// Most label sizes kept (a few dozen bytes each: enough for every label of a large scene,
+    /// so placing them is not measuring them again every frame).
+    static let maxSizesCached = 1 << 16
 
-    /// Stores `image` under `key`, emptying `cache` first when it is full. Call under `lock`.
-    private static func keep<K: Hashable>(_ image: SpriteImage, for key: K, in cache: inout [K: SpriteImage]) {
-        if cache.count >= maxCached { cache.removeAll(keepingCapacity: true) }
-        cache[key] = image
+    /// Stores `value` under `key`, emptying `cache` first when it holds `limit`. Call under `lock`.
+    private static func keep<K: Hashable, V>(_ value: V, for key: K, in cache: inout [K: V], limit: Int = maxCached) {
+        if cache.count >= limit { cache.removeAll(keepingCapacity: true) }
+        cache[key] = value
     }
 
     func rasterize(_ label: Label, pixelRatio: Double) -> SpriteImage? {
@@ -46,11 +54,15 @@ extension CairoLabelRasterizer {
     func labelSize(_ label: Label, pixelRatio: Double) -> (width: Double, height: Double)? {
         let key = Key(text: label.text, size: label.size, color: label.color, halo: label.haloColor,
                       haloWidth: label.haloWidth, ratio: pixelRatio)
-        if let hit = lock.withLock({ cache[key] }) { return (hit.logicalWidth, hit.logicalHeight) }
+        let sizeKey = SizeKey(text: label.text, size: label.size, haloWidth: label.haloColor == nil ? nil : label.haloWidth,
+                              ratio: pixelRatio)
+        if let hit = lock.withLock({ cache[key].map { ($0.logicalWidth, $0.logicalHeight) } ?? sizes[sizeKey] }) { return hit }
         let halo = label.haloColor.map { TextHalo(color: RGBAColor($0), width: label.haloWidth) }
         guard let px = try? MapSprites.labelSize(label.text, font: Font(size: label.size), halo: halo, scale: pixelRatio)
         else { return nil }
-        return (Double(px.width) / pixelRatio, Double(px.height) / pixelRatio)
+        let size = (width: Double(px.width) / pixelRatio, height: Double(px.height) / pixelRatio)
+        lock.withLock { Self.keep(size, for: sizeKey, in: &sizes, limit: Self.maxSizesCached) }
+        return size
     }
 
     /// The Maki icon filled in `color`, its 15-unit box `size` logical px square in the middle of
