@@ -2,46 +2,52 @@ import GeoKit
 import MapCamera
 import MapScene
 
-/// The markers a plan drew and their labels, and which of those labels are placed: in drawing
-/// order, a label is placed where its box overlaps no label placed before it and no marker
-/// but its own (greedy placement, as MapLibre's collision index places symbols in order).
+/// The markers (and cluster discs) a plan drew and the markers' labels, and which of those
+/// labels are placed: in drawing order, a label is placed where its box overlaps no label placed
+/// before it and no marker or disc but its own marker (greedy placement, as MapLibre's
+/// collision index places symbols in order).
 struct MarkerLabels {
     struct Pending {
         var label: Label
         /// The world copy the marker was planned in.
         var copy: Int
-        /// Its marker's index in `markers`.
+        /// Its marker's index in `obstacles`.
         var marker: Int
     }
 
-    private(set) var markers: [(marker: Marker, copy: Int)] = []
+    /// What labels keep off: a point in world copy `copy` and the box about it (logical px).
+    private(set) var obstacles: [(point: MapPoint, copy: Int, box: Box)] = []
     private(set) var labels: [Pending] = []
 
     mutating func add(_ marker: Marker, copy k: Int) {
-        markers.append((marker, k))
+        let b = marker.box
+        obstacles.append((MapPoint(marker.position), k, Box(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY)))
         if let text = marker.label, !text.isEmpty,
            let label = try? Label(position: marker.position, text: text, anchor: (0, 0.5), offset: marker.labelOffset) {
-            labels.append(Pending(label: label, copy: k, marker: markers.count - 1))
+            labels.append(Pending(label: label, copy: k, marker: obstacles.count - 1))
         }
+    }
+
+    /// A cluster's disc of `radius` logical px at `point`, in world copy `k`.
+    mutating func addDisc(at point: MapPoint, radius: Double, copy k: Int) {
+        obstacles.append((point, k, Box(minX: -radius, minY: -radius, maxX: radius, maxY: radius)))
     }
 
     /// The labels to draw, with their images, in order.
     func placed(camera: Camera, rasterizer: any LabelRasterizer) -> [(Pending, SpriteImage)] {
         let w = camera.size.width, h = camera.size.height
-        func screen(_ p: LatLng, _ k: Int) -> ScreenPoint? {
-            let m = MapPoint(p)
+        func screen(_ m: MapPoint, _ k: Int) -> ScreenPoint? {
             guard let s = camera.project(MapPoint(x: m.x + Double(k), y: m.y)), s.x.isFinite, s.y.isFinite else { return nil }
             return s
         }
         var grid = BoxGrid()
-        for (i, (m, k)) in markers.enumerated() {
-            guard let s = screen(m.position, k) else { continue }
-            let b = m.box
+        for (i, (p, k, b)) in obstacles.enumerated() {
+            guard let s = screen(p, k) else { continue }
             grid.insert(Box(minX: s.x + b.minX, minY: s.y + b.minY, maxX: s.x + b.maxX, maxY: s.y + b.maxY), owner: i)
         }
         var out: [(Pending, SpriteImage)] = []
         for l in labels {
-            guard let s = screen(l.label.position, l.copy) else { continue }
+            guard let s = screen(MapPoint(l.label.position), l.copy) else { continue }
             // A label wholly off the view is neither drawn nor in the way; one partly in it is
             // placed like the rest (cut by the edge, as MapLibre draws symbols at the edges).
             let reach = 64 * 16.0

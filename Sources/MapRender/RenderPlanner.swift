@@ -137,6 +137,7 @@ public final class RenderPlanner: @unchecked Sendable {
                     plan(.marker(cluster.markers[i]), view, copy: k, &commands, &labels)
                 } else {
                     addClusterDisc(node, of: cluster, view, &commands)
+                    labels.addDisc(at: node.point, radius: MarkerCluster.discDiameter(count: node.count) / 2, copy: k)
                 }
             }
         case .label(let label): addLabel(label, view, &commands)

@@ -77,4 +77,24 @@ import Testing
         // All four pins are drawn either way.
         #expect(plan.commands.filter { $0.texture == nil }.count == RenderPlanner().plan(s, camera: Self.camera).commands.count)
     }
+
+    /// A cluster's disc keeps labels off it too: the disc sits where the cluster's level puts
+    /// it; a dot 40 px left of it has a label (12 px right of the dot, 100 px long) that runs
+    /// over the disc, and is left out; one 40 px below it is clear.
+    @Test func clusterDiscsKeepLabelsOffThem() throws {
+        let members = try [(300.0, 200.0), (302, 201)].map { x, y in
+            try Marker(position: #require(Self.camera.unproject(ScreenPoint(x: x, y: y))))
+        }
+        let cluster = try MarkerCluster(markers: members, radius: 60, maxZoom: 16)
+        let nodes = cluster.level(atZoom: Self.camera.zoom)
+        #expect(nodes.count == 1 && nodes[0].marker == nil)
+        let disc = try #require(Self.camera.project(nodes[0].point))
+        var s = Scene()
+        s.add(.cluster(cluster))
+        s.add(try marker(disc.x - 40, disc.y, "0123456789"))
+        s.add(try marker(disc.x - 40, disc.y + 40, "abcdefghij"))
+        let stub = Stub()
+        // ("2" is the disc's count, drawn with the disc.)
+        #expect(stub.drawn(RenderPlanner(labelRasterizer: stub).plan(s, camera: Self.camera)) == ["2", "abcdefghij"])
+    }
 }
