@@ -721,6 +721,22 @@ public final class RenderPlanner: @unchecked Sendable {
         switch marker.style {
         case .dot:
             let r = k * Marker.dotDiameter / 2, ring = k * Marker.dotRingWidth
+            if marker.glyph != nil || marker.symbol != nil,
+               let glyph = glyphImage(marker, size: (marker.symbol != nil ? Marker.dotSymbolSize : marker.glyph?.count == 1 ? 9 : 7) * k, view) {
+                // With a glyph or symbol the dot is two flat shapes, like a pin's parts (anchored
+                // on a whole pixel), and the glyph lies a whole number of pixels from that
+                // anchor, so that runs of such dots are stamped as pins are.
+                for (radius, colour) in [(r + ring, white), (r, body)] {
+                    let fringe = 1 / view.pixelRatio
+                    let (mesh, _) = cached(MeshKey(source: .circleShape(radius: radius, fringe: fringe), bucket: 0, cell: nil)) {
+                        (Self.circleShape(radius: radius, fringe: fringe), p)
+                    }
+                    out.append(DrawCommand(mesh: mesh, origin: p, color: colour, coverage: .shape))
+                }
+                addInkCentred(glyph, at: marker.position, offset: (0, 0), opacity: opacity, byBox: marker.symbol != nil,
+                              wholePixels: true, view, &out)
+                return
+            }
             let no = discSegments(radius: r + ring, view), ni = discSegments(radius: r, view)
             let (outer, _) = cached(MeshKey(source: .pixelDisc(radius: r + ring, segments: no), bucket: 0, cell: nil)) {
                 (Self.pixelDisc(radius: r + ring, segments: no), p)
@@ -893,11 +909,24 @@ public final class RenderPlanner: @unchecked Sendable {
         return shapeMesh(outline: Array(points.dropLast()), centre: points[points.count - 1])
     }
 
+    /// A disc of `radius` logical px about the anchor as a flat screen shape (`shapeMesh`) with
+    /// a fringe `fringe` logical px wide (one device pixel: 1 / the pixel ratio, as a dot's
+    /// edge is), its polygon within 0.02 px of the circle.
+    static func circleShape(radius: Double, fringe: Double = 1) -> Mesh {
+        let r = max(radius, 0.01)
+        let n = min(512, max(40, Int((Double.pi / acos(1 - min(1, 0.02 / r))).rounded(.up))))
+        let ring = (0 ..< n).map { k -> (Double, Double) in
+            let a = 2 * Double.pi * Double(k) / Double(n)
+            return (r * cos(a), r * sin(a))
+        }
+        return shapeMesh(outline: ring, centre: (0, 0), fringe: fringe)
+    }
+
     /// A flat screen shape (logical pixels, y down, around the anchor) as a fan from `centre`
-    /// (from which every edge must be seen) with a one-pixel fringe centred on the outline:
-    /// texture coordinate u is the coverage, 1 half a pixel inside the outline, ½ on it and 0
-    /// half a pixel outside (`Coverage.shape`).
-    static func shapeMesh(outline: [(Double, Double)], centre: (Double, Double)) -> Mesh {
+    /// (from which every edge must be seen) with a fringe `f` logical px wide (default one)
+    /// centred on the outline: texture coordinate u is the coverage, 1 half the fringe inside
+    /// the outline, ½ on it and 0 half the fringe outside (`Coverage.shape`).
+    static func shapeMesh(outline: [(Double, Double)], centre: (Double, Double), fringe f: Double = 1) -> Mesh {
         let n = outline.count
         guard n >= 3 else { return Mesh(layout: .screen, vertices: [], indices: []) }
         let sign: Double = Outline.doubleArea(outline) > 0 ? 1 : -1
@@ -907,8 +936,8 @@ public final class RenderPlanner: @unchecked Sendable {
         for i in 0 ..< n {
             let m = Outline.miter(normals[(i + n - 1) % n], normals[i])
             let p = outline[i]
-            v += [0, 0, Float(p.0 - 0.5 * m.0), Float(p.1 - 0.5 * m.1), 1, 0.5]
-            v += [0, 0, Float(p.0 + 0.5 * m.0), Float(p.1 + 0.5 * m.1), 0, 0.5]
+            v += [0, 0, Float(p.0 - 0.5 * f * m.0), Float(p.1 - 0.5 * f * m.1), 1, 0.5]
+            v += [0, 0, Float(p.0 + 0.5 * f * m.0), Float(p.1 + 0.5 * f * m.1), 0, 0.5]
         }
         for i in 0 ..< n {
             let j = (i + 1) % n
@@ -987,6 +1016,7 @@ struct MeshKey: Hashable {
         case pixelDisc(radius: Double, segments: Int)
         case pixelRing(radius: Double, half: Double, segments: Int)
         case pin(part: Int, scale: Double)
+        case circleShape(radius: Double, fringe: Double)
         case quad(x0: Double, y0: Double, w: Double, h: Double, tenths: Int)
         case arrow(part: Int, tenths: Int, scale: Double)
         case solid(SolidKey)

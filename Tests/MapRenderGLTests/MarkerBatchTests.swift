@@ -128,6 +128,11 @@ import Testing
     /// their runs break at every pin and they are drawn one by one. With multisampling all are
     /// drawn one by one: exactly the same pixels.
     @Test(arguments: [(0, 1.0), (0, 2.0), (0, 1.5), (4, 1.0)]) func symbolPinsBatch(samples: Int, ratio: Double) throws {
+        for style in [MarkerStyle.pin, .dot] { try symbolMarkersBatch(style, samples: samples, ratio: ratio) }
+    }
+
+    /// Pins or dots with a symbol: batched as one by one (see `symbolPinsBatch`).
+    func symbolMarkersBatch(_ style: MarkerStyle, samples: Int, ratio: Double) throws {
         let stub = SymbolStub()
         let batched = try MapRenderer(labelRasterizer: stub, samples: samples)
         let single = try MapRenderer(labelRasterizer: stub, samples: samples)
@@ -139,7 +144,7 @@ import Testing
         for i in 0 ..< 400 {
             let p = LatLng(lat: 47.365 + 0.01 * rng.unit(), lon: 8.53 + 0.02 * rng.unit())
             let color = i < 300 ? Color(rgb: 0x8C5A2B) : Self.colors[i % 4]
-            scene.add(.marker(try Marker(position: p, style: .pin, color: color, scale: i % 100 < 50 ? 1 : 1.25, symbol: "cafe")))
+            scene.add(.marker(try Marker(position: p, style: style, color: color, scale: i % 100 < 50 ? 1 : 1.25, symbol: "cafe")))
         }
         let cam = Camera(center: Self.center, zoom: 14, size: ScreenSize(width: 500, height: 400), pixelRatio: ratio)
         let a = try batched.render(scene: scene, camera: cam)
@@ -148,11 +153,11 @@ import Testing
         let bTriangles = single.lastTimings.triangles
         let (mx, bytes) = Self.compare(a, b)
         if samples == 0 {
-            #expect(mx <= 2 && Double(bytes) < 0.1 * Double(a.pixels.count), "ratio \(ratio): \(bytes) bytes differ, by up to \(mx)")
-            // 400 pins of about 254 triangles; the 300 brown ones as 2 each.
+            #expect(mx <= 2 && Double(bytes) < 0.1 * Double(a.pixels.count), "\(style) ratio \(ratio): \(bytes) bytes differ, by up to \(mx)")
+            // 400 pins of about 254 triangles (dots about 270); the 300 brown ones as 2 each.
             #expect(aTriangles * 3 < bTriangles && aTriangles > bTriangles / 5, "\(aTriangles) against \(bTriangles) triangles")
         } else {
-            #expect(mx == 0 && aTriangles == bTriangles, "ratio \(ratio), samples \(samples): \(bytes) bytes differ, by up to \(mx)")
+            #expect(mx == 0 && aTriangles == bTriangles, "\(style) ratio \(ratio), samples \(samples): \(bytes) bytes differ, by up to \(mx)")
         }
         // The symbols are drawn: white and near-black pixels inside brown heads.
         let white = stride(from: 0, to: a.pixels.count, by: 4).filter { a.pixels[$0] > 250 && a.pixels[$0 + 1] > 250 && a.pixels[$0 + 2] > 250 }.count
