@@ -24,8 +24,9 @@ public struct SceneDocument: Codable, Sendable, Equatable {
     public var scaleBar: Bool?
     /// Draw a compass rose (default false).
     public var compass: Bool?
-    /// Draw every marker label, even over other labels and markers (default false: a label
-    /// that would overlap one placed before it, or another marker, is left out).
+    /// Draw every marker label on its marker's right, even over other labels and markers
+    /// (default false: a label that would overlap one placed before it, or another marker, goes
+    /// on the marker's left, or is left out where that side is taken too).
     public var labelOverlap: Bool?
     /// The overlays, drawn in the default order (polygons, circles, routes, markers, labels)
     /// unless an overlay gives `z`.

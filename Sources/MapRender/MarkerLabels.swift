@@ -8,7 +8,9 @@ import MapScene
 /// collision index places symbols in order).
 struct MarkerLabels {
     struct Pending {
+        /// The label on the marker's right; `left` is the same label on its left.
         var label: Label
+        var left: Label
         /// The world copy the marker was planned in.
         var copy: Int
         /// Its marker's index in `obstacles`.
@@ -24,7 +26,10 @@ struct MarkerLabels {
         obstacles.append((MapPoint(marker.position), k, Box(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY)))
         if let text = marker.label, !text.isEmpty,
            let label = try? Label(position: marker.position, text: text, anchor: (0, 0.5), offset: marker.labelOffset) {
-            labels.append(Pending(label: label, copy: k, marker: obstacles.count - 1))
+            var left = label
+            left.anchor = (1, 0.5)
+            left.offset = marker.leftLabelOffset
+            labels.append(Pending(label: label, left: left, copy: k, marker: obstacles.count - 1))
         }
     }
 
@@ -33,8 +38,10 @@ struct MarkerLabels {
         obstacles.append((point, k, Box(minX: -radius, minY: -radius, maxX: radius, maxY: radius)))
     }
 
-    /// The labels to draw, with their images, in order.
-    func placed(camera: Camera, rasterizer: any LabelRasterizer) -> [(Pending, SpriteImage)] {
+    /// The labels to draw (each on its marker's right, or on its left where the right is
+    /// taken, as MapLibre's `text-variable-anchor` tries anchors in turn), with their images, in
+    /// order.
+    func placed(camera: Camera, rasterizer: any LabelRasterizer) -> [(Label, copy: Int, SpriteImage)] {
         let w = camera.size.width, h = camera.size.height
         func screen(_ m: MapPoint, _ k: Int) -> ScreenPoint? {
             guard let s = camera.project(MapPoint(x: m.x + Double(k), y: m.y)), s.x.isFinite, s.y.isFinite else { return nil }
@@ -45,7 +52,7 @@ struct MarkerLabels {
             guard let s = screen(p, k) else { continue }
             grid.insert(Box(minX: s.x + b.minX, minY: s.y + b.minY, maxX: s.x + b.maxX, maxY: s.y + b.maxY), owner: i)
         }
-        var out: [(Pending, SpriteImage)] = []
+        var out: [(Label, copy: Int, SpriteImage)] = []
         for l in labels {
             guard let s = screen(MapPoint(l.label.position), l.copy) else { continue }
             // A label wholly off the view is neither drawn nor in the way; one partly in it is
@@ -53,13 +60,17 @@ struct MarkerLabels {
             let reach = 64 * 16.0
             guard s.x > -reach, s.y > -reach, s.x < w + reach, s.y < h + reach,
                   let size = rasterizer.labelSize(l.label, pixelRatio: camera.pixelRatio) else { continue }
-            let x0 = s.x - l.label.anchor.x * size.width + l.label.offset.x
-            let y0 = s.y - l.label.anchor.y * size.height + l.label.offset.y
-            let box = Box(minX: x0, minY: y0, maxX: x0 + size.width, maxY: y0 + size.height)
-            guard box.maxX > 0, box.maxY > 0, box.minX < w, box.minY < h, !grid.hits(box, except: l.marker),
-                  let image = rasterizer.rasterize(l.label, pixelRatio: camera.pixelRatio) else { continue }
-            grid.insert(box, owner: -1)
-            out.append((l, image))
+            for label in [l.label, l.left] {
+                let x0 = s.x - label.anchor.x * size.width + label.offset.x
+                let y0 = s.y - label.anchor.y * size.height + label.offset.y
+                let box = Box(minX: x0, minY: y0, maxX: x0 + size.width, maxY: y0 + size.height)
+                guard box.maxX > 0, box.maxY > 0, box.minX < w, box.minY < h, !grid.hits(box, except: l.marker) else { continue }
+                if let image = rasterizer.rasterize(label, pixelRatio: camera.pixelRatio) {
+                    grid.insert(box, owner: -1)
+                    out.append((label, l.copy, image))
+                }
+                break
+            }
         }
         return out
     }

@@ -107,8 +107,8 @@ public final class RenderPlanner: @unchecked Sendable {
         if scene.labelsMayOverlap {
             for l in labels.labels { inCopy(l.copy) { addLabel(l.label, $0, &commands) } }
         } else if let rasterizer = _rasterizer, !labels.labels.isEmpty {
-            for (l, image) in labels.placed(camera: camera, rasterizer: rasterizer) {
-                inCopy(l.copy) { addQuad(at: l.label.position, image: image, anchor: l.label.anchor, offset: l.label.offset, $0, &commands) }
+            for (label, k, image) in labels.placed(camera: camera, rasterizer: rasterizer) {
+                inCopy(k) { addQuad(at: label.position, image: image, anchor: label.anchor, offset: label.offset, $0, &commands) }
             }
         }
         commands = batchSolids(commands, bearing: camera.bearing)

@@ -130,6 +130,19 @@ public struct Marker: Sendable {
         case .arrow: return (k * Self.arrowSize / 2 + 6, 0)
         }
     }
+
+    /// Where the marker's label ends when it is placed on the left (where the right side is
+    /// taken): the label's right edge, vertically centred, as far left of the marker as
+    /// `labelOffset` is right of it.
+    public var leftLabelOffset: (x: Double, y: Double) {
+        let k = drawnScale
+        switch style {
+        case .image(let img, let anchor): return (-(k * anchor.x * img.logicalWidth + 4), k * (0.5 - anchor.y) * img.logicalHeight)
+        default:
+            let o = labelOffset
+            return (-o.x, o.y)
+        }
+    }
 }
 
 /// Text on the map, upright, with a halo.

@@ -86,10 +86,12 @@ public struct Scene: Sendable {
     public var basemap: [Overlay]
     /// The overlays.
     public var overlays: [Overlay]
-    /// Whether every marker label is drawn. By default (false) a marker's label is drawn only
-    /// where it overlaps no marker label placed before it (in drawing order) and no other
-    /// marker, as MapLibre places text (`text-allow-overlap: false`) and MapKit hides the
-    /// titles of crowded annotations; the markers themselves are always drawn.
+    /// Whether every marker label is drawn (on its marker's right). By default (false) a
+    /// marker's label goes on its right, or on its left where the right is taken, where it
+    /// overlaps no marker label placed before it (in drawing order) and no other marker or
+    /// cluster disc, and is left out where both sides are taken, as MapLibre places text
+    /// (`text-allow-overlap: false`, `text-variable-anchor`) and MapKit hides the titles of
+    /// crowded annotations; the markers themselves are always drawn.
     public var labelsMayOverlap = false
 
     /// Creates a scene.

@@ -128,7 +128,7 @@ struct SceneOptions: ParsableArguments {
     var scaleBar = false
     @Flag(help: "Draw a compass rose that follows the bearing and pitch (top right).")
     var compass = false
-    @Flag(name: .customLong("label-overlap"), help: "Draw every marker label, even over other labels and markers (by default a crowded label is left out).")
+    @Flag(name: .customLong("label-overlap"), help: "Draw every marker label on its marker's right, even over other labels and markers (by default a crowded label goes on the left, or is left out).")
     var labelOverlap = false
 
     // GL.

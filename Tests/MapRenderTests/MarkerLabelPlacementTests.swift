@@ -5,10 +5,11 @@ import MapScene
 import Testing
 @testable import MapRender
 
-/// Marker labels are placed greedily in drawing order: one whose box overlaps a label placed
-/// before it, or a marker other than its own, is left out (unless the scene lets labels
-/// overlap). Boxes hand-derived: a dot covers ±8 px (6-px radius and 2-px ring), its label
-/// starts 12 px right of it, vertically centred; the stub's label is 10 px a character by 16.
+/// Marker labels are placed greedily in drawing order: each on its marker's right, else on its
+/// left, where its box overlaps no label placed before it and no marker (or cluster disc) but
+/// its own; else it is left out (unless the scene lets labels overlap). Boxes hand-derived: a
+/// dot covers ±8 px (6-px radius and 2-px ring), its label starts 12 px right of it (or ends
+/// 12 px left of it), vertically centred; the stub's label is 10 px a character by 16.
 @Suite struct MarkerLabelPlacementTests {
     final class Stub: LabelRasterizer, @unchecked Sendable {
         let lock = NSLock()
@@ -27,8 +28,18 @@ import Testing
         func labelSize(_ label: Label, pixelRatio: Double) -> (width: Double, height: Double)? {
             (Double(10 * label.text.count), 16)
         }
-        func drawn(_ plan: RenderPlan) -> [String] {
-            lock.withLock { plan.commands.compactMap { c in images.first { $0.value === c.texture }?.key } }
+        /// The labels drawn, in order.
+        func drawn(_ plan: RenderPlan) -> [String] { placed(plan).map(\.text) }
+        /// The labels drawn, in order, each with its quad's left edge relative to its marker.
+        func placed(_ plan: RenderPlan) -> [(text: String, left: Double)] {
+            lock.withLock {
+                plan.commands.compactMap { c in
+                    guard let text = images.first(where: { $0.value === c.texture })?.key else { return nil }
+                    let v = c.mesh.vertices, s = VertexLayout.screen.stride
+                    let xs = stride(from: 2, to: v.count, by: s).map { Double(v[$0]) }
+                    return (text, xs.min() ?? .nan)
+                }
+            }
         }
     }
 
@@ -39,36 +50,42 @@ import Testing
         return .marker(try Marker(position: p, style: style, label: label))
     }
 
-    @Test func crowdedLabelsAreLeftOut() throws {
+    @Test func crowdedLabelsGoLeftOrAreLeftOut() throws {
         var s = Scene()
-        // A at x 100: its label spans 112…152 and meets B's dot (142…158): left out.
+        // A at x 100: on its right (112…152) B's dot (142…158) is in the way, so it goes left
+        // (48…88).
         s.add(try marker(100, 100, "AAAA"))
-        // B at x 150: its label spans 162…202, clear.
+        // B at x 150: its right (162…202) is clear.
         s.add(try marker(150, 100, "BBBB"))
-        // C at (300, 200): placed. D 10 px below: its label's box (y 202…218) meets C's (192…208).
+        // C at (300, 200): right. D 10 px below: its right (y 202…218) meets C's label (192…208);
+        // its left (248…288) is clear.
         s.add(try marker(300, 200, "CCCC"))
         s.add(try marker(300, 210, "DDDD"))
-        // E 17 px below C: its box (209…225) clears C's and D's dot (202…218) is not in its x range.
-        s.add(try marker(300, 217, "EEEE"))
-        // F at (130, 140), between A and B but 40 px lower: its label (142…162, y 132…148) is clear.
-        s.add(try marker(130, 140, "FF"))
+        // G at (400, 300) between two unlabelled dots 40 px either side: its right (412…452)
+        // meets the dot at 440 (432…448), its left (348…388) the dot at 360 (352…368): left out.
+        s.add(try marker(360, 300, nil))
+        s.add(try marker(440, 300, nil))
+        s.add(try marker(400, 300, "GGGG"))
         let stub = Stub()
         let plan = RenderPlanner(labelRasterizer: stub).plan(s, camera: Self.camera)
-        #expect(stub.drawn(plan) == ["BBBB", "CCCC", "EEEE", "FF"])
+        let placed = stub.placed(plan)
+        #expect(placed.map(\.text) == ["AAAA", "BBBB", "CCCC", "DDDD"])
+        #expect(placed.map(\.left) == [-52, 12, 12, -52])
         // Only the placed labels are rasterized; the rest are measured.
-        #expect(Set(stub.rasterized) == ["BBBB", "CCCC", "EEEE", "FF"])
+        #expect(Set(stub.rasterized) == ["AAAA", "BBBB", "CCCC", "DDDD"])
 
         s.labelsMayOverlap = true
-        #expect(stub.drawn(RenderPlanner(labelRasterizer: stub).plan(s, camera: Self.camera))
-                == ["AAAA", "BBBB", "CCCC", "DDDD", "EEEE", "FF"])
+        let all = stub.placed(RenderPlanner(labelRasterizer: stub).plan(s, camera: Self.camera))
+        #expect(all.map(\.text) == ["AAAA", "BBBB", "CCCC", "DDDD", "GGGG"] && all.allSatisfy { $0.left == 12 })
     }
 
     /// A pin's box is its head and tip (±9 px, 30 px up); its label sits beside the head, 21 px
     /// above the point. Another marker's pin under the label hides the label, not the pin.
     @Test func pinsKeepLabelsOffThem() throws {
         var s = Scene()
-        s.add(try marker(100, 100, "Long label here", style: .pin))   // label 112…262, y 71…87
+        s.add(try marker(100, 100, "Long label here", style: .pin))   // right 112…262, left −62…88, y 71…87
         s.add(try marker(200, 110, nil, style: .pin))                  // head 191…209, y 80…110
+        s.add(try marker(40, 110, nil, style: .pin))                   // head 31…49, y 80…110
         s.add(try marker(100, 200, "Clear", style: .pin))             // label 112…162, y 171…187
         s.add(try marker(200, 230, nil, style: .pin))                  // head y 200…230: below it
         let stub = Stub()
@@ -79,8 +96,9 @@ import Testing
     }
 
     /// A cluster's disc keeps labels off it too: the disc sits where the cluster's level puts
-    /// it; a dot 40 px left of it has a label (12 px right of the dot, 100 px long) that runs
-    /// over the disc, and is left out; one 40 px below it is clear.
+    /// it; a dot 40 px left of it has a label (12 px right of the dot, 100 px long) that would
+    /// run over the disc, so it goes on the dot's left; one 40 px below the dot is clear on its
+    /// right.
     @Test func clusterDiscsKeepLabelsOffThem() throws {
         let members = try [(300.0, 200.0), (302, 201)].map { x, y in
             try Marker(position: #require(Self.camera.unproject(ScreenPoint(x: x, y: y))))
@@ -95,6 +113,8 @@ import Testing
         s.add(try marker(disc.x - 40, disc.y + 40, "abcdefghij"))
         let stub = Stub()
         // ("2" is the disc's count, drawn with the disc.)
-        #expect(stub.drawn(RenderPlanner(labelRasterizer: stub).plan(s, camera: Self.camera)) == ["2", "abcdefghij"])
+        let placed = stub.placed(RenderPlanner(labelRasterizer: stub).plan(s, camera: Self.camera))
+        #expect(placed.map(\.text) == ["2", "0123456789", "abcdefghij"])
+        #expect(placed.dropFirst().map(\.left) == [-112, 12])
     }
 }

@@ -252,9 +252,10 @@ import Testing
         }
     }
 
-    /// `labelOverlap` reaches the snapshot; without it crowded labels are left out. Two pins 3.6 px
-    /// apart on one row (0.0025° at zoom 10): the first's label, from 12 px right of its point,
-    /// runs over the second's head (±9 px).
+    /// `labelOverlap` reaches the snapshot; without it crowded labels are left out. Three pins on
+    /// a row at zoom 10: the labelled one's label, from 12 px right of its point, would run over
+    /// the head (±9 px) of the pin 3.6 px right of it (0.0025°), and, on its left, ending 12 px
+    /// before its point, over the head of the pin 6.4 px left of it (0.0045°).
     @Test func labelOverlapIsReadFromTheSceneFile() throws {
         let snapshotter = try MapSnapshotter()
         var dark: [Int] = []
@@ -263,7 +264,8 @@ import Testing
                 {"size": [300, 100], "basemap": "none", "attribution": false, "labelOverlap": \(overlap),
                  "camera": {"center": [0, 0], "zoom": 10},
                  "overlays": [{"type": "marker", "position": [0, -0.05], "label": "First", "style": "pin"},
-                              {"type": "marker", "position": [0, -0.0475], "style": "pin"}]}
+                              {"type": "marker", "position": [0, -0.0475], "style": "pin"},
+                              {"type": "marker", "position": [0, -0.0545], "style": "pin"}]}
                 """))
             #expect(s.labelsMayOverlap == overlap)
             let image = try snapshotter.render(s)
