@@ -155,8 +155,11 @@ typealias LabelBox = (Double, Double, Double, Double)
 
 extension BasemapLayers {
     /// The screen boxes the overlays' markers and labels take, so basemap place labels avoid
-    /// them: in every copy of the world they are drawn in.
-    static func reservedBoxes(_ overlays: [Overlay], camera: Camera, labels: CairoLabelRasterizer) -> [LabelBox] {
+    /// them: in every copy of the world they are drawn in. A marker's label may go on either
+    /// side of it (unless `labelsMayOverlap`: always on the right), which is decided when the
+    /// overlays are planned, after the basemap: both sides are kept clear.
+    static func reservedBoxes(_ overlays: [Overlay], camera: Camera, labels: CairoLabelRasterizer,
+                              labelsMayOverlap: Bool = false) -> [LabelBox] {
         var out: [LabelBox] = []
         let copies = WorldCopies(camera: camera)
         // Where the position lands in each copy the overlay is drawn in (as the planner draws
@@ -177,6 +180,7 @@ extension BasemapLayers {
                     var box: LabelBox = (s.x - 12, s.y - 36, s.x + 12, s.y + 12)
                     if let size {
                         box.2 = s.x + 16 + size.width
+                        if !labelsMayOverlap { box.0 = s.x - 16 - size.width }
                         box.1 = min(box.1, s.y - size.height / 2)
                         box.3 = max(box.3, s.y + size.height / 2)
                     }

@@ -165,7 +165,8 @@ public final class MapSnapshotter: @unchecked Sendable {
             if let style = snapshot.basemapStyle {
                 let layers = try basemapLayers()
                 scene.background = Color(style.ocean)
-                let reserved = BasemapLayers.reservedBoxes(snapshot.overlays, camera: camera, labels: labels)
+                let reserved = BasemapLayers.reservedBoxes(snapshot.overlays, camera: camera, labels: labels,
+                                                           labelsMayOverlap: snapshot.labelsMayOverlap)
                 scene.basemap = layers.layers(for: camera, style: style, labels: labels, reserved: reserved)
                 attributionText = layers.basemap.attribution
             }
