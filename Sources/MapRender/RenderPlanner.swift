@@ -753,8 +753,9 @@ public final class RenderPlanner: @unchecked Sendable {
             // A glyph takes the place of the white dot in the head (parts 0 and 1 only).
             let glyph = glyphImage(marker, size: (marker.symbol != nil ? Marker.pinSymbolSize : marker.glyph?.count == 1 ? 11 : 9) * k, view)
             for part in 0 ..< (glyph == nil ? 3 : 2) {
-                let (mesh, _) = cached(MeshKey(source: .pin(part: part, scale: k), bucket: 0, cell: nil)) {
-                    (Self.pinMesh(part: part, scale: k), p)
+                let fringe = 1 / view.pixelRatio
+                let (mesh, _) = cached(MeshKey(source: .pin(part: part, scale: k, fringe: fringe), bucket: 0, cell: nil)) {
+                    (Self.pinMesh(part: part, scale: k, fringe: fringe), p)
                 }
                 out.append(DrawCommand(mesh: mesh, origin: p, color: part == 1 ? body : white, coverage: .shape))
             }
@@ -766,8 +767,9 @@ public final class RenderPlanner: @unchecked Sendable {
             // Turned on screen to the projected heading; angles in tenths of a degree share meshes.
             let tenths = Self.tenths(screenAngle(of: marker.rotation ?? 0, at: p, view))
             for part in 0 ..< 2 {
-                let (mesh, _) = cached(MeshKey(source: .arrow(part: part, tenths: tenths, scale: k), bucket: 0, cell: nil)) {
-                    (Self.arrowMesh(part: part, tenths: tenths, scale: k), p)
+                let fringe = 1 / view.pixelRatio
+                let (mesh, _) = cached(MeshKey(source: .arrow(part: part, tenths: tenths, scale: k, fringe: fringe), bucket: 0, cell: nil)) {
+                    (Self.arrowMesh(part: part, tenths: tenths, scale: k, fringe: fringe), p)
                 }
                 out.append(DrawCommand(mesh: mesh, origin: p, color: part == 1 ? body : white, coverage: .shape))
             }
@@ -895,8 +897,9 @@ public final class RenderPlanner: @unchecked Sendable {
 
     /// The arrow marker in screen pixels around its centre, pointing `tenths` tenths of a degree
     /// clockwise from up: part 0 the white outline, part 1 the coloured body (a notched
-    /// arrowhead), `scale` times `Marker.arrowSize`.
-    static func arrowMesh(part: Int, tenths: Int, scale: Double = 1) -> Mesh {
+    /// arrowhead), `scale` times `Marker.arrowSize`, its fringe `fringe` logical px wide (one
+    /// device pixel: 1 / the pixel ratio).
+    static func arrowMesh(part: Int, tenths: Int, scale: Double = 1, fringe: Double = 1) -> Mesh {
         let s = scale * Marker.arrowSize / 2
         // Tip, right wing, notch, left wing (y down; pointing up before turning).
         var shape: [(Double, Double)] = [(0, -s), (0.8 * s, s), (0, 0.45 * s), (-0.8 * s, s)]
@@ -906,7 +909,7 @@ public final class RenderPlanner: @unchecked Sendable {
         }
         // The fan's centre, from which every edge is seen, turns with the outline.
         let points = turned(shape + [(0, 0.2 * s)], tenths: tenths)
-        return shapeMesh(outline: Array(points.dropLast()), centre: points[points.count - 1])
+        return shapeMesh(outline: Array(points.dropLast()), centre: points[points.count - 1], fringe: fringe)
     }
 
     /// A disc of `radius` logical px about the anchor as a flat screen shape (`shapeMesh`) with
@@ -948,8 +951,9 @@ public final class RenderPlanner: @unchecked Sendable {
     }
 
     /// Pin parts in screen pixels (tip at the origin), `scale` times the 30-px pin: 0 the white
-    /// outline, 1 the coloured body, 2 the white centre dot. The antialiased fringe stays a pixel.
-    static func pinMesh(part: Int, scale k: Double = 1) -> Mesh {
+    /// outline, 1 the coloured body, 2 the white centre dot. The antialiased fringe is `fringe`
+    /// logical px wide whatever the scale (one device pixel: 1 / the pixel ratio).
+    static func pinMesh(part: Int, scale k: Double = 1, fringe: Double = 1) -> Mesh {
         let h = Marker.pinHeight
         let (radius, tip, centre): (Double, Double, Double) = switch part {
         case 0: (9 * k, 0, -(h - 9) * k)
@@ -975,7 +979,7 @@ public final class RenderPlanner: @unchecked Sendable {
             }
             ring.append((0, tip))
         }
-        return shapeMesh(outline: ring, centre: (0, centre))
+        return shapeMesh(outline: ring, centre: (0, centre), fringe: fringe)
     }
 
     private func addLabel(_ label: Label, _ view: PlanView, _ out: inout [DrawCommand]) {
@@ -1015,10 +1019,10 @@ struct MeshKey: Hashable {
         case geoCircle(lat: Double, lon: Double, radius: Double, segments: Int, part: Int)
         case pixelDisc(radius: Double, segments: Int)
         case pixelRing(radius: Double, half: Double, segments: Int)
-        case pin(part: Int, scale: Double)
+        case pin(part: Int, scale: Double, fringe: Double)
         case circleShape(radius: Double, fringe: Double)
         case quad(x0: Double, y0: Double, w: Double, h: Double, tenths: Int)
-        case arrow(part: Int, tenths: Int, scale: Double)
+        case arrow(part: Int, tenths: Int, scale: Double, fringe: Double)
         case solid(SolidKey)
         /// A view-dependent, overdraw-culled line mesh: path, variant and the exact view.
         case culledPath(ObjectIdentifier, variant: Int, view: [Double])
