@@ -16,10 +16,13 @@ public final class SpriteImage: Sendable {
     /// `inkCentre` once found (nil inside: not looked for yet).
     private let inkMemo = Mutex<(x: Double, y: Double)??>(nil)
 
+    /// The most pixels a side may have.
+    public static let maxSide = 4096
+
     /// Wraps premultiplied RGBA pixels; nil when the byte count does not match or a side is
-    /// not in 1…4096 or the ratio is not in 0.25…8.
+    /// not in 1…`maxSide` (4096) or the ratio is not in 0.25…8.
     public init?(width: Int, height: Int, pixels: [UInt8], pixelRatio: Double = 1) {
-        guard width >= 1, height >= 1, width <= 4096, height <= 4096, pixels.count == width * height * 4,
+        guard width >= 1, height >= 1, width <= Self.maxSide, height <= Self.maxSide, pixels.count == width * height * 4,
               pixelRatio.isFinite, pixelRatio >= 0.25, pixelRatio <= 8 else { return nil }
         self.width = width; self.height = height; self.pixels = pixels; self.pixelRatio = pixelRatio
     }

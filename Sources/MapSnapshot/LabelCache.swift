@@ -58,7 +58,9 @@ extension CairoLabelRasterizer {
                               ratio: pixelRatio)
         if let hit = lock.withLock({ cache[key].map { ($0.logicalWidth, $0.logicalHeight) } ?? sizes[sizeKey] }) { return hit }
         let halo = label.haloColor.map { TextHalo(color: RGBAColor($0), width: label.haloWidth) }
-        guard let px = try? MapSprites.labelSize(label.text, font: Font(size: label.size), halo: halo, scale: pixelRatio)
+        // (A label whose bitmap would be over a sprite's size limit is not drawn: no size.)
+        guard let px = try? MapSprites.labelSize(label.text, font: Font(size: label.size), halo: halo, scale: pixelRatio),
+              px.width <= SpriteImage.maxSide, px.height <= SpriteImage.maxSide
         else { return nil }
         let size = (width: Double(px.width) / pixelRatio, height: Double(px.height) / pixelRatio)
         lock.withLock { Self.keep(size, for: sizeKey, in: &sizes, limit: Self.maxSizesCached) }

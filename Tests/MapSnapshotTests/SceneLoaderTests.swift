@@ -283,6 +283,24 @@ import Testing
         #expect(dark[0] == 0 && dark[1] > 40, "dark text pixels: \(dark)")
     }
 
+    /// A label too large to draw (its bitmap over `SpriteImage.maxSide`) is not drawn, so the fit
+    /// leaves no room for it: the camera is the one fitted without it.
+    @Test func aLabelTooLargeToDrawIsNotFitted() throws {
+        func camera(_ label: String?) throws -> (Double, Double, Double) {
+            let labelJSON = label.map { ", \"label\": \"\($0)\"" } ?? ""
+            let s = try loader.snapshot(from: doc("""
+                {"size": [400, 300], "basemap": "none",
+                 "overlays": [{"type": "marker", "position": [0, 0]\(labelJSON)}, {"type": "marker", "position": [0.001, 0.001]}]}
+                """))
+            return (s.camera.center.lat, s.camera.center.lon, s.camera.zoom)
+        }
+        let plain = try camera(nil)
+        #expect(try camera(String(repeating: "x", count: 5000)) == plain)
+        #expect(try camera(String(repeating: "y\\n", count: 300)) == plain)
+        // A label that can be drawn moves the view.
+        #expect(try camera(String(repeating: "z", count: 40)) != plain)
+    }
+
     /// A label longer than the image is cut rather than zooming the markers into a corner: the
     /// markers keep at least a quarter of the width.
     @Test func aLabelLongerThanTheImageIsCut() throws {
