@@ -61,9 +61,8 @@ struct MarkerLabels {
             guard s.x > -reach, s.y > -reach, s.x < w + reach, s.y < h + reach,
                   let size = rasterizer.labelSize(l.label, pixelRatio: camera.pixelRatio) else { continue }
             for label in [l.label, l.left] {
-                let x0 = s.x - label.anchor.x * size.width + label.offset.x
-                let y0 = s.y - label.anchor.y * size.height + label.offset.y
-                let box = Box(minX: x0, minY: y0, maxX: x0 + size.width, maxY: y0 + size.height)
+                let b = label.box(atX: s.x, y: s.y, width: size.width, height: size.height)
+                let box = Box(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY)
                 guard box.maxX > 0, box.maxY > 0, box.minX < w, box.minY < h, !grid.hits(box, except: l.marker) else { continue }
                 if let image = rasterizer.rasterize(label, pixelRatio: camera.pixelRatio) {
                     grid.insert(box, owner: -1)

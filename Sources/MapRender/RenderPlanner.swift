@@ -718,16 +718,16 @@ public final class RenderPlanner: @unchecked Sendable {
         guard opacity > 0 else { return }
         let white = Color.white.withOpacity(opacity), body = marker.color.withOpacity(opacity)
         let k = marker.drawnScale
+        // Flat shapes' antialiased fringe: one device pixel.
+        let fringe = 1 / view.pixelRatio
         switch marker.style {
         case .dot:
             let r = k * Marker.dotDiameter / 2, ring = k * Marker.dotRingWidth
-            if marker.glyph != nil || marker.symbol != nil,
-               let glyph = glyphImage(marker, size: (marker.symbol != nil ? Marker.dotSymbolSize : marker.glyph?.count == 1 ? 9 : 7) * k, view) {
+            if let glyph = glyphImage(marker, size: (marker.symbol != nil ? Marker.dotSymbolSize : marker.glyph?.count == 1 ? 9 : 7) * k, view) {
                 // With a glyph or symbol the dot is two flat shapes, like a pin's parts (anchored
                 // on a whole pixel), and the glyph lies a whole number of pixels from that
                 // anchor, so that runs of such dots are stamped as pins are.
                 for (radius, colour) in [(r + ring, white), (r, body)] {
-                    let fringe = 1 / view.pixelRatio
                     let (mesh, _) = cached(MeshKey(source: .circleShape(radius: radius, fringe: fringe), bucket: 0, cell: nil)) {
                         (Self.circleShape(radius: radius, fringe: fringe), p)
                     }
@@ -746,14 +746,10 @@ public final class RenderPlanner: @unchecked Sendable {
             }
             out.append(DrawCommand(mesh: outer, origin: p, color: white, extrudeScale: 1, coverage: .disc))
             out.append(DrawCommand(mesh: inner, origin: p, color: body, extrudeScale: 1, coverage: .disc))
-            if let glyph = glyphImage(marker, size: (marker.symbol != nil ? Marker.dotSymbolSize : marker.glyph?.count == 1 ? 9 : 7) * k, view) {
-                addInkCentred(glyph, at: marker.position, offset: (0, 0), opacity: opacity, byBox: marker.symbol != nil, view, &out)
-            }
         case .pin:
             // A glyph takes the place of the white dot in the head (parts 0 and 1 only).
             let glyph = glyphImage(marker, size: (marker.symbol != nil ? Marker.pinSymbolSize : marker.glyph?.count == 1 ? 11 : 9) * k, view)
             for part in 0 ..< (glyph == nil ? 3 : 2) {
-                let fringe = 1 / view.pixelRatio
                 let (mesh, _) = cached(MeshKey(source: .pin(part: part, scale: k, fringe: fringe), bucket: 0, cell: nil)) {
                     (Self.pinMesh(part: part, scale: k, fringe: fringe), p)
                 }
@@ -767,7 +763,6 @@ public final class RenderPlanner: @unchecked Sendable {
             // Turned on screen to the projected heading; angles in tenths of a degree share meshes.
             let tenths = Self.tenths(screenAngle(of: marker.rotation ?? 0, at: p, view))
             for part in 0 ..< 2 {
-                let fringe = 1 / view.pixelRatio
                 let (mesh, _) = cached(MeshKey(source: .arrow(part: part, tenths: tenths, scale: k, fringe: fringe), bucket: 0, cell: nil)) {
                     (Self.arrowMesh(part: part, tenths: tenths, scale: k, fringe: fringe), p)
                 }

@@ -169,6 +169,13 @@ public struct Label: Sendable {
     /// coordinates put it (false: the basemap places its labels and dots per copy itself).
     public var worldCopies = true
 
+    /// The screen box (logical px) of the label's bitmap, `width` × `height`, when its position
+    /// lands at (`x`, `y`): the bitmap's `anchor` point there, moved by `offset`.
+    public func box(atX x: Double, y: Double, width: Double, height: Double) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        let x0 = x - anchor.x * width + offset.x, y0 = y - anchor.y * height + offset.y
+        return (x0, y0, x0 + width, y0 + height)
+    }
+
     /// Creates a label; throws `SceneError` for an invalid position or size (0 < size ≤ 256).
     public init(position: LatLng, text: String, size: Double = 14, color: Color = Color(rgb: 0x1F2328),
                 haloColor: Color? = .white, haloWidth: Double = 2, anchor: (x: Double, y: Double) = (0.5, 0.5),

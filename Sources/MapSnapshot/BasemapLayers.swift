@@ -197,9 +197,8 @@ extension BasemapLayers {
             case .label(let l):
                 guard let image = labels.rasterize(l, pixelRatio: camera.pixelRatio) else { continue }
                 for s in screenPoints(overlay, at: l.position) {
-                    let x0 = s.x - l.anchor.x * image.logicalWidth + l.offset.x
-                    let y0 = s.y - l.anchor.y * image.logicalHeight + l.offset.y
-                    out.append((x0, y0, x0 + image.logicalWidth, y0 + image.logicalHeight))
+                    let b = l.box(atX: s.x, y: s.y, width: image.logicalWidth, height: image.logicalHeight)
+                    out.append((b.minX, b.minY, b.maxX, b.maxY))
                 }
             default: continue
             }

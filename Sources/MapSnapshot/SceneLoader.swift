@@ -1,4 +1,3 @@
-import Canvas2D
 import Foundation
 import GeoKit
 import MapCamera
@@ -255,9 +254,9 @@ public struct SceneLoader {
         // points keep at least a quarter of the width and height, so a long label is cut
         // rather than taking the whole image).
         if !labels.isEmpty {
-            var sizes: [String: (width: Double, height: Double)?] = [:]
+            let measure = CairoLabelRasterizer()  // sizes labels as the renderer will, and keeps them
             for _ in 0 ..< 4 {
-                let over = Self.labelOverflow(labels, camera: cam, padding: padding, ratio: scale, sizes: &sizes)
+                let over = Self.labelOverflow(labels, camera: cam, padding: padding, ratio: scale, measure: measure)
                 guard max(over.top, over.left, over.bottom, over.right) > 0.5 else { break }
                 var grown = insets
                 grown.top = max(insets.top, min(insets.top + over.top, size.height * 0.75 - insets.bottom))
@@ -336,41 +335,27 @@ public struct SceneLoader {
 
     /// How far (logical px) the labels reach past the viewport less `padding` on each side
     /// (negative: that much room left). A label's box is first bounded from its character count
-    /// (no glyph is wider than 1.2 em here); only a label that may cross the padding is measured,
-    /// as the renderer will size its bitmap at `ratio` (`sizes` keeps them by size, halo and text; nil for
-    /// a label too large to draw, which is not drawn and so not fitted).
+    /// (no glyph is wider than 1.2 em here); only a label that may cross the padding is measured
+    /// by `measure`, as the renderer sizes its bitmap at `ratio` (a label too large to draw has
+    /// no size: it is not drawn, so not fitted).
     static func labelOverflow(_ labels: [Label], camera: Camera, padding: Double, ratio: Double,
-                              sizes: inout [String: (width: Double, height: Double)?]) -> EdgeInsets {
+                              measure: CairoLabelRasterizer) -> EdgeInsets {
         var over = EdgeInsets(top: -.infinity, left: -.infinity, bottom: -.infinity, right: -.infinity)
         let w = camera.size.width, h = camera.size.height
         for l in labels {
             guard let s = camera.project(l.position), s.x.isFinite, s.y.isFinite else { continue }
             let lines = l.text.split(separator: "\n", omittingEmptySubsequences: false)
             let halo = l.haloColor == nil ? 0 : max(0, l.haloWidth)
-            func box(_ width: Double, _ height: Double) -> (Double, Double, Double, Double) {
-                let x0 = s.x + l.offset.x - l.anchor.x * width, y0 = s.y + l.offset.y - l.anchor.y * height
-                return (x0, y0, x0 + width, y0 + height)
+            var b = l.box(atX: s.x, y: s.y, width: Double(lines.map(\.count).max() ?? 0) * l.size * 1.2 + 2 * halo + 2,
+                          height: Double(lines.count) * l.size * 1.2 + 2 * halo + 2)
+            if b.minX < padding || b.minY < padding || b.maxX > w - padding || b.maxY > h - padding {
+                guard let m = measure.labelSize(l, pixelRatio: ratio) else { continue }
+                b = l.box(atX: s.x, y: s.y, width: m.width, height: m.height)
             }
-            let bound = (Double(lines.map(\.count).max() ?? 0) * l.size * 1.2 + 2 * halo + 2,
-                         Double(lines.count) * l.size * 1.2 + 2 * halo + 2)
-            var b = box(bound.0, bound.1)
-            if b.0 < padding || b.1 < padding || b.2 > w - padding || b.3 > h - padding {
-                let measured: (width: Double, height: Double)?
-                let key = "\(l.size) \(l.haloColor == nil ? -1 : l.haloWidth) \(l.text)"
-                if let known = sizes[key] { measured = known } else {
-                    let haloSpec = l.haloColor.map { _ in TextHalo(width: l.haloWidth) }
-                    measured = (try? MapSprites.labelSize(l.text, font: Font(size: l.size), halo: haloSpec, scale: ratio))
-                        .flatMap { $0.width <= SpriteImage.maxSide && $0.height <= SpriteImage.maxSide ? $0 : nil }
-                        .map { (Double($0.width) / ratio, Double($0.height) / ratio) }
-                    sizes[key] = .some(measured)
-                }
-                guard let m = measured else { continue }
-                b = box(m.width, m.height)
-            }
-            over.left = max(over.left, padding - b.0)
-            over.top = max(over.top, padding - b.1)
-            over.right = max(over.right, b.2 - (w - padding))
-            over.bottom = max(over.bottom, b.3 - (h - padding))
+            over.left = max(over.left, padding - b.minX)
+            over.top = max(over.top, padding - b.minY)
+            over.right = max(over.right, b.maxX - (w - padding))
+            over.bottom = max(over.bottom, b.maxY - (h - padding))
         }
         return over
     }
