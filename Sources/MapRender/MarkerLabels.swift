@@ -42,6 +42,22 @@ struct MarkerLabels {
     /// taken, as MapLibre's `text-variable-anchor` tries anchors in turn), with their images, in
     /// order.
     func placed(camera: Camera, rasterizer: any LabelRasterizer) -> [(Label, copy: Int, SpriteImage)] {
+        var out: [(Label, copy: Int, SpriteImage)] = []
+        place(camera: camera, size: { rasterizer.labelSize($0, pixelRatio: camera.pixelRatio) }) { label, k, _ in
+            guard let image = rasterizer.rasterize(label, pixelRatio: camera.pixelRatio) else { return false }
+            out.append((label, k, image))
+            return true
+        }
+        return out
+    }
+
+    /// The placement: in order, each label's first side (right, then left) whose box (from
+    /// `size`, logical px) is partly in the view and overlaps no obstacle but its own marker and
+    /// no label placed before it is offered to `accept` (with its world copy and screen box);
+    /// `accept` returns whether the label is drawn (and so in the way of later ones). A label
+    /// with no size, or whose first free side is refused, is left out.
+    func place(camera: Camera, size: (Label) -> (width: Double, height: Double)?,
+               accept: (Label, Int, Box) -> Bool) {
         let w = camera.size.width, h = camera.size.height
         func screen(_ m: MapPoint, _ k: Int) -> ScreenPoint? {
             guard let s = camera.project(MapPoint(x: m.x + Double(k), y: m.y)), s.x.isFinite, s.y.isFinite else { return nil }
@@ -52,23 +68,69 @@ struct MarkerLabels {
             guard let s = screen(p, k) else { continue }
             grid.insert(Box(minX: s.x + b.minX, minY: s.y + b.minY, maxX: s.x + b.maxX, maxY: s.y + b.maxY), owner: i)
         }
-        var out: [(Label, copy: Int, SpriteImage)] = []
         for l in labels {
             guard let s = screen(MapPoint(l.label.position), l.copy) else { continue }
             // A label wholly off the view is neither drawn nor in the way; one partly in it is
             // placed like the rest (cut by the edge, as MapLibre draws symbols at the edges).
             let reach = 64 * 16.0
-            guard s.x > -reach, s.y > -reach, s.x < w + reach, s.y < h + reach,
-                  let size = rasterizer.labelSize(l.label, pixelRatio: camera.pixelRatio) else { continue }
+            guard s.x > -reach, s.y > -reach, s.x < w + reach, s.y < h + reach, let size = size(l.label) else { continue }
             for label in [l.label, l.left] {
                 let b = label.box(atX: s.x, y: s.y, width: size.width, height: size.height)
                 let box = Box(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY)
                 guard box.maxX > 0, box.maxY > 0, box.minX < w, box.minY < h, !grid.hits(box, except: l.marker) else { continue }
-                if let image = rasterizer.rasterize(label, pixelRatio: camera.pixelRatio) {
-                    grid.insert(box, owner: -1)
-                    out.append((label, l.copy, image))
-                }
+                if accept(label, l.copy, box) { grid.insert(box, owner: -1) }
                 break
+            }
+        }
+    }
+
+    /// The markers, discs and labels a plan of `scene` seen by `camera` adds, in the planner's
+    /// order (drawing order, each overlay in the world copies it is drawn in).
+    init(_ scene: Scene, camera: Camera) {
+        let copies = PlanView(camera: camera).worldCopies
+        for overlay in scene.drawingOrder {
+            let shifts = overlay.worldXExtent.map { copies.shifts(lo: $0.lo, hi: $0.hi) } ?? [0]
+            for k in shifts {
+                switch overlay {
+                case .marker(let m): add(m, copy: k)
+                case .cluster(let c):
+                    for node in c.level(atZoom: camera.zoom) {
+                        if let i = node.marker { add(c.markers[i], copy: k) }
+                        else { addDisc(at: node.point, radius: MarkerCluster.discDiameter(count: node.count) / 2, copy: k) }
+                    }
+                default: break
+                }
+            }
+        }
+    }
+
+    init() {}
+}
+
+/// Where the renderer puts markers' labels, for code that lays out a view around them (a fitted
+/// camera keeping the labels inside its padding).
+public enum MarkerLabelPlacement {
+    /// The screen boxes (logical px) of the marker labels drawn for `scene` seen by `camera`,
+    /// placed as the planner places them (unless `scene.labelsMayOverlap`: then every label, on
+    /// its marker's right), sized by `measure` at the camera's pixel ratio. Labels wholly off the
+    /// view are not included.
+    public static func boxes(_ scene: Scene, camera: Camera, measure: any LabelRasterizer)
+        -> [(minX: Double, minY: Double, maxX: Double, maxY: Double)] {
+        let labels = MarkerLabels(scene, camera: camera)
+        var out: [(minX: Double, minY: Double, maxX: Double, maxY: Double)] = []
+        guard !labels.labels.isEmpty else { return out }
+        if scene.labelsMayOverlap {
+            let w = camera.size.width, h = camera.size.height
+            for l in labels.labels {
+                guard let s = camera.project(MapPoint(x: MapPoint(l.label.position).x + Double(l.copy), y: MapPoint(l.label.position).y)),
+                      s.x.isFinite, s.y.isFinite, let size = measure.labelSize(l.label, pixelRatio: camera.pixelRatio) else { continue }
+                let b = l.label.box(atX: s.x, y: s.y, width: size.width, height: size.height)
+                if b.maxX > 0, b.maxY > 0, b.minX < w, b.minY < h { out.append(b) }
+            }
+        } else {
+            labels.place(camera: camera, size: { measure.labelSize($0, pixelRatio: camera.pixelRatio) }) { _, _, b in
+                out.append((b.minX, b.minY, b.maxX, b.maxY))
+                return true
             }
         }
         return out

@@ -17,8 +17,11 @@ final class CairoLabelRasterizer: LabelRasterizer, @unchecked Sendable {
     private let lock = NSLock()
     private var cache: [Key: SpriteImage] = [:]
     private var symbols: [SymbolKey: SpriteImage] = [:]
-    /// Measured label sizes (logical px) by text, size, halo width and ratio.
-    private var sizes: [SizeKey: (width: Double, height: Double)] = [:]
+    /// Measured label sizes (logical px) by text, size, halo width and ratio, shared by every
+    /// instance (a size depends on nothing else: a fitted camera measures the labels the
+    /// renderer then places). Guarded by `sizesLock`.
+    nonisolated(unsafe) private static var sizes: [SizeKey: (width: Double, height: Double)] = [:]
+    private static let sizesLock = NSLock()
     private struct SizeKey: Hashable {
         var text: String, size: Double, haloWidth: Double?, ratio: Double
     }
@@ -56,14 +59,15 @@ extension CairoLabelRasterizer {
                       haloWidth: label.haloWidth, ratio: pixelRatio)
         let sizeKey = SizeKey(text: label.text, size: label.size, haloWidth: label.haloColor == nil ? nil : label.haloWidth,
                               ratio: pixelRatio)
-        if let hit = lock.withLock({ cache[key].map { ($0.logicalWidth, $0.logicalHeight) } ?? sizes[sizeKey] }) { return hit }
+        if let hit = lock.withLock({ cache[key].map { ($0.logicalWidth, $0.logicalHeight) } }) { return hit }
+        if let hit = Self.sizesLock.withLock({ Self.sizes[sizeKey] }) { return hit }
         let halo = label.haloColor.map { TextHalo(color: RGBAColor($0), width: label.haloWidth) }
         // (A label whose bitmap would be over a sprite's size limit is not drawn: no size.)
         guard let px = try? MapSprites.labelSize(label.text, font: Font(size: label.size), halo: halo, scale: pixelRatio),
               px.width <= SpriteImage.maxSide, px.height <= SpriteImage.maxSide
         else { return nil }
         let size = (width: Double(px.width) / pixelRatio, height: Double(px.height) / pixelRatio)
-        lock.withLock { Self.keep(size, for: sizeKey, in: &sizes, limit: Self.maxSizesCached) }
+        Self.sizesLock.withLock { Self.keep(size, for: sizeKey, in: &Self.sizes, limit: Self.maxSizesCached) }
         return size
     }
 

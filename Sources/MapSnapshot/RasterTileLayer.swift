@@ -80,6 +80,7 @@ public final class RasterTileLayer: @unchecked Sendable {
     @discardableResult
     public func load(for camera: Camera, timeout: Double) -> [String] { load(cover(for: camera), timeout: timeout) }
 
+    @discardableResult
     func load(_ cover: [CoverTile], timeout: Double) -> [String] {
         let now = DispatchTime.now().uptimeNanoseconds
         let missing = Set(cover.compactMap(\.tileID)).filter { needsFetch($0, now: now) }.sorted()

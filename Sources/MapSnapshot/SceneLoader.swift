@@ -139,7 +139,8 @@ public struct SceneLoader {
             for (k, v) in visible.enumerated() { fitPoints.append(try position(v, "camera.visible[\(k)]")) }
         }
         var camera = try makeCamera(cameraSpec, size: ScreenSize(width: w, height: h), scale: scale, fit: fitPoints,
-                                    drawn: Self.drawnExtent(of: overlays), labels: Self.fittedLabels(of: overlays))
+                                    drawn: Self.drawnExtent(of: overlays),
+                                    labels: FittedLabels(overlays: overlays, mayOverlap: doc.labelOverlap ?? false))
         if cameraSpec?.center == nil { camera = Self.keepingTopsInView(camera, overlays, padding: doc.camera?.padding ?? 24) }
         var still = Snapshot(camera: camera, overlays: overlays, basemapStyle: basemapStyle,
                              background: basemapStyle == nil ? (hasTiles ? Color(rgb: 0xF2EFE9) : .white) : .transparent,
@@ -212,7 +213,7 @@ public struct SceneLoader {
     }
 
     private func makeCamera(_ spec: SceneDocument.CameraSpec?, size: ScreenSize, scale: Double,
-                            fit: [LatLng], drawn: EdgeInsets = EdgeInsets(), labels: [Label] = []) throws -> Camera {
+                            fit: [LatLng], drawn: EdgeInsets = EdgeInsets(), labels: FittedLabels = FittedLabels()) throws -> Camera {
         let bearing = spec?.bearing ?? 0
         let pitch = spec?.pitch ?? 0
         guard bearing.isFinite else { throw SceneLoadError("camera.bearing", "\(bearing) is not a finite angle") }
@@ -254,9 +255,10 @@ public struct SceneLoader {
         // points keep at least a quarter of the width and height, so a long label is cut
         // rather than taking the whole image).
         if !labels.isEmpty {
-            let measure = CairoLabelRasterizer()  // sizes labels as the renderer will, and keeps them
+            let measure = CairoLabelRasterizer()  // sizes labels as the renderer will
             for _ in 0 ..< 4 {
-                let over = Self.labelOverflow(labels, camera: cam, padding: padding, ratio: scale, measure: measure)
+                cam.pixelRatio = scale
+                let over = labels.overflow(camera: cam, padding: padding, measure: measure)
                 guard max(over.top, over.left, over.bottom, over.right) > 0.5 else { break }
                 var grown = insets
                 grown.top = max(insets.top, min(insets.top + over.top, size.height * 0.75 - insets.bottom))
@@ -313,51 +315,6 @@ public struct SceneLoader {
             }
         }
         return e
-    }
-
-    /// The labels a fitted view keeps inside its padding: markers' labels (placed as the
-    /// planner places them) and text labels.
-    static func fittedLabels(of overlays: [Overlay]) -> [Label] {
-        var out: [Label] = []
-        for o in overlays {
-            switch o {
-            case .marker(let m):
-                if let text = m.label, !text.isEmpty,
-                   let l = try? Label(position: m.position, text: text, anchor: (0, 0.5), offset: m.labelOffset) {
-                    out.append(l)
-                }
-            case .label(let l): out.append(l)
-            default: break
-            }
-        }
-        return out
-    }
-
-    /// How far (logical px) the labels reach past the viewport less `padding` on each side
-    /// (negative: that much room left). A label's box is first bounded from its character count
-    /// (no glyph is wider than 1.2 em here); only a label that may cross the padding is measured
-    /// by `measure`, as the renderer sizes its bitmap at `ratio` (a label too large to draw has
-    /// no size: it is not drawn, so not fitted).
-    static func labelOverflow(_ labels: [Label], camera: Camera, padding: Double, ratio: Double,
-                              measure: CairoLabelRasterizer) -> EdgeInsets {
-        var over = EdgeInsets(top: -.infinity, left: -.infinity, bottom: -.infinity, right: -.infinity)
-        let w = camera.size.width, h = camera.size.height
-        for l in labels {
-            guard let s = camera.project(l.position), s.x.isFinite, s.y.isFinite else { continue }
-            let lines = l.text.split(separator: "\n", omittingEmptySubsequences: false)
-            let halo = l.haloColor == nil ? 0 : max(0, l.haloWidth)
-            var b = l.box(atX: s.x, y: s.y, width: Double(lines.map(\.count).max() ?? 0) * l.size * 1.2 + 2 * halo + 2,
-                          height: Double(lines.count) * l.size * 1.2 + 2 * halo + 2)
-            if b.minX < padding || b.minY < padding || b.maxX > w - padding || b.maxY > h - padding {
-                guard let m = measure.labelSize(l, pixelRatio: ratio) else { continue }
-                b = l.box(atX: s.x, y: s.y, width: m.width, height: m.height)
-            }
-            over.left = max(over.left, padding - b.minX)
-            over.top = max(over.top, padding - b.minY)
-            over.right = max(over.right, b.maxX - (w - padding))
-            over.bottom = max(over.bottom, b.maxY - (h - padding))
-        }
-        return over
     }
 
     struct Built {

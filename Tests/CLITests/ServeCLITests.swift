@@ -12,8 +12,8 @@ final class ServeProcess: @unchecked Sendable {
     init(_ args: [String], dir: ScratchDirectory, name: String = "serve") throws {
         stdoutPath = dir.path("\(name).out")
         stderrPath = dir.path("\(name).err")
-        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.executableURL = mapwrightExecutable()
         process.arguments = ["serve", "--port", "0"] + args
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
@@ -297,8 +297,8 @@ private func worldPixel(_ lat: Double, _ lon: Double, _ gz: Double) -> (x: Doubl
             .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { Int($0) }
         let port = 10_000 + Int.random(in: 0 ..< max(1000, (range.first ?? 32768) - 10_000))
         let out = dir.path("out"), err = dir.path("err")
-        FileManager.default.createFile(atPath: out, contents: nil)
-        FileManager.default.createFile(atPath: err, contents: nil)
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
         let p = Process()
         // As from a shell: the test runner's threads block SIGTERM, and a child inherits that mask
         // (bash cannot trap a blocked signal), so the script starts with an empty mask.

@@ -252,6 +252,28 @@ import Testing
         }
     }
 
+    /// A label the placement puts on its marker's left (a pin stands just right of the marker,
+    /// 0.0005° = about 5 px at the fitted zoom, where the label would start) is fitted on that
+    /// side: inside the left padding, not cut by the image's edge (the fit used to leave room on
+    /// the right only: the label's first 40 px were cut off).
+    @Test func aLabelPlacedOnTheLeftStaysInsideThePadding() throws {
+        let snapshotter = try MapSnapshotter()
+        for style in ["dot", "pin"] {
+            let s = try loader.snapshot(from: doc("""
+                {"size": [600, 400], "basemap": "none", "attribution": false, "camera": {"padding": 24},
+                 "overlays": [{"type": "marker", "position": [48.853, 2.294], "label": "Tour Eiffel", "style": "\(style)"},
+                              {"type": "marker", "position": [48.853, 2.2945], "style": "\(style)"},
+                              {"type": "marker", "position": [48.86, 2.35], "style": "\(style)"}]}
+                """))
+            let image = try snapshotter.render(s)
+            let cols = try #require(textColumns(image), "\(style): no label drawn")
+            let marker = try #require(s.camera.project(LatLng(lat: 48.853, lon: 2.294)))
+            #expect(Double(cols.upperBound) < marker.x, "\(style): the label is not on the left (ends at x = \(cols.upperBound), marker at \(marker.x))")
+            #expect(cols.lowerBound >= 24, "\(style): the label starts at x = \(cols.lowerBound)")
+            #expect(cols.lowerBound <= 24 + 16, "\(style): the label starts at x = \(cols.lowerBound), far inside")
+        }
+    }
+
     /// `labelOverlap` reaches the snapshot; without it crowded labels are left out. Three pins on
     /// a row at zoom 10: the labelled one's label, from 12 px right of its point, would run over
     /// the head (±9 px) of the pin 3.6 px right of it (0.0025°), and, on its left, ending 12 px
