@@ -1,6 +1,7 @@
 import Foundation
 import GeoKit
 import MapCamera
+import MapRender
 import MapScene
 import MapTiles
 
@@ -155,9 +156,9 @@ typealias LabelBox = (Double, Double, Double, Double)
 
 extension BasemapLayers {
     /// The screen boxes the overlays' markers and labels take, so basemap place labels avoid
-    /// them: in every copy of the world they are drawn in. A marker's label may go on either
-    /// side of it (unless `labelsMayOverlap`: always on the right), which is decided when the
-    /// overlays are planned, after the basemap: both sides are kept clear.
+    /// them: in every copy of the world they are drawn in. Markers' labels where the planner will
+    /// place them (`MarkerLabelPlacement`: the same placement, measured, not drawn; unless
+    /// `labelsMayOverlap`, each on its marker's right).
     static func reservedBoxes(_ overlays: [Overlay], camera: Camera, labels: CairoLabelRasterizer,
                               labelsMayOverlap: Bool = false) -> [LabelBox] {
         var out: [LabelBox] = []
@@ -169,25 +170,19 @@ extension BasemapLayers {
             let p = MapPoint(position)
             return copies.shifts(lo: e.lo, hi: e.hi).compactMap { camera.project(MapPoint(x: p.x + Double($0), y: p.y)) }
         }
+        var markerLabels = Scene()
+        markerLabels.labelsMayOverlap = labelsMayOverlap
+        var labelled = false
         for overlay in overlays {
             switch overlay {
             case .marker(let m):
-                var size: (width: Double, height: Double)?
-                if let text = m.label, !text.isEmpty, let l = try? Label(position: m.position, text: text) {
-                    size = labels.labelSize(l, pixelRatio: camera.pixelRatio)
-                }
-                for s in screenPoints(overlay, at: m.position) {
-                    var box: LabelBox = (s.x - 12, s.y - 36, s.x + 12, s.y + 12)
-                    if let size {
-                        box.2 = s.x + 16 + size.width
-                        if !labelsMayOverlap { box.0 = s.x - 16 - size.width }
-                        box.1 = min(box.1, s.y - size.height / 2)
-                        box.3 = max(box.3, s.y + size.height / 2)
-                    }
-                    out.append(box)
-                }
+                markerLabels.add(overlay)
+                labelled = labelled || m.label?.isEmpty == false
+                for s in screenPoints(overlay, at: m.position) { out.append((s.x - 12, s.y - 36, s.x + 12, s.y + 12)) }
             case .cluster(let c):
                 // The zoom's discs keep the basemap's labels off them; lone markers as markers.
+                markerLabels.add(overlay)
+                labelled = labelled || c.markers.contains { $0.label?.isEmpty == false }
                 for node in c.level(atZoom: camera.zoom) {
                     let h = MarkerCluster.discDiameter(count: node.count) / 2
                     for s in screenPoints(overlay, at: node.point.latLng) {
@@ -202,6 +197,9 @@ extension BasemapLayers {
                 }
             default: continue
             }
+        }
+        if labelled {
+            out += MarkerLabelPlacement.boxes(markerLabels, camera: camera, measure: labels).map { ($0.minX, $0.minY, $0.maxX, $0.maxY) }
         }
         return out
     }

@@ -48,16 +48,33 @@ import Testing
             BasemapLayers.reservedBoxes([o], camera: cam, labels: labels).map { ($0.0 + $0.2) / 2 }.sorted()
         }
         let near = 512 + 150.0 / 360 * 512
-        let m = centres(.marker(marker)), l = centres(.label(label))
+        let l = centres(.label(label))
         // Every copy from x ≈ 725 − 3·512 to 725 + 2·512 lies within the view and its spare.
-        #expect(m.count == 6 && l.count == 6)
+        #expect(l.count == 6)
         for (i, x) in l.enumerated() { expectNear(x, near + 512 * Double(i - 3), tolerance: 1e-6) }
-        // The marker's box runs as far as its label reaches on either side (where the label
-        // goes is decided later), so it is centred on the marker; with labels that may overlap,
-        // from 12 px left of it to its label's end.
-        #expect(m.contains { abs($0 - near) < 1e-6 } && m.contains { abs($0 - (near - 512)) < 1e-6 })
-        let right = BasemapLayers.reservedBoxes([.marker(marker)], camera: cam, labels: labels, labelsMayOverlap: true)
-        #expect(right.count == 6 && right.allSatisfy { $0.2 - $0.0 > 40 } && right.contains { abs($0.0 - (near - 12)) < 1e-6 })
+        // The marker keeps its own box (24 px wide) in every copy; its label the box the planner
+        // will place it in, on its right (a dot's label starts 6 + 2 + 4 px right of its point),
+        // where the label is at least partly in view: the copies at x ≈ 213 and 725.
+        func split(_ boxes: [LabelBox]) -> (bodies: [Double], labels: [LabelBox]) {
+            (boxes.filter { abs($0.2 - $0.0 - 24) < 1e-9 }.map { ($0.0 + $0.2) / 2 }.sorted(),
+             boxes.filter { abs($0.2 - $0.0 - 24) >= 1e-9 }.sorted { $0.0 < $1.0 })
+        }
+        let (bodies, labelBoxes) = split(BasemapLayers.reservedBoxes([.marker(marker)], camera: cam, labels: labels))
+        #expect(bodies.count == 6)
+        for (i, x) in bodies.enumerated() { expectNear(x, near + 512 * Double(i - 3), tolerance: 1e-6) }
+        #expect(labelBoxes.count == 2 && labelBoxes.allSatisfy { $0.2 - $0.0 > 20 })
+        for (i, b) in labelBoxes.enumerated() { expectNear(b.0, near - 512 * Double(1 - i) + 12, tolerance: 1e-6) }
+        // A pin 10° (about 14 px) east of it takes the right side: the label goes on the left and
+        // only that side is kept (it ends 12 px left of the point); with labels that may
+        // overlap, on the right all the same.
+        let blocker = Overlay.marker(try Marker(position: LatLng(lat: 20, lon: 160)))
+        let left = split(BasemapLayers.reservedBoxes([.marker(marker), blocker], camera: cam, labels: labels)).labels
+        #expect(left.count == 2)
+        for (i, b) in left.enumerated() { expectNear(b.2, near - 512 * Double(1 - i) - 12, tolerance: 1e-6) }
+        let right = split(BasemapLayers.reservedBoxes([.marker(marker), blocker], camera: cam, labels: labels,
+                                                      labelsMayOverlap: true)).labels
+        #expect(right.count == 2)
+        for (i, b) in right.enumerated() { expectNear(b.0, near - 512 * Double(1 - i) + 12, tolerance: 1e-6) }
         // A label drawn only where its coordinates put it reserves only there.
         label.worldCopies = false
         #expect(centres(.label(label)).count == 1)
