@@ -38,6 +38,10 @@ public final class RenderPlanner: @unchecked Sendable {
         set { lock.withLock { _columnImpostors = newValue } }
     }
 
+    /// Whether the last plan drew a marker label fading in or out (`Scene.labelFade`): a live
+    /// view keeps drawing frames until it is false.
+    public var labelsFading: Bool { lock.withLock { fades.contains { $0.value.opacity < 1 } } }
+
     /// Cache counters since creation.
     public struct Statistics: Sendable, Equatable {
         /// Meshes found in the cache.
@@ -56,6 +60,9 @@ public final class RenderPlanner: @unchecked Sendable {
     /// Read while planning (the lock is held), by `addColumn`.
     var _columnImpostors = true
     private var cache: [MeshKey: CacheEntry] = [:]
+    /// Marker labels' fades (`Scene.labelFade`) as of the last plan, and its time.
+    private var fades: [LabelFadeKey: LabelFade] = [:]
+    private var fadeTime: Double?
     private var generation = 0
     private var stats = Statistics()
     /// Entries unused for this many plans are dropped.
@@ -68,7 +75,7 @@ public final class RenderPlanner: @unchecked Sendable {
 
     /// Plans the frame. Invalid values inside overlays (non-finite widths and the like) are
     /// clamped or skipped, never trapped on.
-    public func plan(_ scene: Scene, camera: Camera) -> RenderPlan {
+    public func plan(_ scene: Scene, camera: Camera, time: Double = 0) -> RenderPlan {
         lock.lock()
         defer { lock.unlock() }
         generation += 1
@@ -106,10 +113,17 @@ public final class RenderPlanner: @unchecked Sendable {
         // with nothing placed before it, or all of them.
         if scene.labelsMayOverlap {
             for l in labels.labels { inCopy(l.copy) { addLabel(l.label, $0, &commands) } }
-        } else if let rasterizer = _rasterizer, !labels.labels.isEmpty {
-            for (label, k, image) in labels.placed(camera: camera, rasterizer: rasterizer) {
-                inCopy(k) { addQuad(at: label.position, image: image, anchor: label.anchor, offset: label.offset, $0, &commands) }
+            fades = [:]
+        } else if let rasterizer = _rasterizer, !labels.labels.isEmpty || !fades.isEmpty {
+            let placed = labels.placed(camera: camera, rasterizer: rasterizer)
+            for (label, k, image, opacity) in fading(placed, duration: scene.labelFade, time: time) {
+                inCopy(k) {
+                    addQuad(at: label.position, image: image, anchor: label.anchor, offset: label.offset, $0, &commands,
+                            opacity: opacity)
+                }
             }
+        } else {
+            fades = [:]
         }
         commands = batchSolids(commands, bearing: camera.bearing)
         evict()
@@ -148,6 +162,73 @@ public final class RenderPlanner: @unchecked Sendable {
         case .extrusion(let extrusion): addExtrusion(extrusion, view, &commands)
         case .arc(let arc): addArc(arc, view, &commands)
         case .image(let image): addGroundImage(image, view, &commands)
+        }
+    }
+
+    // MARK: label fades
+
+    /// A marker label from one plan to the next: its text, world copy and which of the labels
+    /// with that text and copy it is, in placement order (so a moving marker's label keeps its
+    /// fade; markers have no identity of their own).
+    struct LabelFadeKey: Hashable {
+        var text: String
+        var copy: Int
+        var nth: Int
+    }
+
+    struct LabelFade {
+        var label: Label
+        var copy: Int
+        var image: SpriteImage
+        var opacity: Double
+    }
+
+    /// The labels to draw and their opacities: the placed ones, each faded in from where it was
+    /// by `time − last time` over `duration` (new ones from 0), and below them the ones the
+    /// placement no longer shows, fading out where they were last drawn (they keep no other
+    /// label out, as in MapLibre). Without a duration, or on a first plan or one earlier than
+    /// the last, the placed labels as they are.
+    private func fading(_ placed: [(Label, copy: Int, SpriteImage)], duration: Double, time: Double)
+        -> [(Label, copy: Int, SpriteImage, opacity: Double)] {
+        guard duration > 0, duration.isFinite, time.isFinite, let last = fadeTime, time >= last else {
+            fades = [:]
+            fadeTime = duration > 0 && time.isFinite ? time : nil
+            if fadeTime != nil { record(placed) }
+            return placed.map { ($0.0, $0.copy, $0.2, 1) }
+        }
+        fadeTime = time
+        let step = (time - last) / duration
+        var now: [LabelFadeKey: LabelFade] = [:]
+        var seen: [LabelFadeKey: Int] = [:]
+        var shown: [(Label, copy: Int, SpriteImage, opacity: Double)] = []
+        for (label, k, image) in placed {
+            var key = LabelFadeKey(text: label.text, copy: k, nth: 0)
+            key.nth = seen[key, default: 0]
+            seen[key] = key.nth + 1
+            let opacity = min(1, (fades[key]?.opacity ?? 0) + step)
+            now[key] = LabelFade(label: label, copy: k, image: image, opacity: opacity)
+            shown.append((label, k, image, opacity))
+        }
+        var out: [(Label, copy: Int, SpriteImage, opacity: Double)] = []
+        for (key, f) in fades.sorted(by: { ($0.key.text, $0.key.copy, $0.key.nth) < ($1.key.text, $1.key.copy, $1.key.nth) })
+            where now[key] == nil && f.opacity - step > 0 {
+            var f = f
+            f.opacity -= step
+            now[key] = f
+            out.append((f.label, f.copy, f.image, f.opacity))
+        }
+        fades = now
+        return out + shown.filter { $0.opacity > 0 }
+    }
+
+    /// Keeps `placed` as fully shown labels.
+    private func record(_ placed: [(Label, copy: Int, SpriteImage)]) {
+        var seen: [LabelFadeKey: Int] = [:]
+        for (label, k, image) in placed {
+            var key = LabelFadeKey(text: label.text, copy: k, nth: 0)
+            key.nth = seen[key, default: 0]
+            seen[key] = key.nth + 1
+            fades[key] = LabelFade(label: label, copy: k, image: image, opacity: 1)
         }
     }
 

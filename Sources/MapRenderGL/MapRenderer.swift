@@ -102,7 +102,7 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
     public func render(scene: Scene, camera: Camera, customLayers: [any GLCustomLayer] = [], time: Double = 0) throws -> Frame {
         try Self.validate(camera)
         let t0 = DispatchTime.now().uptimeNanoseconds
-        let plan = planner.plan(scene, camera: camera)
+        let plan = planner.plan(scene, camera: camera, time: time)
         let planned = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
         let frame = try draw(plan, customLayers: customLayers, time: time)
         state.flagLock.withLock { state.timings.plan = planned }

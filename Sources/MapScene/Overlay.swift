@@ -93,6 +93,12 @@ public struct Scene: Sendable {
     /// (`text-allow-overlap: false`, `text-variable-anchor`) and MapKit hides the titles of
     /// crowded annotations; the markers themselves are always drawn.
     public var labelsMayOverlap = false
+    /// Seconds a marker label takes to fade in when the placement shows it and out when it hides
+    /// it, on the clock of the `time` the scene is planned at (MapLibre fades symbols over
+    /// 300 ms). 0 (the default, for stills) draws each plan's placement as it is. A planner
+    /// keeps the fades between plans; the first plan, and one whose time is earlier than the
+    /// last, shows its placement at once.
+    public var labelFade = 0.0
 
     /// Creates a scene.
     public init(background: Color = .white, basemap: [Overlay] = [], overlays: [Overlay] = []) {

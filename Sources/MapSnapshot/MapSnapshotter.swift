@@ -29,6 +29,10 @@ public struct Snapshot: Sendable {
     /// Draw every marker label, even where labels overlap each other or other markers
     /// (`Scene.labelsMayOverlap`); by default a crowded label is left out.
     public var labelsMayOverlap = false
+    /// Seconds a marker label takes to fade in or out when the placement shows or hides it,
+    /// on `time`'s clock (`Scene.labelFade`); 0, for stills, shows each frame's placement at
+    /// once. A window and `mapwright animate` fade over 0.3 s, as MapLibre does.
+    public var labelFade = 0.0
     /// Callouts (boxes of text with a pointer on a ground position), drawn above everything.
     public var callouts: [Callout] = []
     /// Lines of a heads-up panel drawn in the top-left corner, or nil for none.
@@ -153,6 +157,10 @@ public final class MapSnapshotter: @unchecked Sendable {
     public var lastTileProblems: [String] { lock.withLock { tileProblems } }
     private var tileProblems: [String] = []
 
+    /// Whether the last image drew a marker label fading in or out (`Snapshot.labelFade`): a
+    /// live view draws another frame while it is true.
+    public var labelsFading: Bool { renderer.planner.labelsFading }
+
     /// Renders one image (straight-alpha RGBA, `size · pixelRatio` pixels).
     public func render(_ snapshot: Snapshot) throws -> Bitmap {
         try lock.withLock {
@@ -161,6 +169,7 @@ public final class MapSnapshotter: @unchecked Sendable {
             let camera = snapshot.camera
             var scene = Scene(background: snapshot.background, overlays: snapshot.overlays)
             scene.labelsMayOverlap = snapshot.labelsMayOverlap
+            scene.labelFade = snapshot.labelFade
             var attributionText: String?
             if let style = snapshot.basemapStyle {
                 let layers = try basemapLayers()

@@ -248,7 +248,7 @@ public final class MapViewer: @unchecked Sendable {
             var ev = SDL_Event()
             ev.type = wakeEvent
             _ = sdl.PushEvent(&ev)
-            if more {
+            if more || snapshotter.labelsFading {
                 // Pace at 60 Hz.
                 let left = 1.0 / 60 - (seconds() - t0)
                 if left > 0 { usleep(UInt32(left * 1e6)) }

@@ -118,3 +118,78 @@ import Testing
         #expect(placed.dropFirst().map(\.left) == [-112, 12])
     }
 }
+
+/// Marker labels fade in and out over `Scene.labelFade` as the placement shows and hides them
+/// (MapLibre's symbol fade), with opacities derived by hand from the plans' times.
+@Suite struct LabelFadeTests {
+    typealias Stub = MarkerLabelPlacementTests.Stub
+    let placement = MarkerLabelPlacementTests()
+
+    /// The labels drawn, in order, with their opacity (the quad's alpha) and left edge.
+    func labels(_ plan: RenderPlan, _ stub: Stub) -> [(text: String, opacity: Double, left: Double)] {
+        let left = stub.placed(plan)
+        let alphas = plan.commands.filter { c in stub.lock.withLock { stub.images.values.contains { $0 === c.texture } } }
+            .map { Double($0.color.a) / 255 }
+        return zip(left, alphas).map { ($0.text, $1, $0.left) }
+    }
+
+    func scene(_ markers: [Overlay], fade: Double = 0.3) -> Scene {
+        var s = Scene(overlays: markers)
+        s.labelFade = fade
+        return s
+    }
+
+    @Test func labelsFadeInAndOutOverTheDuration() throws {
+        let stub = Stub()
+        let planner = RenderPlanner(labelRasterizer: stub)
+        let cam = MarkerLabelPlacementTests.camera
+        let a = try placement.marker(100, 100, "AAAA"), b = try placement.marker(300, 100, "BBBB")
+        // The first plan shows its placement at once.
+        var drawn = labels(planner.plan(scene([a, b]), camera: cam, time: 10), stub)
+        #expect(drawn.map(\.text) == ["AAAA", "BBBB"] && drawn.allSatisfy { $0.opacity == 1 })
+        #expect(!planner.labelsFading)
+        // 0.1 s later A's marker is gone and G stands where A stood: A's label fades out where it
+        // was (1 − 0.1/0.3 = 0.667, drawn first, under the others) and keeps no label out: G's
+        // goes on its right, over it, fading in (0.333). B's marker moved 20 px: its label
+        // follows, still fully shown, drawn once. (Placed labels in placement order: G, B.)
+        let g = try placement.marker(100, 100, "GGGG"), b2 = try placement.marker(320, 100, "BBBB")
+        drawn = labels(planner.plan(scene([g, b2]), camera: cam, time: 10.1), stub)
+        #expect(drawn.map(\.text) == ["AAAA", "GGGG", "BBBB"])
+        #expect(abs(drawn[0].opacity - 2.0 / 3) < 0.6 / 255 && abs(drawn[1].opacity - 1.0 / 3) < 0.6 / 255)
+        #expect(drawn[2].opacity == 1)
+        #expect(drawn[0].left == 12 && drawn[1].left == 12)
+        #expect(planner.labelsFading)
+        // At 10.2: A 0.333, G 0.667.
+        drawn = labels(planner.plan(scene([g, b2]), camera: cam, time: 10.2), stub)
+        #expect(drawn.map(\.text) == ["AAAA", "GGGG", "BBBB"])
+        #expect(abs(drawn[0].opacity - 1.0 / 3) < 0.6 / 255 && abs(drawn[1].opacity - 2.0 / 3) < 0.6 / 255)
+        // At 10.35 A is gone and G fully shown; nothing fades any more.
+        drawn = labels(planner.plan(scene([g, b2]), camera: cam, time: 10.35), stub)
+        #expect(drawn.map(\.text) == ["GGGG", "BBBB"] && drawn.allSatisfy { $0.opacity == 1 })
+        #expect(!planner.labelsFading)
+    }
+
+    /// A label the placement hides (two dots now stand on both its sides) fades out; a plan at
+    /// an earlier time (a new animation) and one without a fade show their placement at once.
+    @Test func hiddenLabelsFadeOutAndResetsShowAtOnce() throws {
+        let stub = Stub()
+        let planner = RenderPlanner(labelRasterizer: stub)
+        let cam = MarkerLabelPlacementTests.camera
+        let a = try placement.marker(100, 100, "AAAA")
+        let blockers = [try placement.marker(60, 100, nil), try placement.marker(140, 100, nil)]
+        _ = planner.plan(scene([a]), camera: cam, time: 0)
+        var drawn = labels(planner.plan(scene(blockers + [a]), camera: cam, time: 0.15), stub)
+        #expect(drawn.map(\.text) == ["AAAA"] && abs(drawn[0].opacity - 0.5) < 0.6 / 255)
+        // Back in time: the placement as it is (A hidden, nothing fading).
+        drawn = labels(planner.plan(scene(blockers + [a]), camera: cam, time: 0.1), stub)
+        #expect(drawn.isEmpty && !planner.labelsFading)
+        // A label shown again fades in from 0.
+        drawn = labels(planner.plan(scene([a]), camera: cam, time: 0.25), stub)
+        #expect(drawn.map(\.text) == ["AAAA"] && abs(drawn[0].opacity - 0.5) < 0.6 / 255)
+        // Without a fade: shown at once, and the fades are forgotten.
+        drawn = labels(planner.plan(scene(blockers + [a], fade: 0), camera: cam, time: 0.3), stub)
+        #expect(drawn.isEmpty && !planner.labelsFading)
+        drawn = labels(planner.plan(scene([a], fade: 0), camera: cam, time: 0.31), stub)
+        #expect(drawn.map(\.text) == ["AAAA"] && drawn[0].opacity == 1)
+    }
+}
