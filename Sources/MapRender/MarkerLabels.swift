@@ -15,13 +15,18 @@ struct MarkerLabels {
         var copy: Int
         /// Its marker's index in `obstacles`.
         var marker: Int
+        /// Its marker's opacity (0 < opacity ≤ 1), which the label is drawn with.
+        var opacity: Double
     }
 
     /// What labels keep off: a point in world copy `copy` and the box about it (logical px).
     private(set) var obstacles: [(point: MapPoint, copy: Int, box: Box)] = []
     private(set) var labels: [Pending] = []
 
+    /// A marker, in world copy `k`; an invisible one (opacity 0) keeps no label out and has none.
     mutating func add(_ marker: Marker, copy k: Int) {
+        let opacity = marker.opacity.isFinite ? min(max(marker.opacity, 0), 1) : 1
+        guard opacity > 0 else { return }
         let b = marker.box
         obstacles.append((MapPoint(marker.position), k, Box(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY)))
         if let text = marker.label, !text.isEmpty,
@@ -29,7 +34,7 @@ struct MarkerLabels {
             var left = label
             left.anchor = (1, 0.5)
             left.offset = marker.leftLabelOffset
-            labels.append(Pending(label: label, left: left, copy: k, marker: obstacles.count - 1))
+            labels.append(Pending(label: label, left: left, copy: k, marker: obstacles.count - 1, opacity: opacity))
         }
     }
 
@@ -40,12 +45,12 @@ struct MarkerLabels {
 
     /// The labels to draw (each on its marker's right, or on its left where the right is
     /// taken, as MapLibre's `text-variable-anchor` tries anchors in turn), with their images, in
-    /// order.
-    func placed(camera: Camera, rasterizer: any LabelRasterizer) -> [(Label, copy: Int, SpriteImage)] {
-        var out: [(Label, copy: Int, SpriteImage)] = []
-        place(camera: camera, size: { rasterizer.labelSize($0, pixelRatio: camera.pixelRatio) }) { label, k, _ in
+    /// order, and their markers' opacities.
+    func placed(camera: Camera, rasterizer: any LabelRasterizer) -> [(Label, copy: Int, SpriteImage, opacity: Double)] {
+        var out: [(Label, copy: Int, SpriteImage, opacity: Double)] = []
+        place(camera: camera, size: { rasterizer.labelSize($0, pixelRatio: camera.pixelRatio) }) { label, k, opacity, _ in
             guard let image = rasterizer.rasterize(label, pixelRatio: camera.pixelRatio) else { return false }
-            out.append((label, k, image))
+            out.append((label, k, image, opacity))
             return true
         }
         return out
@@ -53,11 +58,12 @@ struct MarkerLabels {
 
     /// The placement: in order, each label's first side (right, then left) whose box (from
     /// `size`, logical px) is partly in the view and overlaps no obstacle but its own marker and
-    /// no label placed before it is offered to `accept` (with its world copy and screen box);
+    /// no label placed before it is offered to `accept` (with its world copy, its marker's
+    /// opacity and its screen box);
     /// `accept` returns whether the label is drawn (and so in the way of later ones). A label
     /// with no size, or whose first free side is refused, is left out.
     func place(camera: Camera, size: (Label) -> (width: Double, height: Double)?,
-               accept: (Label, Int, Box) -> Bool) {
+               accept: (Label, Int, Double, Box) -> Bool) {
         let w = camera.size.width, h = camera.size.height
         func screen(_ m: MapPoint, _ k: Int) -> ScreenPoint? {
             guard let s = camera.project(MapPoint(x: m.x + Double(k), y: m.y)), s.x.isFinite, s.y.isFinite else { return nil }
@@ -78,7 +84,7 @@ struct MarkerLabels {
                 let b = label.box(atX: s.x, y: s.y, width: size.width, height: size.height)
                 let box = Box(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY)
                 guard box.maxX > 0, box.maxY > 0, box.minX < w, box.minY < h, !grid.hits(box, except: l.marker) else { continue }
-                if accept(label, l.copy, box) { grid.insert(box, owner: -1) }
+                if accept(label, l.copy, l.opacity, box) { grid.insert(box, owner: -1) }
                 break
             }
         }
@@ -128,7 +134,7 @@ public enum MarkerLabelPlacement {
                 if b.maxX > 0, b.maxY > 0, b.minX < w, b.minY < h { out.append(b) }
             }
         } else {
-            labels.place(camera: camera, size: { measure.labelSize($0, pixelRatio: camera.pixelRatio) }) { _, _, b in
+            labels.place(camera: camera, size: { measure.labelSize($0, pixelRatio: camera.pixelRatio) }) { _, _, _, b in
                 out.append((b.minX, b.minY, b.maxX, b.maxY))
                 return true
             }

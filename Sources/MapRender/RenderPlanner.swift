@@ -112,7 +112,7 @@ public final class RenderPlanner: @unchecked Sendable {
         // Marker labels go on top of everything else in the scene: each where it collides
         // with nothing placed before it, or all of them.
         if scene.labelsMayOverlap {
-            for l in labels.labels { inCopy(l.copy) { addLabel(l.label, $0, &commands) } }
+            for l in labels.labels { inCopy(l.copy) { addLabel(l.label, $0, &commands, opacity: l.opacity) } }
             fades = [:]
         } else if let rasterizer = _rasterizer, !labels.labels.isEmpty || !fades.isEmpty {
             let placed = labels.placed(camera: camera, rasterizer: rasterizer)
@@ -180,7 +180,10 @@ public final class RenderPlanner: @unchecked Sendable {
         var label: Label
         var copy: Int
         var image: SpriteImage
+        /// How far it has faded in, 0…1.
         var opacity: Double
+        /// Its marker's opacity.
+        var marker: Double
     }
 
     /// The labels to draw and their opacities: the placed ones, each faded in from where it was
@@ -188,26 +191,26 @@ public final class RenderPlanner: @unchecked Sendable {
     /// placement no longer shows, fading out where they were last drawn (they keep no other
     /// label out, as in MapLibre). Without a duration, or on a first plan or one earlier than
     /// the last, the placed labels as they are.
-    private func fading(_ placed: [(Label, copy: Int, SpriteImage)], duration: Double, time: Double)
+    private func fading(_ placed: [(Label, copy: Int, SpriteImage, opacity: Double)], duration: Double, time: Double)
         -> [(Label, copy: Int, SpriteImage, opacity: Double)] {
         guard duration > 0, duration.isFinite, time.isFinite, let last = fadeTime, time >= last else {
             fades = [:]
             fadeTime = duration > 0 && time.isFinite ? time : nil
             if fadeTime != nil { record(placed) }
-            return placed.map { ($0.0, $0.copy, $0.2, 1) }
+            return placed
         }
         fadeTime = time
         let step = (time - last) / duration
         var now: [LabelFadeKey: LabelFade] = [:]
         var seen: [LabelFadeKey: Int] = [:]
         var shown: [(Label, copy: Int, SpriteImage, opacity: Double)] = []
-        for (label, k, image) in placed {
+        for (label, k, image, marker) in placed {
             var key = LabelFadeKey(text: label.text, copy: k, nth: 0)
             key.nth = seen[key, default: 0]
             seen[key] = key.nth + 1
             let opacity = min(1, (fades[key]?.opacity ?? 0) + step)
-            now[key] = LabelFade(label: label, copy: k, image: image, opacity: opacity)
-            shown.append((label, k, image, opacity))
+            now[key] = LabelFade(label: label, copy: k, image: image, opacity: opacity, marker: marker)
+            shown.append((label, k, image, opacity * marker))
         }
         var out: [(Label, copy: Int, SpriteImage, opacity: Double)] = []
         for (key, f) in fades.sorted(by: { ($0.key.text, $0.key.copy, $0.key.nth) < ($1.key.text, $1.key.copy, $1.key.nth) })
@@ -215,20 +218,20 @@ public final class RenderPlanner: @unchecked Sendable {
             var f = f
             f.opacity -= step
             now[key] = f
-            out.append((f.label, f.copy, f.image, f.opacity))
+            out.append((f.label, f.copy, f.image, f.opacity * f.marker))
         }
         fades = now
         return out + shown.filter { $0.opacity > 0 }
     }
 
     /// Keeps `placed` as fully shown labels.
-    private func record(_ placed: [(Label, copy: Int, SpriteImage)]) {
+    private func record(_ placed: [(Label, copy: Int, SpriteImage, opacity: Double)]) {
         var seen: [LabelFadeKey: Int] = [:]
-        for (label, k, image) in placed {
+        for (label, k, image, marker) in placed {
             var key = LabelFadeKey(text: label.text, copy: k, nth: 0)
             key.nth = seen[key, default: 0]
             seen[key] = key.nth + 1
-            fades[key] = LabelFade(label: label, copy: k, image: image, opacity: 1)
+            fades[key] = LabelFade(label: label, copy: k, image: image, opacity: 1, marker: marker)
         }
     }
 
@@ -1058,12 +1061,12 @@ public final class RenderPlanner: @unchecked Sendable {
         return shapeMesh(outline: ring, centre: (0, centre), fringe: fringe)
     }
 
-    private func addLabel(_ label: Label, _ view: PlanView, _ out: inout [DrawCommand]) {
+    private func addLabel(_ label: Label, _ view: PlanView, _ out: inout [DrawCommand], opacity: Double = 1) {
         guard let rasterizer = _rasterizer else { return }
         let p = MapPoint(label.position)
         guard view.mayBeVisible(MapRect(origin: p, width: 0, height: 0), marginPx: 512) else { return }
         guard let image = rasterizer.rasterize(label, pixelRatio: view.pixelRatio) else { return }
-        addQuad(at: label.position, image: image, anchor: label.anchor, offset: label.offset, view, &out)
+        addQuad(at: label.position, image: image, anchor: label.anchor, offset: label.offset, view, &out, opacity: opacity)
     }
 
     private func addQuad(at position: LatLng, image: SpriteImage, anchor: (x: Double, y: Double),

@@ -95,6 +95,26 @@ import Testing
         #expect(plan.commands.filter { $0.texture == nil }.count == RenderPlanner().plan(s, camera: Self.camera).commands.count)
     }
 
+    /// A marker's label is drawn with its marker's opacity (animations fade markers); an
+    /// invisible marker (opacity 0) has no label and keeps no label out: A's right (112…152)
+    /// holds B's invisible dot at 140, so A's label stays on the right; C at half opacity has
+    /// its label at alpha 128 (0.5 · 255 rounded).
+    @Test func labelsTakeTheirMarkersOpacity() throws {
+        func faded(_ x: Double, _ y: Double, _ label: String, _ opacity: Double) throws -> Overlay {
+            guard case .marker(var m) = try marker(x, y, label) else { throw CancellationError() }
+            m.opacity = opacity
+            return .marker(m)
+        }
+        let s = Scene(overlays: [try marker(100, 100, "AAAA"), try faded(140, 100, "BBBB", 0), try faded(300, 200, "CCCC", 0.5)])
+        let stub = Stub()
+        let plan = RenderPlanner(labelRasterizer: stub).plan(s, camera: Self.camera)
+        let placed = stub.placed(plan)
+        #expect(placed.map(\.text) == ["AAAA", "CCCC"])
+        #expect(placed.map(\.left) == [12, 12])
+        let alphas = plan.commands.filter { c in stub.lock.withLock { stub.images.values.contains { $0 === c.texture } } }.map(\.color.a)
+        #expect(alphas == [255, 128])
+    }
+
     /// A cluster's disc keeps labels off it too: the disc sits where the cluster's level puts
     /// it; a dot 40 px left of it has a label (12 px right of the dot, 100 px long) that would
     /// run over the disc, so it goes on the dot's left; one 40 px below the dot is clear on its
