@@ -18,6 +18,10 @@ if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then e
 # Debug builds by default (CI builds them in a few minutes; WMO release builds of NIO and
 # Hummingbird with ASan take several times longer); FUZZ_CONFIG=release for long runs.
 CONFIG=${FUZZ_CONFIG:-debug}
+# What system libraries keep for the life of the process (fontconfig's configuration once a
+# label is measured, Cairo's font caches…) is not a leak of ours: the suppressions that
+# scripts/sanitize.sh uses.
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/Fuzz/sanitizers/lsan.supp:print_suppressions=0}
 TARGETS="csv gpx geojson polyline scene png jpeg webp image pmtiles mbtiles google mapbox query gestures svgpath"
 
 build() {

@@ -28,6 +28,10 @@ public struct SceneDocument: Codable, Sendable, Equatable {
     /// (default false: a label that would overlap one placed before it, or another marker, goes
     /// on the marker's left, or is left out where that side is taken too).
     public var labelOverlap: Bool?
+    /// Seconds a marker label takes to fade in or out when the placement shows or hides it in
+    /// an animation or the window (default 0.3, MapLibre's `fadeDuration`; 0 shows and hides
+    /// labels at once; 0…10). Stills show the placement as it is.
+    public var labelFade: Double?
     /// The overlays, drawn in the default order (polygons, circles, routes, markers, labels)
     /// unless an overlay gives `z`.
     public var overlays: [OverlaySpec]?

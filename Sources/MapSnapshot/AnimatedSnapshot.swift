@@ -19,6 +19,13 @@ public struct AnimatedSnapshot: Sendable {
     public var fps: Double?
     /// Whether an APNG should play forever.
     public var loop: Bool
+    /// Seconds a marker label takes to fade in or out as the placement shows or hides it from
+    /// frame to frame (`Snapshot.labelFade` of the frames an animation or a window draws; the
+    /// snapshots of `frame(at:)` leave it 0, as stills).
+    public var labelFade = AnimatedSnapshot.defaultLabelFade
+
+    /// MapLibre's `fadeDuration`: 0.3 s.
+    public static let defaultLabelFade = 0.3
 
     /// Creates an animated snapshot.
     public init(still: Snapshot, layers: [any AnimatedLayer] = [], follow: FollowCamera? = nil, duration: Double = 3.2,

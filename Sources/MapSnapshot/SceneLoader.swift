@@ -160,8 +160,12 @@ public struct SceneLoader {
             }
             followCamera = FollowCamera(route: first.route, drive: first.drive, base: camera, smoothing: smoothing)
         }
-        return AnimatedSnapshot(still: still, layers: motion.layers, follow: followCamera,
-                                duration: motion.resolvedDuration, fps: doc.fps, loop: doc.loop ?? true)
+        let fade = doc.labelFade ?? AnimatedSnapshot.defaultLabelFade
+        guard fade.isFinite, fade >= 0, fade <= 10 else { throw SceneLoadError("labelFade", "\(Self.fmt(fade)) is not in 0…10 s") }
+        var animated = AnimatedSnapshot(still: still, layers: motion.layers, follow: followCamera,
+                                        duration: motion.resolvedDuration, fps: doc.fps, loop: doc.loop ?? true)
+        animated.labelFade = fade
+        return animated
     }
 
     /// Opens the document's tile sources.

@@ -162,9 +162,6 @@ public final class ViewSession: @unchecked Sendable {
     /// Seconds the compass takes to fade out when north comes up.
     public static let compassFade = 0.25
 
-    /// Seconds a marker label takes to fade in or out as the placement shows or hides it
-    /// while the view moves (`Snapshot.labelFade`; MapLibre's `fadeDuration` is 300 ms).
-    public static let labelFade = 0.3
 
     // MARK: Input
 
@@ -411,7 +408,7 @@ public final class ViewSession: @unchecked Sendable {
         }
         s.compass = options.compass
         s.compassOpacity = compassOpacity(cam)
-        s.labelFade = Self.labelFade
+        s.labelFade = animated.labelFade  // labels fade as the view moves
         if hudVisible {
             s.hud = hudStats + [
                 String(format: "zoom %.2f  bearing %.1f°  pitch %.1f°", cam.zoom, Camera.normalizedBearing(cam.bearing), cam.pitch),

@@ -119,12 +119,12 @@ struct AnimateCommand: ParsableCommand {
     /// Renders every frame (frame N at t = N / fps) into `sink`, encoding each while the next is
     /// drawn; on any error the sink is aborted (nothing is left behind) and the error rethrown.
     static func render(_ animated: AnimatedSnapshot, clock: FrameClock, with snapshotter: MapSnapshotter, to sink: FrameSink,
-                       labelFade: Double = 0.3, beforeFinish: () throws -> Void = {}, progress: (Int) -> Void = { _ in }) throws {
+                       beforeFinish: () throws -> Void = {}, progress: (Int) -> Void = { _ in }) throws {
         let pipeline = PipelinedSink(sink)
         do {
             for n in 0..<clock.frameCount {
                 var frame = animated.frame(at: clock.time(ofFrame: n))
-                frame.labelFade = labelFade
+                frame.labelFade = animated.labelFade
                 let bitmap = try snapshotter.render(frame)
                 try pipeline.write(bitmap)
                 progress(n + 1)

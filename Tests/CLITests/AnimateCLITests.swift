@@ -74,6 +74,63 @@ import Testing
         }
     }
 
+    /// A marker label that the placement hides mid-animation fades out over `labelFade` (0.3 s by
+    /// default, MapLibre's), and at once with `--label-fade 0`. A labelled dot at the centre has
+    /// a dot 20 px to its left (its left side taken); a dot slides in from 300 px right of it to
+    /// 20 px right of it over the second, at 30 fps, and takes the right side too when its box
+    /// reaches the label's. The frame where that happens comes from the run without fade (the
+    /// label is gone there); with the default fade the label's ink at frame n ≥ that frame n₀ is
+    /// 1 − (n − n₀ + 1)/9 of its ink at frame 0 (each frame is 1/30 s of the 0.3 s fade, the fade
+    /// counted from the frame before), read from the label's first letters, which the sliding dot
+    /// never reaches.
+    @Test func aHiddenLabelFadesOutUnlessTheFadeIsZero() throws {
+        let pxPerDegree = 512 * pow(2, 16.0) / 360
+        func lon(_ px: Double) -> String { String(format: "%.9f", px / pxPerDegree) }
+        let scene = path("fade.json")
+        try Data("""
+            {"size": [400, 120], "basemap": "none", "attribution": false, "camera": {"center": [0, 0], "zoom": 16},
+             "duration": 1, "fps": 30,
+             "overlays": [{"type": "marker", "position": [0, 0], "label": "AAAA", "style": "dot"},
+                          {"type": "marker", "position": [0, \(lon(-20))], "style": "dot"},
+                          {"type": "marker", "position": [0, \(lon(300))], "style": "dot",
+                           "animation": {"duration": 1, "position": [[0, \(lon(300))], [0, \(lon(20))]]}}]}
+            """.utf8).write(to: URL(fileURLWithPath: scene))
+        /// The darkness of the grey (text) pixels of the label's first letters.
+        func ink(_ dir: String, _ n: Int) throws -> Double {
+            let image = try Bitmap(contentsOfPNGFile: dir + PNGSequenceWriter.name(ofFrame: n))
+            var sum = 0.0
+            for y in 45 ... 75 {
+                for x in 204 ... 218 {
+                    guard let p = image.pixel(x: x, y: y) else { continue }
+                    let c = [Double(p.r), Double(p.g), Double(p.b)]
+                    if c.max()! - c.min()! < 30 { sum += 255 - c.reduce(0, +) / 3 }
+                }
+            }
+            return sum
+        }
+        var dirs: [String] = []
+        for (name, extra) in [("fade-default", [String]()), ("fade-none", ["--label-fade", "0"])] {
+            let dir = path(name) + "/"
+            let r = try runMapwright(["animate", "--scene", scene, "-o", dir] + extra)
+            #expect(r.status == 0 && r.stderr.contains("animate: 30 frames in"), "\(r.stderr)")
+            dirs.append(dir)
+        }
+        let full = try ink(dirs[1], 0)
+        #expect(full > 1000, "no label at frame 0 (ink \(full))")
+        let gone = try #require((0 ..< 30).first { try ink(dirs[1], $0) < full * 0.02 }, "the label is never hidden")
+        // The sliding dot's box (±8 px) meets the label's (12 px right of the dot, about 43 px
+        // long) when it is about 63 px right of it: t ≈ 0.85 s.
+        #expect((22 ... 28).contains(gone), "hidden from frame \(gone)")
+        for n in 0 ..< 30 {
+            let expected = n < gone ? 1 : max(0, 1 - Double(n - gone + 1) / 9)
+            expectNear(try ink(dirs[0], n) / full, expected, tolerance: 0.04, "frame \(n) with the default fade")
+            expectNear(try ink(dirs[1], n) / full, n < gone ? 1 : 0, tolerance: 0.02, "frame \(n) without fade")
+        }
+        // A fade out of range is refused, naming the flag's key.
+        let bad = try runMapwright(["animate", "--scene", scene, "-o", path("bad") + "/", "--label-fade", "11"])
+        #expect(bad.status == 1 && bad.stderr.contains("labelFade: 11 is not in 0…10 s"), "\(bad.stderr)")
+    }
+
     /// Animates a default pulse of `radius` at the centre, `side`×`side` px at `zoom`, 25 fps, to
     /// numbered PNG frames; checks the run and the frame count; returns the directory.
     func pulseFrames(_ name: String, side: Int, zoom: Double, radius: String, duration: Double, frames: Int) throws -> String {

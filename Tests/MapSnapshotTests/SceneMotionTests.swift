@@ -59,6 +59,15 @@ import Testing
         #expect(c.fill.a == UInt8((0.275 * 255).rounded()))
     }
 
+    /// `labelFade` is how long labels fade in animations (0.3 s, MapLibre's, by default); the
+    /// still keeps 0 (stills show the placement as it is).
+    @Test func labelFadeIsReadFromTheSceneFile() throws {
+        for (key, expected) in [("", 0.3), (#""labelFade": 0.5,"#, 0.5), (#""labelFade": 0,"#, 0)] {
+            let a = try loader.animatedSnapshot(from: doc(#"{"camera": {"center": [1, 2], "zoom": 3}, \#(key) "overlays": []}"#))
+            #expect(a.labelFade == expected && a.still.labelFade == 0 && a.frame(at: 1).labelFade == 0, "\(key)")
+        }
+    }
+
     @Test(arguments: [
         (#"{"overlays": [{"type": "circle", "position": [1, 2], "radius": 5, "animation": {"opasity": [1, 0]}}]}"#,
          "overlays[0].animation.opasity: unknown key (did you mean 'opacity'?)"),
@@ -73,6 +82,8 @@ import Testing
         (#"{"camera": {"center": [1, 2], "zoom": 3}, "overlays": [{"type": "pulse", "position": [1, 2], "radius": 5, "period": -1}]}"#,
          "overlays[0].period: -1.0 is not a positive number of seconds"),
         (#"{"camera": {"center": [1, 2], "zoom": 3}, "duration": 900, "overlays": []}"#, "duration: 900 s is over the limit of 600 s"),
+        (#"{"camera": {"center": [1, 2], "zoom": 3}, "labelFade": -1, "overlays": []}"#, "labelFade: -1 is not in 0…10 s"),
+        (#"{"camera": {"center": [1, 2], "zoom": 3}, "labelFade": 1e9, "overlays": []}"#, "labelFade: 1000000000 is not in 0…10 s"),
         (#"{"camera": {"zoom": 3, "follow": true}, "overlays": [{"type": "pulse", "position": [1, 2], "radius": 5}]}"#,
          "camera.follow: there is no replay to follow"),
     ])

@@ -293,3 +293,16 @@ import Testing
         #expect(!s.pollFollowedFiles())
     }
 }
+
+/// The window's frames fade labels over the scene's `labelFade` (the stills it starts from do not).
+@Suite struct ViewSessionLabelFadeTests {
+    @Test func framesCarryTheScenesLabelFade() {
+        let cam = Camera(center: LatLng(lat: 0, lon: 0), zoom: 8, size: ScreenSize(width: 800, height: 600))
+        for fade in [0.3, 0.5, 0] {
+            var animated = AnimatedSnapshot(still: Snapshot(camera: cam, basemapStyle: nil))
+            animated.labelFade = fade
+            #expect(ViewSession(animated).frame(at: 1).labelFade == fade)
+        }
+        #expect(AnimatedSnapshot(still: Snapshot(camera: cam, basemapStyle: nil)).labelFade == 0.3)
+    }
+}
