@@ -114,32 +114,55 @@ struct MarkerLabels {
 }
 
 /// Where the renderer puts markers' labels, for code that lays out a view around them (a fitted
-/// camera keeping the labels inside its padding).
-public enum MarkerLabelPlacement {
-    /// The screen boxes (logical px) of the marker labels drawn for `scene` seen by `camera`,
-    /// placed as the planner places them (unless `scene.labelsMayOverlap`: then every label, on
-    /// its marker's right), sized by `measure` at the camera's pixel ratio. Labels wholly off the
-    /// view are not included.
-    public static func boxes(_ scene: Scene, camera: Camera, measure: any LabelRasterizer)
-        -> [(minX: Double, minY: Double, maxX: Double, maxY: Double)] {
+/// camera keeping the labels inside its padding, basemap labels keeping clear of them). A plan
+/// given the placement made for its scene and camera uses it instead of placing the labels again.
+public struct MarkerLabelPlacement: Sendable {
+    /// The camera it was made for.
+    public let camera: Camera
+    /// Made for a scene whose labels may overlap (every label on its marker's right).
+    let mayOverlap: Bool
+    /// The labels drawn, in order, with their world copies, their markers' opacities and their
+    /// screen boxes (logical px).
+    let placed: [(label: Label, copy: Int, opacity: Double, box: Box)]
+
+    /// The marker labels of `scene` seen by `camera`, placed as the planner places them (unless
+    /// `scene.labelsMayOverlap`: then every label, on its marker's right), sized by `measure`
+    /// at the camera's pixel ratio. Labels wholly off the view are left out.
+    public init(_ scene: Scene, camera: Camera, measure: any LabelRasterizer) {
+        self.camera = camera
+        mayOverlap = scene.labelsMayOverlap
         let labels = MarkerLabels(scene, camera: camera)
-        var out: [(minX: Double, minY: Double, maxX: Double, maxY: Double)] = []
-        guard !labels.labels.isEmpty else { return out }
-        if scene.labelsMayOverlap {
+        var out: [(label: Label, copy: Int, opacity: Double, box: Box)] = []
+        if labels.labels.isEmpty {
+        } else if scene.labelsMayOverlap {
             let w = camera.size.width, h = camera.size.height
             for l in labels.labels {
-                guard let s = camera.project(MapPoint(x: MapPoint(l.label.position).x + Double(l.copy), y: MapPoint(l.label.position).y)),
-                      s.x.isFinite, s.y.isFinite, let size = measure.labelSize(l.label, pixelRatio: camera.pixelRatio) else { continue }
+                let p = MapPoint(l.label.position)
+                guard let s = camera.project(MapPoint(x: p.x + Double(l.copy), y: p.y)), s.x.isFinite, s.y.isFinite,
+                      let size = measure.labelSize(l.label, pixelRatio: camera.pixelRatio) else { continue }
                 let b = l.label.box(atX: s.x, y: s.y, width: size.width, height: size.height)
-                if b.maxX > 0, b.maxY > 0, b.minX < w, b.minY < h { out.append(b) }
+                if b.maxX > 0, b.maxY > 0, b.minX < w, b.minY < h {
+                    out.append((l.label, l.copy, l.opacity, Box(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY)))
+                }
             }
         } else {
-            labels.place(camera: camera, size: { measure.labelSize($0, pixelRatio: camera.pixelRatio) }) { _, _, _, b in
-                out.append((b.minX, b.minY, b.maxX, b.maxY))
+            labels.place(camera: camera, size: { measure.labelSize($0, pixelRatio: camera.pixelRatio) }) { label, k, opacity, b in
+                out.append((label, k, opacity, b))
                 return true
             }
         }
-        return out
+        placed = out
+    }
+
+    /// The labels' screen boxes (logical px), in order.
+    public var boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)] {
+        placed.map { ($0.box.minX, $0.box.minY, $0.box.maxX, $0.box.maxY) }
+    }
+
+    /// `MarkerLabelPlacement(scene, camera:measure:).boxes`.
+    public static func boxes(_ scene: Scene, camera: Camera, measure: any LabelRasterizer)
+        -> [(minX: Double, minY: Double, maxX: Double, maxY: Double)] {
+        MarkerLabelPlacement(scene, camera: camera, measure: measure).boxes
     }
 }
 

@@ -74,8 +74,10 @@ public final class RenderPlanner: @unchecked Sendable {
     }
 
     /// Plans the frame. Invalid values inside overlays (non-finite widths and the like) are
-    /// clamped or skipped, never trapped on.
-    public func plan(_ scene: Scene, camera: Camera, time: Double = 0) -> RenderPlan {
+    /// clamped or skipped, never trapped on. `placement`, when it was made for this scene and
+    /// `camera` (a caller that laid something out around the labels first), is used instead of
+    /// placing the marker labels again.
+    public func plan(_ scene: Scene, camera: Camera, time: Double = 0, placement: MarkerLabelPlacement? = nil) -> RenderPlan {
         lock.lock()
         defer { lock.unlock() }
         generation += 1
@@ -115,7 +117,14 @@ public final class RenderPlanner: @unchecked Sendable {
             for l in labels.labels { inCopy(l.copy) { addLabel(l.label, $0, &commands, opacity: l.opacity) } }
             fades = [:]
         } else if let rasterizer = _rasterizer, !labels.labels.isEmpty || !fades.isEmpty {
-            let placed = labels.placed(camera: camera, rasterizer: rasterizer)
+            let placed: [(Label, copy: Int, SpriteImage, opacity: Double)]
+            if let placement, placement.camera == camera, !placement.mayOverlap {
+                placed = placement.placed.compactMap { p in
+                    rasterizer.rasterize(p.label, pixelRatio: camera.pixelRatio).map { (p.label, p.copy, $0, p.opacity) }
+                }
+            } else {
+                placed = labels.placed(camera: camera, rasterizer: rasterizer)
+            }
             for (label, k, image, opacity) in fading(placed, duration: scene.labelFade, time: time) {
                 inCopy(k) {
                     addQuad(at: label.position, image: image, anchor: label.anchor, offset: label.offset, $0, &commands,

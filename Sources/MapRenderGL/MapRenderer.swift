@@ -99,10 +99,12 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
     /// `size · pixelRatio` pixels).
     /// `customLayers` draw their own GL into the map's 3D space after the opaque solids (depth-
     /// tested against columns and extrusions) and before translucent ones; `time` is passed on.
-    public func render(scene: Scene, camera: Camera, customLayers: [any GLCustomLayer] = [], time: Double = 0) throws -> Frame {
+    /// `labelPlacement`: see `RenderPlanner.plan(_:camera:time:placement:)`.
+    public func render(scene: Scene, camera: Camera, customLayers: [any GLCustomLayer] = [], time: Double = 0,
+                       labelPlacement: MarkerLabelPlacement? = nil) throws -> Frame {
         try Self.validate(camera)
         let t0 = DispatchTime.now().uptimeNanoseconds
-        let plan = planner.plan(scene, camera: camera, time: time)
+        let plan = planner.plan(scene, camera: camera, time: time, placement: labelPlacement)
         let planned = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
         let frame = try draw(plan, customLayers: customLayers, time: time)
         state.flagLock.withLock { state.timings.plan = planned }

@@ -158,9 +158,9 @@ extension BasemapLayers {
     /// The screen boxes the overlays' markers and labels take, so basemap place labels avoid
     /// them: in every copy of the world they are drawn in. Markers' labels where the planner will
     /// place them (`MarkerLabelPlacement`: the same placement, measured, not drawn; unless
-    /// `labelsMayOverlap`, each on its marker's right).
-    static func reservedBoxes(_ overlays: [Overlay], camera: Camera, labels: CairoLabelRasterizer,
-                              labelsMayOverlap: Bool = false) -> [LabelBox] {
+    /// `labelsMayOverlap`, each on its marker's right), and that placement, for the plan.
+    static func reserved(_ overlays: [Overlay], camera: Camera, labels: CairoLabelRasterizer,
+                         labelsMayOverlap: Bool = false) -> (boxes: [LabelBox], placement: MarkerLabelPlacement?) {
         var out: [LabelBox] = []
         let copies = WorldCopies(camera: camera)
         // Where the position lands in each copy the overlay is drawn in (as the planner draws
@@ -198,10 +198,15 @@ extension BasemapLayers {
             default: continue
             }
         }
-        if labelled {
-            out += MarkerLabelPlacement.boxes(markerLabels, camera: camera, measure: labels).map { ($0.minX, $0.minY, $0.maxX, $0.maxY) }
-        }
-        return out
+        guard labelled else { return (out, nil) }
+        let placement = MarkerLabelPlacement(markerLabels, camera: camera, measure: labels)
+        return (out + placement.boxes.map { ($0.minX, $0.minY, $0.maxX, $0.maxY) }, placement)
+    }
+
+    /// The boxes of `reserved(_:camera:labels:labelsMayOverlap:)`.
+    static func reservedBoxes(_ overlays: [Overlay], camera: Camera, labels: CairoLabelRasterizer,
+                              labelsMayOverlap: Bool = false) -> [LabelBox] {
+        reserved(overlays, camera: camera, labels: labels, labelsMayOverlap: labelsMayOverlap).boxes
     }
 }
 

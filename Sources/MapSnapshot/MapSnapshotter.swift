@@ -171,12 +171,16 @@ public final class MapSnapshotter: @unchecked Sendable {
             scene.labelsMayOverlap = snapshot.labelsMayOverlap
             scene.labelFade = snapshot.labelFade
             var attributionText: String?
+            var placement: MarkerLabelPlacement?
             if let style = snapshot.basemapStyle {
                 let layers = try basemapLayers()
                 scene.background = Color(style.ocean)
-                let reserved = BasemapLayers.reservedBoxes(snapshot.overlays, camera: camera, labels: labels,
-                                                           labelsMayOverlap: snapshot.labelsMayOverlap)
-                scene.basemap = layers.layers(for: camera, style: style, labels: labels, reserved: reserved)
+                // The marker labels' placement, made here so the basemap's labels keep clear of
+                // it, is handed to the plan rather than made again.
+                let reserved = BasemapLayers.reserved(snapshot.overlays, camera: camera, labels: labels,
+                                                      labelsMayOverlap: snapshot.labelsMayOverlap)
+                placement = reserved.placement
+                scene.basemap = layers.layers(for: camera, style: style, labels: labels, reserved: reserved.boxes)
                 attributionText = layers.basemap.attribution
             }
             var credits: [String] = []
@@ -196,7 +200,8 @@ public final class MapSnapshotter: @unchecked Sendable {
             // renderer keeps them for a partial redraw) and the extras draw on them in place
             // instead of on a copy.
             var bitmap: Bitmap = try {
-                let frame = try renderer.render(scene: scene, camera: camera, customLayers: snapshot.glLayers, time: snapshot.time)
+                let frame = try renderer.render(scene: scene, camera: camera, customLayers: snapshot.glLayers, time: snapshot.time,
+                                                labelPlacement: placement)
                 return try Bitmap(width: frame.width, height: frame.height, pixels: frame.pixels)
             }()
             let t1 = DispatchTime.now().uptimeNanoseconds

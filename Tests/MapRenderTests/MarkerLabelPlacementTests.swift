@@ -115,6 +115,33 @@ import Testing
         #expect(alphas == [255, 128])
     }
 
+    /// A placement made before the plan (`MarkerLabelPlacement`, as the snapshotter makes it to
+    /// keep basemap labels clear) gives the same labels and boxes as the plan's own, and a plan
+    /// given one for its camera uses it (here one made for another scene, to tell), while one
+    /// made for another camera is ignored.
+    @Test func aPlacementMadeBeforehandIsUsedForItsCamera() throws {
+        var s = Scene()
+        s.add(try marker(100, 100, "AAAA"))
+        s.add(try marker(150, 100, "BBBB"))
+        s.add(try marker(360, 300, nil))
+        s.add(try marker(440, 300, nil))
+        s.add(try marker(400, 300, "GGGG"))
+        let stub = Stub()
+        let own = stub.placed(RenderPlanner(labelRasterizer: stub).plan(s, camera: Self.camera))
+        let placement = MarkerLabelPlacement(s, camera: Self.camera, measure: stub)
+        #expect(own.map(\.text) == ["AAAA", "BBBB"])
+        func r(_ v: Double) -> Double { (v * 1e6).rounded() / 1e6 }
+        #expect(placement.boxes.map { r($0.minX - 100) } == [-52, 62] && placement.boxes.map { r($0.maxX - $0.minX) } == [40, 40])
+        let given = stub.placed(RenderPlanner(labelRasterizer: stub).plan(s, camera: Self.camera, placement: placement))
+        #expect(given.map(\.text) == own.map(\.text) && given.map(\.left) == own.map(\.left))
+        let other = MarkerLabelPlacement(Scene(overlays: [try marker(300, 200, "ZZZZ")]), camera: Self.camera, measure: stub)
+        #expect(stub.drawn(RenderPlanner(labelRasterizer: stub).plan(s, camera: Self.camera, placement: other)) == ["ZZZZ"])
+        var moved = Self.camera
+        moved.zoom += 0.5
+        let stale = MarkerLabelPlacement(Scene(overlays: [try marker(300, 200, "ZZZZ")]), camera: moved, measure: stub)
+        #expect(stub.drawn(RenderPlanner(labelRasterizer: stub).plan(s, camera: Self.camera, placement: stale)) == ["AAAA", "BBBB"])
+    }
+
     /// A cluster's disc keeps labels off it too: the disc sits where the cluster's level puts
     /// it; a dot 40 px left of it has a label (12 px right of the dot, 100 px long) that would
     /// run over the disc, so it goes on the dot's left; one 40 px below the dot is clear on its
