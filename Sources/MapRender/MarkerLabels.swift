@@ -158,12 +158,6 @@ public struct MarkerLabelPlacement: Sendable {
     public var boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)] {
         placed.map { ($0.box.minX, $0.box.minY, $0.box.maxX, $0.box.maxY) }
     }
-
-    /// `MarkerLabelPlacement(scene, camera:measure:).boxes`.
-    public static func boxes(_ scene: Scene, camera: Camera, measure: any LabelRasterizer)
-        -> [(minX: Double, minY: Double, maxX: Double, maxY: Double)] {
-        MarkerLabelPlacement(scene, camera: camera, measure: measure).boxes
-    }
 }
 
 /// A screen box in logical px.

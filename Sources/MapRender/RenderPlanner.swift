@@ -205,18 +205,18 @@ public final class RenderPlanner: @unchecked Sendable {
         guard duration > 0, duration.isFinite, time.isFinite, let last = fadeTime, time >= last else {
             fades = [:]
             fadeTime = duration > 0 && time.isFinite ? time : nil
-            if fadeTime != nil { record(placed) }
+            if fadeTime != nil {
+                for (key, (label, k, image, marker)) in zip(Self.fadeKeys(placed), placed) {
+                    fades[key] = LabelFade(label: label, copy: k, image: image, opacity: 1, marker: marker)
+                }
+            }
             return placed
         }
         fadeTime = time
         let step = (time - last) / duration
         var now: [LabelFadeKey: LabelFade] = [:]
-        var seen: [LabelFadeKey: Int] = [:]
         var shown: [(Label, copy: Int, SpriteImage, opacity: Double)] = []
-        for (label, k, image, marker) in placed {
-            var key = LabelFadeKey(text: label.text, copy: k, nth: 0)
-            key.nth = seen[key, default: 0]
-            seen[key] = key.nth + 1
+        for (key, (label, k, image, marker)) in zip(Self.fadeKeys(placed), placed) {
             let opacity = min(1, (fades[key]?.opacity ?? 0) + step)
             now[key] = LabelFade(label: label, copy: k, image: image, opacity: opacity, marker: marker)
             shown.append((label, k, image, opacity * marker))
@@ -233,14 +233,14 @@ public final class RenderPlanner: @unchecked Sendable {
         return out + shown.filter { $0.opacity > 0 }
     }
 
-    /// Keeps `placed` as fully shown labels.
-    private func record(_ placed: [(Label, copy: Int, SpriteImage, opacity: Double)]) {
+    /// The fade keys of `placed`, in order (the nth label of a text and copy gets rank n).
+    private static func fadeKeys(_ placed: [(Label, copy: Int, SpriteImage, opacity: Double)]) -> [LabelFadeKey] {
         var seen: [LabelFadeKey: Int] = [:]
-        for (label, k, image, marker) in placed {
+        return placed.map { label, k, _, _ in
             var key = LabelFadeKey(text: label.text, copy: k, nth: 0)
             key.nth = seen[key, default: 0]
             seen[key] = key.nth + 1
-            fades[key] = LabelFade(label: label, copy: k, image: image, opacity: 1, marker: marker)
+            return key
         }
     }
 

@@ -42,6 +42,16 @@ public enum Overlay: Sendable {
     case arc(Arc)
     case image(GroundImage)
 
+    /// Whether it holds a marker with a label (a marker, or a cluster with a labelled marker):
+    /// what the marker-label placement has to place.
+    public var hasMarkerLabel: Bool {
+        switch self {
+        case .marker(let m): m.label?.isEmpty == false
+        case .cluster(let c): c.markers.contains { $0.label?.isEmpty == false }
+        default: false
+        }
+    }
+
     /// Which kind of overlay this is.
     public var kind: OverlayKind {
         switch self {

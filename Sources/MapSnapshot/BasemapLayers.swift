@@ -155,12 +155,13 @@ final class BasemapLayers: @unchecked Sendable {
 typealias LabelBox = (Double, Double, Double, Double)
 
 extension BasemapLayers {
-    /// The screen boxes the overlays' markers and labels take, so basemap place labels avoid
+    /// The screen boxes the scene's markers and labels take, so basemap place labels avoid
     /// them: in every copy of the world they are drawn in. Markers' labels where the planner will
-    /// place them (`MarkerLabelPlacement`: the same placement, measured, not drawn; unless
+    /// place them (`MarkerLabelPlacement`: the same placement, measured, not drawn; with
     /// `labelsMayOverlap`, each on its marker's right), and that placement, for the plan.
-    static func reserved(_ overlays: [Overlay], camera: Camera, labels: CairoLabelRasterizer,
-                         labelsMayOverlap: Bool = false) -> (boxes: [LabelBox], placement: MarkerLabelPlacement?) {
+    static func reserved(_ scene: Scene, camera: Camera, labels: CairoLabelRasterizer)
+        -> (boxes: [LabelBox], placement: MarkerLabelPlacement?) {
+        let overlays = scene.overlays
         var out: [LabelBox] = []
         let copies = WorldCopies(camera: camera)
         // Where the position lands in each copy the overlay is drawn in (as the planner draws
@@ -170,19 +171,12 @@ extension BasemapLayers {
             let p = MapPoint(position)
             return copies.shifts(lo: e.lo, hi: e.hi).compactMap { camera.project(MapPoint(x: p.x + Double($0), y: p.y)) }
         }
-        var markerLabels = Scene()
-        markerLabels.labelsMayOverlap = labelsMayOverlap
-        var labelled = false
         for overlay in overlays {
             switch overlay {
             case .marker(let m):
-                markerLabels.add(overlay)
-                labelled = labelled || m.label?.isEmpty == false
                 for s in screenPoints(overlay, at: m.position) { out.append((s.x - 12, s.y - 36, s.x + 12, s.y + 12)) }
             case .cluster(let c):
                 // The zoom's discs keep the basemap's labels off them; lone markers as markers.
-                markerLabels.add(overlay)
-                labelled = labelled || c.markers.contains { $0.label?.isEmpty == false }
                 for node in c.level(atZoom: camera.zoom) {
                     let h = MarkerCluster.discDiameter(count: node.count) / 2
                     for s in screenPoints(overlay, at: node.point.latLng) {
@@ -198,16 +192,11 @@ extension BasemapLayers {
             default: continue
             }
         }
-        guard labelled else { return (out, nil) }
-        let placement = MarkerLabelPlacement(markerLabels, camera: camera, measure: labels)
+        guard overlays.contains(where: \.hasMarkerLabel) else { return (out, nil) }
+        let placement = MarkerLabelPlacement(scene, camera: camera, measure: labels)
         return (out + placement.boxes.map { ($0.minX, $0.minY, $0.maxX, $0.maxY) }, placement)
     }
 
-    /// The boxes of `reserved(_:camera:labels:labelsMayOverlap:)`.
-    static func reservedBoxes(_ overlays: [Overlay], camera: Camera, labels: CairoLabelRasterizer,
-                              labelsMayOverlap: Bool = false) -> [LabelBox] {
-        reserved(overlays, camera: camera, labels: labels, labelsMayOverlap: labelsMayOverlap).boxes
-    }
 }
 
 extension Color {

@@ -7,32 +7,23 @@ import MapScene
 /// places them (on the marker's right or left, or left out: `MarkerLabelPlacement`), and text
 /// labels off their points.
 struct FittedLabels {
-    /// The scene of the overlays that have marker labels (markers and clusters), for the placement.
-    private var markers = Scene()
+    /// The overlays, for the marker labels' placement; nil when no marker has a label.
+    private var markers: Scene?
     /// Text labels (`Overlay.label`).
     private var texts: [Label] = []
 
     init() {}
 
     init(overlays: [Overlay], mayOverlap: Bool) {
-        markers.labelsMayOverlap = mayOverlap
-        var labelled = false
-        for o in overlays {
-            switch o {
-            case .marker(let m):
-                markers.add(o)  // labelled or not: the others' labels keep off it
-                labelled = labelled || m.label?.isEmpty == false
-            case .cluster(let c):
-                markers.add(o)
-                labelled = labelled || c.markers.contains { $0.label?.isEmpty == false }
-            case .label(let l): texts.append(l)
-            default: break
-            }
+        if overlays.contains(where: \.hasMarkerLabel) {
+            var scene = Scene(overlays: overlays)
+            scene.labelsMayOverlap = mayOverlap
+            markers = scene
         }
-        if !labelled { markers.overlays = [] }
+        texts = overlays.compactMap { if case .label(let l) = $0 { l } else { nil } }
     }
 
-    var isEmpty: Bool { markers.overlays.isEmpty && texts.isEmpty }
+    var isEmpty: Bool { markers == nil && texts.isEmpty }
 
     /// How far (logical px) the labels reach past the camera's viewport less `padding` on each
     /// side (negative: that much room left). Marker labels are placed and sized by `measure` as
@@ -48,8 +39,8 @@ struct FittedLabels {
             over.right = max(over.right, b.maxX - (w - padding))
             over.bottom = max(over.bottom, b.maxY - (h - padding))
         }
-        if !markers.overlays.isEmpty {
-            for b in MarkerLabelPlacement.boxes(markers, camera: camera, measure: measure) { reach(b) }
+        if let markers {
+            for b in MarkerLabelPlacement(markers, camera: camera, measure: measure).boxes { reach(b) }
         }
         for l in texts {
             guard let s = camera.project(l.position), s.x.isFinite, s.y.isFinite else { continue }

@@ -177,8 +177,7 @@ public final class MapSnapshotter: @unchecked Sendable {
                 scene.background = Color(style.ocean)
                 // The marker labels' placement, made here so the basemap's labels keep clear of
                 // it, is handed to the plan rather than made again.
-                let reserved = BasemapLayers.reserved(snapshot.overlays, camera: camera, labels: labels,
-                                                      labelsMayOverlap: snapshot.labelsMayOverlap)
+                let reserved = BasemapLayers.reserved(scene, camera: camera, labels: labels)
                 placement = reserved.placement
                 scene.basemap = layers.layers(for: camera, style: style, labels: labels, reserved: reserved.boxes)
                 attributionText = layers.basemap.attribution

@@ -45,7 +45,7 @@ import Testing
         var label = try Label(position: LatLng(lat: 20, lon: 150), text: "Here")
         let labels = CairoLabelRasterizer()
         func centres(_ o: Overlay) -> [Double] {
-            BasemapLayers.reservedBoxes([o], camera: cam, labels: labels).map { ($0.0 + $0.2) / 2 }.sorted()
+            BasemapLayers.reserved(Scene(overlays: [o]), camera: cam, labels: labels).boxes.map { ($0.0 + $0.2) / 2 }.sorted()
         }
         let near = 512 + 150.0 / 360 * 512
         let l = centres(.label(label))
@@ -59,7 +59,7 @@ import Testing
             (boxes.filter { abs($0.2 - $0.0 - 24) < 1e-9 }.map { ($0.0 + $0.2) / 2 }.sorted(),
              boxes.filter { abs($0.2 - $0.0 - 24) >= 1e-9 }.sorted { $0.0 < $1.0 })
         }
-        let (bodies, labelBoxes) = split(BasemapLayers.reservedBoxes([.marker(marker)], camera: cam, labels: labels))
+        let (bodies, labelBoxes) = split(BasemapLayers.reserved(Scene(overlays: [.marker(marker)]), camera: cam, labels: labels).boxes)
         #expect(bodies.count == 6)
         for (i, x) in bodies.enumerated() { expectNear(x, near + 512 * Double(i - 3), tolerance: 1e-6) }
         #expect(labelBoxes.count == 2 && labelBoxes.allSatisfy { $0.2 - $0.0 > 20 })
@@ -68,11 +68,12 @@ import Testing
         // only that side is kept (it ends 12 px left of the point); with labels that may
         // overlap, on the right all the same.
         let blocker = Overlay.marker(try Marker(position: LatLng(lat: 20, lon: 160)))
-        let left = split(BasemapLayers.reservedBoxes([.marker(marker), blocker], camera: cam, labels: labels)).labels
+        let left = split(BasemapLayers.reserved(Scene(overlays: [.marker(marker), blocker]), camera: cam, labels: labels).boxes).labels
         #expect(left.count == 2)
         for (i, b) in left.enumerated() { expectNear(b.2, near - 512 * Double(1 - i) - 12, tolerance: 1e-6) }
-        let right = split(BasemapLayers.reservedBoxes([.marker(marker), blocker], camera: cam, labels: labels,
-                                                      labelsMayOverlap: true)).labels
+        var overlapping = Scene(overlays: [.marker(marker), blocker])
+        overlapping.labelsMayOverlap = true
+        let right = split(BasemapLayers.reserved(overlapping, camera: cam, labels: labels).boxes).labels
         #expect(right.count == 2)
         for (i, b) in right.enumerated() { expectNear(b.0, near - 512 * Double(1 - i) + 12, tolerance: 1e-6) }
         // A label drawn only where its coordinates put it reserves only there.
