@@ -87,13 +87,23 @@ public enum Overlay: Sendable {
     }
 }
 
-/// What to draw: a background, basemap layers (always under the overlays), and overlays
+/// What to draw: a background, basemap layers (always under the overlays), the basemap's
+/// labels (between the overlays below z-index `basemapLabelsZIndex` and the rest), and overlays
 /// ordered by z-index (ties keep insertion order).
 public struct Scene: Sendable {
     /// Colour under everything (the ocean for the embedded basemap); transparent allowed.
     public var background: Color
     /// Basemap layers drawn first, in array order, under every overlay.
     public var basemap: [Overlay]
+    /// The basemap's labels (place names and their dots), drawn in array order over the
+    /// overlays whose z-index is below `basemapLabelsZIndex` and under the others: routes,
+    /// polygons and circles (default z 100–300) pass under the place names, markers, labels,
+    /// sprites and 3D objects (400 and up) cover them, as MapKit draws overlays
+    /// `.aboveRoads` (under the map's labels) and annotations over them.
+    public var basemapLabels: [Overlay] = []
+    /// The z-index the basemap's labels are drawn at: an overlay whose z-index is this or more
+    /// is drawn over them (MapKit's `.aboveLabels`).
+    public static let basemapLabelsZIndex = 350
     /// The overlays.
     public var overlays: [Overlay]
     /// Whether every marker label is drawn (on its marker's right). By default (false) a
@@ -118,14 +128,23 @@ public struct Scene: Sendable {
     /// Appends an overlay.
     public mutating func add(_ overlay: Overlay) { overlays.append(overlay) }
 
-    /// Basemap layers followed by the overlays sorted by `effectiveZIndex` (stable).
+    /// Basemap layers, then the overlays sorted by `effectiveZIndex` (stable) with the basemap's
+    /// labels before the first overlay whose z-index is `basemapLabelsZIndex` or more.
     public var drawingOrder: [Overlay] {
         let z = overlays.map(\.effectiveZIndex)
         // Usually already in order (one kind, or kinds added bottom to top): nothing to sort.
-        if zip(z, z.dropFirst()).allSatisfy({ $0 <= $1 }) { return basemap.isEmpty ? overlays : basemap + overlays }
-        // A stable sort of the indices by the z-indices read once (reading them in the
-        // comparison copied the overlays over and over).
-        let order = z.indices.sorted { z[$0] != z[$1] ? z[$0] < z[$1] : $0 < $1 }
-        return basemap + order.map { overlays[$0] }
+        let sorted: [Overlay], zs: [Int]
+        if zip(z, z.dropFirst()).allSatisfy({ $0 <= $1 }) {
+            if basemap.isEmpty && basemapLabels.isEmpty { return overlays }
+            sorted = overlays; zs = z
+        } else {
+            // A stable sort of the indices by the z-indices read once (reading them in the
+            // comparison copied the overlays over and over).
+            let order = z.indices.sorted { z[$0] != z[$1] ? z[$0] < z[$1] : $0 < $1 }
+            sorted = order.map { overlays[$0] }; zs = order.map { z[$0] }
+        }
+        if basemapLabels.isEmpty { return basemap + sorted }
+        let split = zs.firstIndex { $0 >= Self.basemapLabelsZIndex } ?? sorted.count
+        return basemap + sorted[..<split] + basemapLabels + sorted[split...]
     }
 }

@@ -23,11 +23,12 @@ final class BasemapLayers: @unchecked Sendable {
         self.basemap = basemap
     }
 
-    /// The basemap layers for `camera` in `style`, bottom first; `labels` measures text for
-    /// placement (nil: no place labels).
+    /// The basemap layers for `camera` in `style`, bottom first: the ground (land, lakes,
+    /// coastlines, borders) and the places' dots and labels (`Scene.basemapLabels`); `labels`
+    /// measures text for placement (nil: no place labels).
     func layers(for camera: Camera, style: BasemapStyle, labels: CairoLabelRasterizer?,
-                reserved: [LabelBox] = []) -> [Overlay] {
-        guard let rect = Self.visibleRect(camera) else { return [] }
+                reserved: [LabelBox] = []) -> (ground: [Overlay], labels: [Overlay]) {
+        guard let rect = Self.visibleRect(camera) else { return ([], []) }
         let features = basemap.features(in: rect, zoom: camera.zoom)
         var out: [Overlay] = []
         lock.lock()
@@ -56,10 +57,8 @@ final class BasemapLayers: @unchecked Sendable {
             out.append(.polyline(l))
         }
         lock.unlock()
-        if let labels {
-            out += places(features.places, camera: camera, style: style, labels: labels, reserved: reserved)
-        }
-        return out
+        guard let labels else { return (out, []) }
+        return (out, places(features.places, camera: camera, style: style, labels: labels, reserved: reserved))
     }
 
     private func polygonPath(_ p: BasemapPolygon) -> [GeoPath]? {

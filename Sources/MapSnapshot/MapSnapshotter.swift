@@ -43,8 +43,8 @@ public struct Snapshot: Sendable {
     public var glLayers: [any GLCustomLayer] = []
     /// The time of this frame in seconds (what canvas and GL layers are told).
     public var time: Double = 0
-    /// Raster tile layers drawn on the ground over the embedded basemap (if any) and under the
-    /// overlays, first is lowest.
+    /// Raster tile layers drawn on the ground over the embedded basemap (if any; its place
+    /// labels stay on top) and under the overlays, first is lowest.
     public var rasterLayers: [RasterTileLayer] = []
     /// How long a render waits for the view's tiles, seconds; nil does not wait (tiles that
     /// are not loaded are requested, and stand-ins are drawn meanwhile, as a window does).
@@ -179,7 +179,8 @@ public final class MapSnapshotter: @unchecked Sendable {
                 // it, is handed to the plan rather than made again.
                 let reserved = BasemapLayers.reserved(scene, camera: camera, labels: labels)
                 placement = reserved.placement
-                scene.basemap = layers.layers(for: camera, style: style, labels: labels, reserved: reserved.boxes)
+                (scene.basemap, scene.basemapLabels) = layers.layers(for: camera, style: style, labels: labels,
+                                                                     reserved: reserved.boxes)
                 attributionText = layers.basemap.attribution
             }
             var credits: [String] = []

@@ -17,7 +17,7 @@ struct DemoCommand: ParsableCommand {
         discussion: "Writes world, city, region, polygon and 3D views and a replayed run with a pulse into --out and lists them."
     )
 
-    @Option(help: ArgumentHelp("Directory to write the PNGs into (created if missing).", valueName: "DIR"))
+    @Option(name: [.short, .long], help: ArgumentHelp("Directory to write the PNGs into (created if missing).", valueName: "DIR"))
     var out: String = "demo"
 
     @Option(help: "Output pixels per logical pixel, 1…4.")

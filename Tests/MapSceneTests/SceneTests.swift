@@ -52,6 +52,37 @@ import Testing
         #expect(scene.drawingOrder.map(\.kind) == [.polygon, .marker])
     }
 
+    @Test func basemapLabelsGoBetweenTheOverlaysUnderZ350AndTheRest() throws {
+        // Markers tagged by longitude; the basemap's label is the one label overlay.
+        func m(_ tag: Int, z: Int?) throws -> Overlay { .marker(try Marker(position: LatLng(lat: 0, lon: Double(tag)), zIndex: z)) }
+        func tags(_ scene: Scene) -> [Int] {
+            scene.drawingOrder.map { o in
+                switch o {
+                case .marker(let mk): Int(mk.position.lon)
+                case .label: -1
+                default: -2
+                }
+            }
+        }
+        let land = Overlay.polygon(try Polygon(exterior: [LatLng(lat: 0, lon: 0), LatLng(lat: 1, lon: 0), LatLng(lat: 0, lon: 1)]))
+        let place = Overlay.label(try Label(position: LatLng(lat: 0, lon: 0), text: "Town"))
+        // Out of order: sorted by z (0, 349, 350, 351, 400), the place label before z 350.
+        var scene = Scene(basemap: [land], overlays: [try m(1, z: 400), try m(2, z: 349), try m(3, z: 350), try m(4, z: 0), try m(5, z: 351)])
+        scene.basemapLabels = [place]
+        #expect(tags(scene) == [-2, 4, 2, -1, 3, 5, 1])
+        // In order already: polygons, circles and routes (z 100–300) under it, markers over it.
+        scene.overlays = [try m(1, z: 100), try m(2, z: 300), try m(3, z: nil)]
+        #expect(tags(scene) == [-2, 1, 2, -1, 3])
+        // Everything under it, or over it; no basemap ground.
+        scene.overlays = [try m(1, z: 100)]
+        #expect(tags(scene) == [-2, 1, -1])
+        scene.basemap = []
+        scene.overlays = [try m(1, z: 350), try m(2, z: 120)]
+        #expect(tags(scene) == [2, -1, 1])
+        scene.basemapLabels = []
+        #expect(tags(scene) == [2, 1])
+    }
+
     @Test func invalidCoordinatesNameTheIndex() {
         do {
             _ = try GeoPath(coordinates: [LatLng(lat: 1, lon: 2), LatLng(lat: .nan, lon: 0)])

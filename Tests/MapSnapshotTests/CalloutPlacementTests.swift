@@ -83,6 +83,51 @@ import Testing
     }
 }
 
+/// The embedded basemap's place names are drawn over routes (as MapKit draws overlays under the
+/// map's labels), and under markers and overlays given a z-index of 350 or more.
+@Suite struct BasemapLabelLevelTests {
+    @Test func aRouteThroughAPlaceNamePassesUnderIt() throws {
+        let sf = LatLng(lat: 37.7749, lon: -122.4194)
+        let cam = Camera(center: sf, zoom: 11, size: ScreenSize(width: 600, height: 400))
+        let snapshotter = try MapSnapshotter()
+        func render(_ overlays: [Overlay]) throws -> Bitmap {
+            try snapshotter.render(Snapshot(camera: cam, overlays: overlays, basemapStyle: .light, attribution: false))
+        }
+        func dark(_ p: RGBA8) -> Bool { Int(p.r) + Int(p.g) + Int(p.b) < 300 }
+        // The name's ink (and its dot), found on the bare map: dark pixels near the city (Natural
+        // Earth puts its point about 20 px from this one).
+        let bare = try render([])
+        let city = try #require(cam.project(sf))
+        var ink: [(Int, Int)] = []
+        for y in Int(city.y) - 40 ... Int(city.y) + 40 {
+            for x in Int(city.x) - 30 ..< 600 where dark(bare.pixel(x: x, y: y)!) { ink.append((x, y)) }
+        }
+        try #require(ink.count > 100, "no 'San Francisco' label near \(city)")
+        let x0 = ink.map(\.0).min()!, x1 = ink.map(\.0).max()!
+        let c = ScreenPoint(x: city.x, y: Double(ink.map(\.1).min()! + ink.map(\.1).max()!) / 2)
+        // A 16 px pure blue route along the label's middle, across the view.
+        func route(z: Int?) throws -> Overlay {
+            let west = try #require(cam.unproject(ScreenPoint(x: 0, y: c.y))), east = try #require(cam.unproject(ScreenPoint(x: 600, y: c.y)))
+            return .polyline(try Polyline(coordinates: [west, east], style: LineStyle(width: .pixels(16), color: Color(rgb: 0x0000FF)), zIndex: z))
+        }
+        func inkOnTheRoute(_ image: Bitmap) -> Int {
+            var n = 0
+            for y in Int(c.y) - 4 ... Int(c.y) + 4 { for x in x0 ... x1 where dark(image.pixel(x: x, y: y)!) && image.pixel(x: x, y: y)!.b < 200 { n += 1 } }
+            return n
+        }
+        let under = try render([try route(z: nil)])
+        let bareInk = inkOnTheRoute(bare)
+        #expect(bareInk > 40)
+        // Drawn over the route: the text's pixels, with the halo between them and the blue
+        // (a few more count as dark where the halo thins between the letters).
+        let ink2 = inkOnTheRoute(under)
+        #expect(ink2 >= bareInk && ink2 <= bareInk * 12 / 10, "\(ink2) dark pixels, \(bareInk) on the bare map")
+        #expect(under.pixel(x: x0 - 40, y: Int(c.y)) == RGBA8(r: 0, g: 0, b: 255))
+        // A route at z 350 covers the name, as before.
+        #expect(inkOnTheRoute(try render([try route(z: 350)])) == 0)
+    }
+}
+
 /// A callout near the edge of the view turns so that its box stays in view.
 @Suite struct CalloutFitTests {
     @Test func aCalloutInTheTopLeftCornerStandsBelowAndRightOfItsPoint() throws {
