@@ -20,9 +20,12 @@ extension MapServer {
         router.add(middleware: RequestMetricsMiddleware(logger: logger, maxURLLength: config.limits.maxURLLength))
         let limits = config.limits
 
-        router.get("/static") { request, _ in
-            let query = try QueryString.parse(Self.rawQuery(request))
-            return try await self.renderStatic(try GoogleStatic.parse(query: query, limits: limits), request: request)
+        // Google's own path too, so a client that builds Google URLs needs only the host changed.
+        for path in ["/static", "/maps/api/staticmap"] {
+            router.get(RouterPath(path)) { request, _ in
+                let query = try QueryString.parse(Self.rawQuery(request))
+                return try await self.renderStatic(try GoogleStatic.parse(query: query, limits: limits), request: request)
+            }
         }
         router.post("/static") { request, context in
             if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limits.maxBodyBytes {
