@@ -16,6 +16,8 @@ public enum InterruptCleanup {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var paths: Set<String> = []
     nonisolated(unsafe) private static var helpers: Set<Int32> = []
+    nonisolated(unsafe) private static var handlers: [Int: @Sendable () -> Void] = [:]
+    nonisolated(unsafe) private static var nextHandler = 0
     nonisolated(unsafe) private static var installed = false
     /// The write end of the wake-up pipe, read by the signal handler.
     nonisolated(unsafe) fileprivate static var wakeFD: Int32 = -1
@@ -35,6 +37,22 @@ public enum InterruptCleanup {
 
     /// Forgets helper process `pid` (it has ended).
     public static func removeHelper(_ pid: Int32) { _ = lock.withLock { helpers.remove(pid) } }
+
+    /// Runs `body` on the cleanup thread if the process is interrupted before
+    /// `removeHandler(_:)`, before helpers are killed and registered paths removed: for writers
+    /// whose output is too many files to register one by one (a directory of tiles). `body`
+    /// must stop the writer (take its lock, mark it stopped) before removing what it wrote, and
+    /// must not call into `InterruptCleanup`. Returns the handler's key.
+    public static func addHandler(_ body: @escaping @Sendable () -> Void) -> Int {
+        lock.withLock {
+            nextHandler += 1
+            handlers[nextHandler] = body
+            return nextHandler
+        }
+    }
+
+    /// Forgets the handler `key` (its writer finished or cleaned up itself).
+    public static func removeHandler(_ key: Int) { _ = lock.withLock { handlers.removeValue(forKey: key) } }
 
     /// Routes SIGINT, SIGTERM and SIGHUP to the cleanup (once per process; later calls do nothing).
     public static func install() {
@@ -76,6 +94,9 @@ public enum InterruptCleanup {
     }
 
     private static func cleanUpAndDie(_ sig: Int32) -> Never {
+        // Handlers first, without the lock: a writer they wait for may be registering a
+        // temporary file (`AtomicFile`) on its way to finishing the file in hand.
+        for body in lock.withLock({ handlers.sorted { $0.key < $1.key }.map(\.value) }) { body() }
         lock.lock()  // held to the end: writers block in `add`
         for pid in helpers { kill(pid, SIGKILL) }
         // Files first, then the directories a writer created for them (rmdir removes only

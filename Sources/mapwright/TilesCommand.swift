@@ -84,12 +84,8 @@ struct TilesRenderCommand: ParsableCommand {
             throw CLIError("mapwright tiles: \(total) tiles is over the limit of \(Self.maxTiles); narrow --bounds or --zooms")
         }
         let workerCount = max(1, min(16, workers ?? ProcessInfo.processInfo.activeProcessorCount))
-        if kind == .directory {
-            let dir = String(output.dropLast())
-            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                throw CLIError("mapwright tiles: cannot create '\(dir)': \(error.localizedDescription)")
-            }
-        } else {
+        // A directory is made with the sink, once the scene has loaded (an error before leaves nothing).
+        if kind != .directory {
             let parent = URL(fileURLWithPath: output).deletingLastPathComponent().path
             guard FileManager.default.fileExists(atPath: parent) else {
                 throw CLIError("mapwright tiles: cannot write '\(output)': the directory does not exist")
@@ -131,7 +127,13 @@ struct TilesRenderCommand: ParsableCommand {
         switch kind {
         case .mbtiles: sink = try MBTilesSink(path: output)
         case .pmtiles: sink = try PMTilesSink(path: output)
-        case .directory: sink = DirectorySink(root: String(output.dropLast()))
+        case .directory:
+            let dir = String(output.dropLast())
+            let madeRoot = !FileManager.default.fileExists(atPath: dir)
+            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                throw CLIError("mapwright tiles: cannot create '\(dir)': \(error.localizedDescription)")
+            }
+            sink = DirectorySink(root: dir, madeRoot: madeRoot)
         }
         final class State: @unchecked Sendable {
             let lock = NSLock()
@@ -269,24 +271,66 @@ final class PMTilesSink: TileSink {
     func abort() {}
 }
 
-final class DirectorySink: TileSink {
+/// A `z/x/y.png` directory. Interrupted (SIGINT, SIGTERM, SIGHUP) or failing part-way, it removes
+/// the tiles this run wrote and the directories it made, as `animate` does with its frames: a
+/// run leaves a whole pyramid or none of its own tiles.
+final class DirectorySink: TileSink, @unchecked Sendable {
     let root: String
-    init(root: String) { self.root = root }
-    func add(_ id: TileID, _ data: [UInt8]) throws {
-        let dir = "\(root)/\(id.z)/\(id.x)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try AtomicFile.write(data, to: "\(dir)/\(id.y).png")
+    private let lock = NSLock()
+    /// Tiles written, and directories made (root first), by this run.
+    private var written: [TileID] = []
+    private var made: [String]
+    private var stopped = false
+    private var handler: Int?
+
+    /// `madeRoot`: whether this run created `root` (then it goes too).
+    init(root: String, madeRoot: Bool) {
+        self.root = root
+        made = madeRoot ? [root] : []
+        handler = InterruptCleanup.addHandler { [self] in self.removeWritten() }
     }
+
+    func add(_ id: TileID, _ data: [UInt8]) throws {
+        try lock.withLock {
+            guard !stopped else { throw CLIError("mapwright tiles: stopped") }
+            for dir in ["\(root)/\(id.z)", "\(root)/\(id.z)/\(id.x)"] {
+                if mkdir(dir, 0o755) == 0 { made.append(dir) } else if errno != EEXIST {
+                    throw CLIError("mapwright tiles: cannot create '\(dir)': \(String(cString: strerror(errno)))")
+                }
+            }
+            written.append(id)  // before the file exists: an interruption then removes it
+            try AtomicFile.write(data, to: "\(root)/\(id.z)/\(id.x)/\(id.y).png")
+        }
+    }
+
+    /// Stops the sink and removes what it wrote: tiles, then the directories it made, deepest
+    /// first (only when empty: another program's files stay).
+    private func removeWritten() {
+        lock.withLock {
+            stopped = true
+            for id in written { unlink("\(root)/\(id.z)/\(id.x)/\(id.y).png") }
+            for dir in made.reversed() { rmdir(dir) }
+            written = []; made = []
+        }
+    }
+
     func finish(_ info: PyramidInfo) throws {
+        defer { handler.map(InterruptCleanup.removeHandler) }
         let b = info.bounds
         var meta: [String: Any] = ["name": "Mapwright", "format": "png", "minzoom": info.minZoom, "maxzoom": info.maxZoom,
                                    "bounds": [b.west, b.south, b.east, b.north], "scheme": "xyz",
                                    "tiles": ["{z}/{x}/{y}.png"], "tilejson": "3.0.0"]
         if let a = info.attribution { meta["attribution"] = a }
         let data = try JSONSerialization.data(withJSONObject: meta, options: [.prettyPrinted, .sortedKeys])
-        try AtomicFile.write([UInt8](data), to: "\(root)/metadata.json")
+        do { try AtomicFile.write([UInt8](data), to: "\(root)/metadata.json") } catch {
+            removeWritten()
+            throw error
+        }
     }
-    func abort() {}
+    func abort() {
+        removeWritten()
+        handler.map(InterruptCleanup.removeHandler)
+    }
 }
 
 struct TilesInspectCommand: ParsableCommand {

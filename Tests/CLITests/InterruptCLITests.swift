@@ -54,6 +54,14 @@ import Testing
         #expect(r.left.isEmpty, "left \(r.left)")
     }
 
+    @Test func aTileDirectoryInterruptedLosesTheRunsTilesAndTheDirectoriesItMade() throws {
+        let dir = try ScratchDirectory("mapwright-int-tiledir")
+        let r = try interrupt(["tiles", "render", "-o", "pyr/", "--bounds", "20,-130,50,-60", "--zooms", "0-12"],
+                              in: dir, signal: SIGINT) { _ in FileManager.default.fileExists(atPath: dir.path("pyr/4")) }
+        #expect(r.reason == .uncaughtSignal && r.status == SIGINT, "ended \(r.reason) \(r.status)")
+        #expect(r.left.isEmpty, "left \(r.left)")
+    }
+
     @Test func aTileArchiveInterruptedLeavesNoPartialFile() throws {
         let dir = try ScratchDirectory("mapwright-int-tiles")
         let r = try interrupt(["tiles", "render", "-o", "t.mbtiles", "--bounds", "20,-130,50,-60", "--zooms", "0-12"],

@@ -140,4 +140,22 @@ import Testing
         #expect(m.status != 0 && m.stderr.contains("not an MBTiles archive"), "\(m.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.path("j.png")))
     }
+
+    @Test func aDirectoryPyramidThatFailsPartWayTakesBackItsTiles() throws {
+        // A file named 2 where zoom 2's directory would go: zooms 0 and 1 are written first
+        // (5 tiles), then zoom 2 fails. What was there before stays; this run's tiles and the
+        // directories it made go.
+        let pyr = dir.url.appendingPathComponent("pyr")
+        try FileManager.default.createDirectory(at: pyr, withIntermediateDirectories: true)
+        _ = try dir.write("pyr/keep.txt", "mine")
+        _ = try dir.write("pyr/2", "in the way")
+        let r = try runMapwright(["tiles", "-o", pyr.path + "/", "--bounds", "-60,-180,80,180", "--zooms", "0-2", "--workers", "1"])
+        #expect(r.status != 0 && r.stderr.contains("pyr/2/0") && r.stderr.contains("Not a directory"), "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: pyr.path).sorted() == ["2", "keep.txt"])
+        // A scene that fails to load leaves no directory.
+        let s = try runMapwright(["tiles", "-o", dir.path("fresh") + "/", "--bounds", "0,0,1,1", "--zooms", "0-1",
+                                  "--scene", dir.path("missing.json")])
+        #expect(s.status != 0 && s.stderr.contains("missing.json"), "\(s.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("fresh")))
+    }
 }
