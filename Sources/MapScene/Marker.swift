@@ -79,6 +79,9 @@ public struct Marker: Sendable {
                 throw SceneError(parameter: "glyph", reason: "'\(g.prefix(12))' is not one or two characters")
             }
         }
+        if let l = label, l.count > Label.maxTextLength {
+            throw SceneError(parameter: "label", reason: "\(l.count) characters is over the limit of \(Label.maxTextLength)")
+        }
         if let s = symbol {
             guard Maki.contains(s) else { throw SceneError(parameter: "symbol", reason: Maki.unknownReason(s)) }
             guard glyph == nil else { throw SceneError(parameter: "symbol", reason: "a marker has a glyph or a symbol, not both") }
@@ -176,7 +179,16 @@ public struct Label: Sendable {
         return (x0, y0, x0 + width, y0 + height)
     }
 
-    /// Creates a label; throws `SceneError` for an invalid position or size (0 < size ≤ 256).
+    /// The most characters a label's (or a marker label's) text holds. A label's image is also at
+    /// most `SpriteImage.maxSide` (4096) pixels wide: a wider one is not drawn (scene files and
+    /// requests are refused with an error naming the overlay).
+    public static let maxTextLength = 1000
+
+    /// The widest halo, logical px.
+    public static let maxHaloWidth = 32.0
+
+    /// Creates a label; throws `SceneError` for an invalid position, size (0 < size ≤ 256), text
+    /// over `maxTextLength` characters, halo width (0…32 px), anchor or offset.
     public init(position: LatLng, text: String, size: Double = 14, color: Color = Color(rgb: 0x1F2328),
                 haloColor: Color? = .white, haloWidth: Double = 2, anchor: (x: Double, y: Double) = (0.5, 0.5),
                 offset: (x: Double, y: Double) = (0, 0), zIndex: Int? = nil) throws(SceneError) {
@@ -185,6 +197,15 @@ public struct Label: Sendable {
         }
         guard size.isFinite, size > 0, size <= 256 else {
             throw SceneError(parameter: "size", reason: "\(size) is not in (0, 256] px")
+        }
+        guard text.count <= Self.maxTextLength else {
+            throw SceneError(parameter: "text", reason: "\(text.count) characters is over the limit of \(Self.maxTextLength)")
+        }
+        guard haloWidth.isFinite, (0 ... Self.maxHaloWidth).contains(haloWidth) else {
+            throw SceneError(parameter: "haloWidth", reason: "\(haloWidth) is not in 0…\(Self.maxHaloWidth) px")
+        }
+        guard [anchor.x, anchor.y, offset.x, offset.y].allSatisfy({ $0.isFinite && abs($0) <= 1e6 }) else {
+            throw SceneError(parameter: "anchor", reason: "anchor and offset must be finite (and within ±1e6)")
         }
         self.position = position; self.text = text; self.size = size; self.color = color
         self.haloColor = haloColor; self.haloWidth = haloWidth; self.anchor = anchor; self.offset = offset

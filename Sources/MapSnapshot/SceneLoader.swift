@@ -1,3 +1,4 @@
+import Canvas2D
 import Foundation
 import GeoKit
 import MapCamera
@@ -65,6 +66,46 @@ public struct SceneLoader {
         self.baseDirectory = baseDirectory
     }
 
+    /// A label (or marker label) whose image would be wider or taller than a sprite may be
+    /// (`SpriteImage.maxSide` device px) is not drawn: refused here with the overlay's index
+    /// instead. Sizes are measured as the renderer will, and cached for it.
+    func checkLabelWidths(_ overlays: [Overlay], index i: Int, scale: Double) throws {
+        var labels: [(Label, String)] = []
+        func add(_ m: Marker) {
+            if let text = m.label, !text.isEmpty,
+               let l = try? Label(position: m.position, text: text, anchor: (0, 0.5), offset: m.labelOffset) { labels.append((l, "label")) }
+        }
+        for o in overlays {
+            switch o {
+            case .label(let l): labels.append((l, "text"))
+            case .marker(let m): add(m)
+            case .cluster(let c): c.markers.forEach(add)
+            default: continue
+            }
+        }
+        guard !labels.isEmpty else { return }
+        let measure = CairoLabelRasterizer()
+        for (l, key) in labels where measure.labelSize(l, pixelRatio: scale) == nil {
+            // Why not: only white space (a label's text must have some), or too big.
+            let halo = l.haloColor.map { _ in TextHalo(width: l.haloWidth) }
+            var size = ""
+            do {
+                let px = try MapSprites.labelSize(l.text, font: Font(size: l.size), halo: halo, scale: scale)
+                size = " is \(px.width)×\(px.height) px,"
+            } catch {
+                if error.parameter == "text" {
+                    if key == "label" { continue }  // a marker's blank label: nothing to draw
+                    throw SceneLoadError(locate(i, "text"), "a label needs text (this one is only white space)")
+                }
+                // Past even a canvas's size: too big all the same.
+            }
+            let flat = l.text.replacingOccurrences(of: "\n", with: "\\n")
+            let text = flat.count > 24 ? "'\(flat.prefix(24))…'" : "'\(flat)'"
+            throw SceneLoadError(locate(i, key), "\(text) at \(Self.fmt(l.size)) px\(size) over the \(SpriteImage.maxSide) px "
+                                 + "a side a label's image may be\(scale > 1 ? " at scale \(Self.fmt(scale))" : ""); shorten it or make it smaller")
+        }
+    }
+
     /// Builds the snapshot: the still scene (animated overlays as they are at time 0).
     public func snapshot(from doc: SceneDocument) throws -> Snapshot {
         try animatedSnapshot(from: doc).frame(at: 0)
@@ -103,6 +144,7 @@ public struct SceneLoader {
         for (i, spec) in specs.enumerated() {
             if try motionOverlay(spec, index: i, into: &motion) { continue }
             let built = try me.overlay(spec, index: i, tilt: (doc.camera?.bearing ?? 0, doc.camera?.pitch ?? 0))
+            try checkLabelWidths(built.overlays, index: i, scale: scale)
             if let animation = spec.animation {
                 motion.layers += try animate(built.overlays, animation, spec, index: i)
             } else {

@@ -83,6 +83,22 @@ import Testing
         #expect(tags(scene) == [2, 1])
     }
 
+    @Test func labelTextHaloAndOffsetsAreChecked() throws {
+        let p = LatLng(lat: 1, lon: 2)
+        _ = try Label(position: p, text: String(repeating: "x", count: 1000), haloWidth: 32)
+        func parameter(_ make: () throws -> Void) -> String? {
+            do { try make(); return nil } catch { return (error as? SceneError)?.parameter ?? "\(error)" }
+        }
+        #expect(parameter { _ = try Label(position: p, text: String(repeating: "x", count: 1001)) } == "text")
+        #expect(parameter { _ = try Label(position: p, text: "a", haloWidth: .nan) } == "haloWidth")
+        #expect(parameter { _ = try Label(position: p, text: "a", haloWidth: 33) } == "haloWidth")
+        #expect(parameter { _ = try Label(position: p, text: "a", haloWidth: -1) } == "haloWidth")
+        #expect(parameter { _ = try Label(position: p, text: "a", offset: (.infinity, 0)) } == "anchor")
+        #expect(parameter { _ = try Label(position: p, text: "a", anchor: (0, .nan)) } == "anchor")
+        #expect(parameter { _ = try Marker(position: p, label: String(repeating: "é", count: 1001)) } == "label")
+        #expect(parameter { _ = try Marker(position: p, label: String(repeating: "é", count: 1000)) } == nil)
+    }
+
     @Test func invalidCoordinatesNameTheIndex() {
         do {
             _ = try GeoPath(coordinates: [LatLng(lat: 1, lon: 2), LatLng(lat: .nan, lon: 0)])

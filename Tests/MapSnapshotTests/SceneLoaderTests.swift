@@ -179,6 +179,38 @@ import Testing
         }
     }
 
+    /// A label or marker label too long or too wide to draw is refused, naming the overlay, not
+    /// left out of the image without a word.
+    @Test func labelsTooLongOrTooWideAreRefusedWithTheirOverlay() throws {
+        func message(_ overlays: String, scale: Int = 1) -> String {
+            do {
+                _ = try loader.snapshot(from: doc(#"{"scale": \#(scale), "camera": {"center": [0, 0], "zoom": 3}, "overlays": [\#(overlays)]}"#))
+                return ""
+            } catch { return "\(error)" }
+        }
+        func label(_ text: String, size: Int = 20) -> String { #"{"type": "label", "position": [1, 2], "size": \#(size), "text": "\#(text)"}"# }
+        #expect(message(label(String(repeating: "a", count: 1001))).contains("overlays[0] text: 1001 characters is over the limit of 1000"))
+        // DejaVu Sans's W is 2025/2048 em: 150 of them at 20 px are 2966 px (and the halo, 2 px
+        // each side): drawn at scale 1, 5933 device px at scale 2; 300 are too wide at scale 1.
+        let w150 = label(String(repeating: "W", count: 150)), w300 = label(String(repeating: "W", count: 300))
+        #expect(message(w150) == "")
+        let two = message(w150, scale: 2), one = message(w300)
+        for m in [two, one] {
+            #expect(m.contains("overlays[0].text: 'WWWWWWWWWWWWWWWWWWWWWWWW…' at 20 px is ") && m.contains("over the 4096 px a side"), "\(m)")
+            let width = m.split(separator: " ").first { $0.contains("×") }.flatMap { Int($0.split(separator: "×")[0]) } ?? 0
+            #expect((5933 ... 5950).contains(width), "\(m)")
+        }
+        #expect(two.contains("at scale 2") && !one.contains("at scale"))
+        // A marker's label (14 px: 300 M, 1768/2048 em each, are 3626 px; 360 are 4351).
+        let pin = #"{"type": "marker", "position": [1, 2], "label": "\#(String(repeating: "M", count: 300))"}"#
+        #expect(message(pin) == "")
+        let wide = #"{"type": "marker", "position": [1, 2], "label": "\#(String(repeating: "M", count: 360))"}"#
+        #expect(message(pin + ", " + wide).contains("overlays[1].label: 'MMMMMMMMMMMMMMMMMMMMMMMM…' at 14 px is 435"))
+        // White space only: a label needs text; a marker's blank label is no label.
+        #expect(message(label("   ")).contains("overlays[0].text: a label needs text"))
+        #expect(message(#"{"type": "marker", "position": [1, 2], "label": "  "}"#) == "")
+    }
+
     /// Every overlay type `Documentation/scene.schema.json` allows is one the loader knows.
     @Test func theSchemasOverlayTypesAreKnown() throws {
         let url = repositoryRoot.appendingPathComponent("Documentation/scene.schema.json")
@@ -305,9 +337,9 @@ import Testing
         #expect(dark[0] == 0 && dark[1] > 40, "dark text pixels: \(dark)")
     }
 
-    /// A label too large to draw (its bitmap over `SpriteImage.maxSide`) is not drawn, so the fit
-    /// leaves no room for it: the camera is the one fitted without it.
-    @Test func aLabelTooLargeToDrawIsNotFitted() throws {
+    /// A label too large to draw (over the text limit, or its bitmap over `SpriteImage.maxSide`)
+    /// is refused, not fitted; one that can be drawn moves the view.
+    @Test func aLabelTooLargeToDrawIsRefusedNotFitted() throws {
         func camera(_ label: String?) throws -> (Double, Double, Double) {
             let labelJSON = label.map { ", \"label\": \"\($0)\"" } ?? ""
             let s = try loader.snapshot(from: doc("""
@@ -317,8 +349,9 @@ import Testing
             return (s.camera.center.lat, s.camera.center.lon, s.camera.zoom)
         }
         let plain = try camera(nil)
-        #expect(try camera(String(repeating: "x", count: 5000)) == plain)
-        #expect(try camera(String(repeating: "y\\n", count: 300)) == plain)
+        #expect { try camera(String(repeating: "x", count: 5000)) } throws: { "\($0)".contains("overlays[0] label: 5000 characters") }
+        // 301 lines (the last one empty) of 14 px text, 16.8 px apart: 5057 px and the halo high.
+        #expect { try camera(String(repeating: "y\\n", count: 300)) } throws: { "\($0)".contains(#"overlays[0].label: 'y\ny\ny"#) && "\($0)".contains("×506") }
         // A label that can be drawn moves the view.
         #expect(try camera(String(repeating: "z", count: 40)) != plain)
     }
