@@ -30,7 +30,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible, Sendable {
     public var body: [UInt8] {
         var o: [String: String] = ["error": message]
         if let parameter { o["parameter"] = parameter }
-        let data = (try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys])) ?? Data("{\"error\":\"?\"}".utf8)
+        let data = (try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{\"error\":\"?\"}".utf8)
         return [UInt8](data) + [10]
     }
 

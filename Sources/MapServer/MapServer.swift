@@ -309,7 +309,7 @@ public final class MapServer: Sendable {
             "tiles": ["\(base)/tiles/{z}/{x}/{y}.png"], "minzoom": 0, "maxzoom": config.limits.maxZoom,
             "bounds": [-180, -85.051129, 180, 85.051129], "center": [0, 20, 2], "attribution": attribution,
         ]
-        let data = (try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys])) ?? Data()
+        let data = (try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"],
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }

@@ -51,7 +51,7 @@ public struct JSONLogHandler: LogHandler {
             "time": Date().ISO8601Format(), "level": "\(level)", "label": label, "message": "\(message)",
         ]
         for (k, v) in self.metadata.merging(metadata ?? [:], uniquingKeysWith: { $1 }) { o[k] = "\(v)" }
-        guard var data = try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys]) else { return }
+        guard var data = try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         data.append(10)
         Self.lock.withLock { FileHandle.standardError.write(data) }
     }

@@ -321,7 +321,7 @@ final class DirectorySink: TileSink, @unchecked Sendable {
                                    "bounds": [b.west, b.south, b.east, b.north], "scheme": "xyz",
                                    "tiles": ["{z}/{x}/{y}.png"], "tilejson": "3.0.0"]
         if let a = info.attribution { meta["attribution"] = a }
-        let data = try JSONSerialization.data(withJSONObject: meta, options: [.prettyPrinted, .sortedKeys])
+        let data = try JSONSerialization.data(withJSONObject: meta, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         do { try AtomicFile.write([UInt8](data), to: "\(root)/metadata.json") } catch {
             removeWritten()
             throw error

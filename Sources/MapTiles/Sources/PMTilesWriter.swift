@@ -103,7 +103,7 @@ public final class PMTilesWriter: @unchecked Sendable {
                 perLeaf *= 2
             }
         }
-        let meta = try Gzip.compress([UInt8](JSONSerialization.data(withJSONObject: metadata, options: [.sortedKeys])))
+        let meta = try Gzip.compress([UInt8](JSONSerialization.data(withJSONObject: metadata, options: [.sortedKeys, .withoutEscapingSlashes])))
         var h = template
         h.rootOffset = headerLength
         h.rootLength = UInt64(root.count)
