@@ -288,12 +288,13 @@ public final class MapSnapshotter: @unchecked Sendable {
             bitmap.composite(sprite, at: (margin, h - margin), scale: scale)
         }
         if snapshot.attribution, let text = attribution {
-            // Too wide for the image: Natural Earth's sentence shortened to its credit, then the
-            // text cut with an ellipsis until it fits.
+            // Natural Earth's sentence shortened to its credit where it would take more than half
+            // the image's width (a small map keeps most of its bottom edge), then the text cut
+            // with an ellipsis until it fits.
             var t = text
             var sprite = try MapSprites.attribution(t, scale: scale)
-            func fits() -> Bool { Double(sprite.bitmap.width) / scale <= w }
-            if !fits(), let full = basemap?.basemap.attribution, t.contains(full) {
+            func fits(_ share: Double = 1) -> Bool { Double(sprite.bitmap.width) / scale <= w * share }
+            if !fits(0.5), let full = basemap?.basemap.attribution, t.contains(full) {
                 t = t.replacingOccurrences(of: full, with: "Made with Natural Earth")
                 sprite = try MapSprites.attribution(t, scale: scale)
             }

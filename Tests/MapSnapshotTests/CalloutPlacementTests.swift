@@ -1,6 +1,8 @@
+import Canvas2D
 import Foundation
 import MapScene
 import MapTestSupport
+import MapTiles
 import GeoKit
 import MapCamera
 import MapImage
@@ -125,6 +127,28 @@ import Testing
         #expect(under.pixel(x: x0 - 40, y: Int(c.y)) == RGBA8(r: 0, g: 0, b: 255))
         // A route at z 350 covers the name, as before.
         #expect(inkOnTheRoute(try render([try route(z: 350)])) == 0)
+    }
+}
+
+/// Natural Earth's credit: the whole sentence where it takes at most half the image's width,
+/// "Made with Natural Earth" where it would take more.
+@Suite struct AttributionWidthTests {
+    @Test func aSmallMapGetsTheShortCredit() throws {
+        let snapshotter = try MapSnapshotter()
+        let full = try EmbeddedBasemap.shared().attribution
+        let fullWidth = Double(try MapSprites.attribution(full).bitmap.width)
+        let shortWidth = Double(try MapSprites.attribution("Made with Natural Earth").bitmap.width)
+        #expect(shortWidth < fullWidth / 2)
+        // Open Pacific: the ocean's colour everywhere but in the credit's box, bottom right.
+        for width in [fullWidth * 2 + 2, fullWidth * 2 - 2, fullWidth - 10] {
+            let cam = Camera(center: LatLng(lat: -30, lon: -140), zoom: 5, size: ScreenSize(width: width.rounded(), height: 200))
+            let image = try snapshotter.render(Snapshot(camera: cam, basemapStyle: .light))
+            let ocean = try #require(image.pixel(x: 5, y: image.height - 3))
+            let left = (0 ..< image.width).first { image.pixel(x: $0, y: image.height - 3) != ocean } ?? image.width
+            let drawn = Double(image.width - left)
+            let expected = width > fullWidth * 2 ? fullWidth : shortWidth
+            #expect(abs(drawn - expected) <= 1, "\(width) px wide: the credit is \(drawn) px, expected \(expected)")
+        }
     }
 }
 
