@@ -163,7 +163,9 @@ public final class RenderPlanner: @unchecked Sendable {
                     labels.addDisc(at: node.point, radius: MarkerCluster.discDiameter(count: node.count) / 2, copy: k)
                 }
             }
-        case .label(let label): addLabel(label, view, &commands)
+        case .label(let label):
+            let o = label.opacity.isNaN ? 1 : min(1, max(0, label.opacity))
+            if o > 0 { addLabel(label, view, &commands, opacity: o) }
         case .sprite(let sprite):
             addQuad(at: sprite.position, image: sprite.image, anchor: sprite.anchor, offset: sprite.offset,
                     view, &commands)

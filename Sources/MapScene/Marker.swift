@@ -171,6 +171,9 @@ public struct Label: Sendable {
     /// Drawn again in every copy of the world the view shows (true), or only where its
     /// coordinates put it (false: the basemap places its labels and dots per copy itself).
     public var worldCopies = true
+    /// Opacity multiplier of the whole label, text and halo, 0…1 (MapLibre's `text-opacity`;
+    /// the basemap's place names fade in and out with it).
+    public var opacity: Double = 1
 
     /// The screen box (logical px) of the label's bitmap, `width` × `height`, when its position
     /// lands at (`x`, `y`): the bitmap's `anchor` point there, moved by `offset`.

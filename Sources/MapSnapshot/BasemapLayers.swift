@@ -27,7 +27,7 @@ final class BasemapLayers: @unchecked Sendable {
     /// coastlines, borders) and the places' dots and labels (`Scene.basemapLabels`); `labels`
     /// measures text for placement (nil: no place labels).
     func layers(for camera: Camera, style: BasemapStyle, labels: CairoLabelRasterizer?,
-                reserved: [LabelBox] = []) -> (ground: [Overlay], labels: [Overlay]) {
+                reserved: [LabelBox] = []) -> (ground: [Overlay], labels: [PlaceLabel]) {
         guard let rect = Self.visibleRect(camera) else { return ([], []) }
         let features = basemap.features(in: rect, zoom: camera.zoom)
         var out: [Overlay] = []
@@ -83,14 +83,14 @@ final class BasemapLayers: @unchecked Sendable {
     /// Place dots and labels, greedily: by importance, skipping any whose label box would
     /// overlap one already placed or leave the viewport.
     private func places(_ places: [BasemapPlace], camera: Camera, style: BasemapStyle,
-                        labels: CairoLabelRasterizer, reserved: [LabelBox]) -> [Overlay] {
+                        labels: CairoLabelRasterizer, reserved: [LabelBox]) -> [PlaceLabel] {
         let sorted = places.sorted { a, b in
             if a.isCountry != b.isCountry { return !a.isCountry }  // cities before country names
             if a.labelRank != b.labelRank { return a.labelRank < b.labelRank }
             return a.population > b.population
         }
         var boxes = reserved
-        var out: [Overlay] = []
+        var out: [PlaceLabel] = []
         let w = camera.size.width, h = camera.size.height
         let textColor = Color(style.labelText), halo = Color(style.labelHalo)
         for place in sorted {
@@ -113,14 +113,15 @@ final class BasemapLayers: @unchecked Sendable {
             guard box.0 >= 0, box.1 >= 0, box.2 <= w, box.3 <= h else { continue }
             if boxes.contains(where: { $0.0 < box.2 && box.0 < $0.2 && $0.1 < box.3 && box.1 < $0.3 }) { continue }
             boxes.append(box)
+            var dotCircle: Circle?
             if !place.isCountry,
                var c = try? Circle(center: position, radius: .pixels(dot), fill: Color(style.placeDot),
                                    stroke: place.isCapital ? halo : nil, strokeWidth: 1) {
                 c.worldCopies = false
-                out.append(.circle(c))
+                dotCircle = c
             }
             label.worldCopies = false
-            out.append(.label(label))
+            out.append(PlaceLabel(dot: dotCircle, label: label))
         }
         return out
     }
@@ -147,6 +148,35 @@ final class BasemapLayers: @unchecked Sendable {
         let span = w / camera.worldSize
         if r.width < span { r = MapRect(origin: MapPoint(x: c.x - span / 2, y: r.minY), width: span, height: r.height) }
         return r
+    }
+}
+
+/// A place the basemap labels: its dot (none for a country) and its name, in the copy of the
+/// world it is drawn in.
+struct PlaceLabel {
+    var dot: Circle?
+    var label: Label
+
+    /// The same place from one frame to the next: its name where it stands (the position
+    /// carries the world copy).
+    struct Key: Hashable {
+        var text: String
+        var lat: Double
+        var lon: Double
+    }
+
+    var key: Key { Key(text: label.text, lat: label.position.lat, lon: label.position.lon) }
+
+    /// The dot and the name, drawn at `opacity`.
+    func overlays(opacity: Double) -> [Overlay] {
+        var l = label
+        l.opacity = opacity
+        guard var d = dot else { return [.label(l)] }
+        if opacity < 1 {
+            d.fill = d.fill.withOpacity(opacity)
+            d.stroke = d.stroke?.withOpacity(opacity)
+        }
+        return [.circle(d), .label(l)]
     }
 }
 

@@ -130,6 +130,57 @@ import Testing
     }
 }
 
+/// The basemap's place names fade out when a marker comes to take their place and back in when
+/// it leaves, over `labelFade` seconds, as marker labels do (and MapLibre's symbols).
+@Suite struct BasemapLabelFadeTests {
+    @Test func aPlaceNameFadesOutUnderAMarkerAndBackIn() throws {
+        let cam = Camera(center: LatLng(lat: 46.3, lon: 6.5), zoom: 8, size: ScreenSize(width: 600, height: 400))
+        func snap(_ overlays: [Overlay], fade: Double, time: Double) -> Snapshot {
+            var s = Snapshot(camera: cam, overlays: overlays, basemapStyle: .light, attribution: false)
+            s.labelFade = fade
+            s.time = time
+            return s
+        }
+        func dark(_ p: RGBA8) -> Bool { Int(p.r) + Int(p.g) + Int(p.b) < 300 }
+        // Geneva's name on the bare map: its dark pixels near the city.
+        let bare = try MapSnapshotter().render(snap([], fade: 0, time: 0))
+        let city = try #require(cam.project(LatLng(lat: 46.2, lon: 6.15)))
+        var ink: [(Int, Int)] = []
+        for y in Int(city.y) - 30 ... Int(city.y) + 30 {
+            for x in Int(city.x) - 20 ... Int(city.x) + 80 where dark(bare.pixel(x: x, y: y)!) { ink.append((x, y)) }
+        }
+        try #require(ink.count > 30, "no 'Geneva' near \(city)")
+        let x0 = ink.map(\.0).min()!, x1 = ink.map(\.0).max()!, y0 = ink.map(\.1).min()!, y1 = ink.map(\.1).max()!
+        // A pin standing just past the name's end: its box takes the name's right end, so the name
+        // is not placed while it is there; it draws nothing left of x1 − 14.
+        let at = try #require(cam.unproject(ScreenPoint(x: Double(x1) + 6, y: Double(y0 + y1) / 2 + 10)))
+        let pin = Overlay.marker(try Marker(position: at, style: .pin))
+        let hidden = try MapSnapshotter().render(snap([pin], fade: 0, time: 0))
+        // How much of the name shows: 0 as on the map with the pin and no fade, 1 as on the bare map.
+        func shown(_ image: Bitmap) -> Double {
+            var num = 0.0, den = 0.0
+            for y in y0 - 2 ... y1 + 2 {
+                for x in x0 - 2 ... x1 - 16 {
+                    let a = image.pixel(x: x, y: y)!, b = hidden.pixel(x: x, y: y)!, f = bare.pixel(x: x, y: y)!
+                    num += Double(abs(Int(a.r) - Int(b.r)) + abs(Int(a.g) - Int(b.g)) + abs(Int(a.b) - Int(b.b)))
+                    den += Double(abs(Int(f.r) - Int(b.r)) + abs(Int(f.g) - Int(b.g)) + abs(Int(f.b) - Int(b.b)))
+                }
+            }
+            return num / den
+        }
+        let snapshotter = try MapSnapshotter()
+        // (time, pin there, how much shows: 1 at once on the first render; then 0.1 s of a 0.3 s
+        // fade is a third of the way.)
+        let steps: [(Double, Bool, Double)] = [(0, false, 1), (0.1, true, 2.0 / 3), (0.2, true, 1.0 / 3), (0.3, true, 0),
+                                               (0.35, false, 1.0 / 6), (0.45, false, 0.5), (0.65, false, 1)]
+        for (t, there, expected) in steps {
+            let image = try snapshotter.render(snap(there ? [pin] : [], fade: 0.3, time: t))
+            #expect(abs(shown(image) - expected) < 0.03, "at \(t) s: \(shown(image)), expected \(expected)")
+            #expect(snapshotter.labelsFading == (expected > 0 && expected < 1), "at \(t) s")
+        }
+    }
+}
+
 /// Natural Earth's credit: the whole sentence where it takes at most half the image's width,
 /// "Made with Natural Earth" where it would take more.
 @Suite struct AttributionWidthTests {
