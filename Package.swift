@@ -44,6 +44,7 @@ let package = Package(
         .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // Pure Swift core.
@@ -63,7 +64,7 @@ let package = Package(
         .target(name: "CPNGHelpers", dependencies: ["CPNG"], linkerSettings: [
             .linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("isal"),
         ]),
-        .target(name: "MapImage", dependencies: ["CPNGHelpers", "CTurboJPEG", "CWebP", "MapFormats"]),
+        .target(name: "MapImage", dependencies: ["CPNGHelpers", "CTurboJPEG", "CWebP", "CGif", "MapFormats"]),
         .target(name: "Canvas2D", dependencies: ["CCairo", "MapImage", "MapFormats"]),
         .target(name: "MapRenderGL", dependencies: ["MapRender", "CEGL"]),
         .target(name: "MapTiles", dependencies: [

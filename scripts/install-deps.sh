@@ -21,6 +21,7 @@ PKGS=(
   python3 python3-pip python3-pil python3-venv           # test oracles (Pillow decodes our APNGs)
   librsvg2-bin                                           # test oracle: rsvg-convert renders the Maki icons our symbols are checked against
   libturbojpeg0-dev libwebp-dev                          # JPEG and WebP tiles
+  libgif-dev                                             # GIF output (Google Static Maps' format=gif)
   libsqlite3-dev                                         # MBTiles
   gdal-bin python3-gdal                                  # test oracles: archives made by gdal_translate and gdal2tiles.py
   chromium\|chromium-browser libjs-leaflet               # test oracle: Leaflet in a real browser shows our tile pyramids

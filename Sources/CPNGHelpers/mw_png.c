@@ -124,6 +124,71 @@ int mw_png_encode(const unsigned char *rgba, uint32_t width, uint32_t height, si
     return 0;
 }
 
+int mw_png_encode_palette(const unsigned char *indices, uint32_t width, uint32_t height,
+                          const unsigned char *palette_rgba, int colors, int level, mw_png_encoded *out) {
+    out->data = NULL;
+    out->size = 0;
+    out->message[0] = 0;
+    if (!indices || !palette_rgba || width == 0 || height == 0 || colors < 1 || colors > 256) {
+        snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "invalid palette image");
+        return 1;
+    }
+    mw_error_state state;
+    state.message = out->message;
+    mw_write_buffer *volatile buffer = (mw_write_buffer *)calloc(1, sizeof(mw_write_buffer));
+    if (!buffer) {
+        snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "out of memory");
+        return 1;
+    }
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, mw_png_error_fn,
+                                              mw_png_warning_fn);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info) {
+        if (png) png_destroy_write_struct(&png, NULL);
+        free(buffer);
+        snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "out of memory");
+        return 1;
+    }
+    if (setjmp(state.jump)) {
+        png_destroy_write_struct(&png, &info);
+        free(buffer->data);
+        free(buffer);
+        return 1;
+    }
+    buffer->capacity = (size_t)width * height / 4 + 2048;
+    buffer->data = (unsigned char *)malloc(buffer->capacity);
+    if (!buffer->data) png_error(png, "out of memory");
+    png_set_write_fn(png, buffer, mw_write_fn, mw_flush_fn);
+    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_color entries[256];
+    png_byte alphas[256];
+    int last_translucent = -1;
+    for (int i = 0; i < colors; i++) {
+        entries[i].red = palette_rgba[4 * i];
+        entries[i].green = palette_rgba[4 * i + 1];
+        entries[i].blue = palette_rgba[4 * i + 2];
+        alphas[i] = palette_rgba[4 * i + 3];
+        if (alphas[i] != 255) last_translucent = i;
+    }
+    png_set_PLTE(png, info, entries, colors);
+    // tRNS up to the last entry that is not opaque (later entries are opaque by default).
+    if (last_translucent >= 0) png_set_tRNS(png, info, alphas, last_translucent + 1, NULL);
+    // Palette indices compress best unfiltered (the PNG specification's advice).
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+    png_set_compression_level(png, level < 0 ? 0 : (level > 9 ? 9 : level));
+    png_write_info(png, info);
+    for (uint32_t y = 0; y < height; y++) {
+        png_write_row(png, (png_const_bytep)(indices + (size_t)y * width));
+    }
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    out->data = buffer->data;
+    out->size = buffer->size;
+    free(buffer);
+    return 0;
+}
+
 // ---- Decoding ----
 
 typedef struct mw_read_source {

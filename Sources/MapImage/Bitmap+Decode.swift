@@ -2,23 +2,31 @@ import CTurboJPEG
 import CWebP
 import CPNGHelpers
 
-/// The raster formats Mapwright decodes (tiles, image overlays) and encodes (`render -o`, the
-/// server's answers).
+/// The raster formats Mapwright decodes (tiles, image overlays: PNG, JPEG, WebP) and encodes
+/// (`render -o`, the server's answers: those, palette PNG and GIF).
 public enum ImageFormat: String, Sendable, CaseIterable, Codable {
-    case png, jpeg, webp
+    /// PNG, RGBA (or RGB when opaque).
+    case png
+    case jpeg, webp
+    /// PNG with a palette of at most 256 colours (`Bitmap.png8Data`): written, and read as PNG.
+    case png8
+    /// GIF89a, at most 256 colours and one transparent (`Bitmap.gifData`): written, not read.
+    case gif
 
-    /// `png`, `jpg` (or `jpeg`) or `webp`, in any case; nil for anything else.
+    /// `png`, `png8`, `jpg` (or `jpeg`), `webp` or `gif`, in any case; nil for anything else.
     public static func named(_ name: String) -> ImageFormat? {
         switch name.lowercased() {
         case "png": .png
+        case "png8": .png8
         case "jpg", "jpeg": .jpeg
         case "webp": .webp
+        case "gif": .gif
         default: nil
         }
     }
 
-    /// The format a file name's extension names (`.png`, `.jpg`/`.jpeg`, `.webp`, any case);
-    /// nil when it has another extension, or none.
+    /// The format a file name's extension names (`.png`, `.jpg`/`.jpeg`, `.webp`, `.gif`, any
+    /// case); nil when it has another extension, or none.
     public static func forPath(_ path: String) -> ImageFormat? {
         fileExtension(of: path).flatMap(named)
     }
@@ -34,9 +42,10 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     /// The media type.
     public var contentType: String {
         switch self {
-        case .png: "image/png"
+        case .png, .png8: "image/png"
         case .jpeg: "image/jpeg"
         case .webp: "image/webp"
+        case .gif: "image/gif"
         }
     }
 
@@ -46,6 +55,9 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return .jpeg }
         if bytes.count >= 12, bytes[0 ..< 4].elementsEqual(Array("RIFF".utf8)), bytes[8 ..< 12].elementsEqual(Array("WEBP".utf8)) {
             return .webp
+        }
+        if bytes.count >= 6, bytes[0 ..< 6].elementsEqual(Array("GIF87a".utf8)) || bytes[0 ..< 6].elementsEqual(Array("GIF89a".utf8)) {
+            return .gif
         }
         return nil
     }
@@ -58,9 +70,10 @@ extension Bitmap {
     /// (checked from the header, before any pixel memory is taken).
     public init(imageData bytes: [UInt8], path: String? = nil) throws(MapImageError) {
         switch ImageFormat.sniff(bytes) {
-        case .png: try self.init(pngData: bytes, path: path)
+        case .png, .png8: try self.init(pngData: bytes, path: path)
         case .jpeg: try self.init(jpegData: bytes, path: path)
         case .webp: try self.init(webpData: bytes, path: path)
+        case .gif: throw .invalidImage("a GIF: Mapwright writes GIFs but reads PNG, JPEG and WebP (convert it to PNG)", path: path)
         case nil:
             let what = bytes.isEmpty ? "no bytes" : "not a PNG, JPEG or WebP image (\(bytes.count) bytes)"
             throw .invalidImage(what, path: path)
@@ -125,12 +138,14 @@ extension Bitmap {
     }
 
     /// Encodes the bitmap as `format`: PNG with `png` options; JPEG at `quality` (default 90);
-    /// WebP lossy at `quality`, lossless without one.
+    /// WebP lossy at `quality`, lossless without one; palette PNG and GIF at 256 colours.
     public func encoded(as format: ImageFormat, quality: Int? = nil, png: PNGOptions = .fast) throws(MapImageError) -> [UInt8] {
         switch format {
         case .png: try pngData(options: png)
+        case .png8: try png8Data()
         case .jpeg: try jpegData(quality: quality ?? 90)
         case .webp: try webpData(quality: quality.map(Double.init))
+        case .gif: try gifData()
         }
     }
 

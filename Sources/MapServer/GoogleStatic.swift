@@ -53,11 +53,12 @@ public enum GoogleStatic {
                 guard let s = Int(v), [1, 2, 4].contains(s) else { throw APIError.bad("scale", "'\(v.prefix(20))' is not 1, 2 or 4") }
                 scale = Double(s)
             case "format":
-                // Google's PNG and JPEG variants are all drawn alike here.
-                let aliases = ["png8": "png", "png32": "png", "jpg-baseline": "jpg"]
+                // png8 is a palette PNG, as Google's; png stays the full-colour PNG (png32) here,
+                // since quantising costs several times the encoding; jpg-baseline is our JPEG.
+                let aliases = ["png32": "png", "jpg-baseline": "jpg"]
                 let name = v.lowercased()
                 guard let f = ImageFormat.named(aliases[name] ?? name) else {
-                    throw APIError.bad("format", "'\(v.prefix(20))' is not png, png8, png32, jpg, jpg-baseline or webp")
+                    throw APIError.bad("format", "'\(v.prefix(20))' is not png, png8, png32, gif, jpg, jpg-baseline or webp")
                 }
                 format = f
             case "markers":

@@ -10,7 +10,7 @@ extension ImageFormat {
     static func requested(in query: [(key: String, value: String)]) throws(APIError) -> ImageFormat {
         var format = ImageFormat.png
         for (k, v) in query where k == "format" {
-            guard let f = named(v) else { throw APIError.bad("format", "'\(v.prefix(20))' is not png, jpg or webp") }
+            guard let f = named(v) else { throw APIError.bad("format", "'\(v.prefix(20))' is not png, png8, gif, jpg or webp") }
             format = f
         }
         return format

@@ -20,11 +20,14 @@ struct RenderCommand: ParsableCommand {
     )
 
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp(
-        "The image to write: .png, .jpg/.jpeg or .webp by its extension (PNG without one; - is standard output).",
+        "The image to write: .png, .jpg/.jpeg, .webp or .gif by its extension (PNG without one; - is standard output).",
         valueName: "OUT.png"))
     var output: String
     @Option(help: ArgumentHelp("JPEG quality (default 90), or lossy WebP at this quality (WebP is lossless without it), 1…100."))
     var quality: Int?
+
+    @Flag(help: "Write a .png with a palette of at most 256 colours (smaller; Google Static Maps' png8).")
+    var palette = false
 
     @OptionGroup var options: SceneOptions
 
@@ -47,17 +50,23 @@ struct RenderCommand: ParsableCommand {
     /// `--quality` is checked with it.
     private func outputFormat() throws -> ImageFormat {
         if let q = quality, !(1...100).contains(q) { throw CLIError("mapwright render: --quality: \(q) is not in 1…100") }
-        let format: ImageFormat
+        var format: ImageFormat
         if let ext = ImageFormat.fileExtension(of: output) {
-            guard let named = ImageFormat.named(ext) else {
+            guard let named = ImageFormat.named(ext), named != .png8 else {
                 throw CLIError("mapwright render: -o '\(output)': '.\(ext)' is not an image format written here "
-                    + "(expected .png, .jpg, .jpeg or .webp)")
+                    + "(expected .png, .jpg, .jpeg, .webp or .gif)")
             }
             format = named
         } else {
             format = .png
         }
-        if format == .png, quality != nil { throw CLIError("mapwright render: --quality applies to .jpg and .webp outputs") }
+        if palette {
+            guard format == .png else { throw CLIError("mapwright render: --palette applies to .png outputs") }
+            format = .png8
+        }
+        if [.png, .png8, .gif].contains(format), quality != nil {
+            throw CLIError("mapwright render: --quality applies to .jpg and .webp outputs")
+        }
         return format
     }
 
@@ -108,7 +117,7 @@ struct RenderCommand: ParsableCommand {
                 let t0 = DispatchTime.now().uptimeNanoseconds
                 let b = try snapshotter.render(snapshot)
                 let t1 = DispatchTime.now().uptimeNanoseconds
-                _ = try b.pngData()
+                _ = try format == .png ? b.pngData() : b.encoded(as: format, quality: quality)
                 let t2 = DispatchTime.now().uptimeNanoseconds
                 times.append(Double(t2 - t0) / 1e6)
                 let t = snapshotter.lastTimings
@@ -123,8 +132,9 @@ struct RenderCommand: ParsableCommand {
             times.sort()
             let p = parts.map(median)
             let line = String(format: "render: %d runs, median %.1f ms, min %.1f ms, max %.1f ms\n"
-                              + "breakdown (medians, ms): basemap %.2f, plan %.2f, draw %.2f, read back %.2f, extras %.2f, png %.2f; %d triangles\n",
-                              times.count, median(times), times.first ?? 0, times.last ?? 0, p[0], p[1], p[2], p[3], p[4], p[5],
+                              + "breakdown (medians, ms): basemap %.2f, plan %.2f, draw %.2f, read back %.2f, extras %.2f, %@ %.2f; %d triangles\n",
+                              times.count, median(times), times.first ?? 0, times.last ?? 0, p[0], p[1], p[2], p[3], p[4],
+                              format.rawValue, p[5],
                               snapshotter.lastTimings.triangles)
             FileHandle.standardError.write(Data(line.utf8))
         }

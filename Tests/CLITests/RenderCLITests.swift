@@ -69,8 +69,9 @@ import Testing
 
     /// The extension of -o picks the format, checked by Pillow: .jpg/.jpeg a JPEG close to the PNG
     /// (its default quality 90, a lower --quality smaller), .webp a lossless WebP with the PNG's
-    /// exact pixels (lossy with --quality). Another extension, or --quality on a PNG, is refused
-    /// before anything is drawn.
+    /// exact pixels (lossy with --quality), --palette a palette PNG and .gif a GIF close to it.
+    /// Another extension, --quality on a PNG or GIF, or --palette on a JPEG, is refused before
+    /// anything is drawn.
     @Test func theExtensionPicksTheFormat() throws {
         let args = ["--center", "37.77,-122.42", "--zoom", "11", "--size", "160x120", "--route-width", "6",
                     "--marker", "37.77,-122.42"]
@@ -110,13 +111,24 @@ import Testing
         _ = try runMapwright(["render", "-o", path("lossy.webp"), "--quality", "60"] + args)
         let lossy = try pillow(path("lossy.webp"))
         #expect(lossy.format == "WEBP" && lossy.pixels != rgb && meanDifference(lossy.pixels) < 4)
-        for (extra, message) in [(["-o", path("f.gif")], "'.gif' is not an image format written here"),
+        // A palette PNG and a GIF: at most 256 colours, within a level or two of the PNG on average.
+        _ = try runMapwright(["render", "-o", path("p8.png"), "--palette"] + args)
+        let p8 = try pillow(path("p8.png"))
+        #expect(p8.format == "PNG" && meanDifference(p8.pixels) < 1.5, "palette PNG: mean difference \(meanDifference(p8.pixels))")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path("p8.png")))[25] == 3)
+        _ = try runMapwright(["render", "-o", path("f.gif")] + args)
+        let gif = try pillow(path("f.gif"))
+        #expect(gif.format == "GIF" && meanDifference(gif.pixels) < 1.5, "GIF: mean difference \(meanDifference(gif.pixels))")
+        for (extra, message) in [(["-o", path("f.bmp")], "'.bmp' is not an image format written here"),
+                                 (["-o", path("f.png8")], "'.png8' is not an image format written here"),
                                  (["-o", path("q.png"), "--quality", "50"], "--quality applies to .jpg and .webp"),
+                                 (["-o", path("q.gif"), "--quality", "50"], "--quality applies to .jpg and .webp"),
+                                 (["-o", path("q.jpg"), "--palette"], "--palette applies to .png"),
                                  (["-o", path("q.jpg"), "--quality", "101"], "--quality: 101 is not in 1…100")] {
             let r = try runMapwright(["render"] + extra + args)
             #expect(r.status == 1 && r.stderr.contains(message), "\(extra): \(r.stderr)")
         }
-        for name in ["f.gif", "q.png", "q.jpg"] { #expect(!FileManager.default.fileExists(atPath: path(name)), "\(name)") }
+        for name in ["f.bmp", "f.png8", "q.png", "q.gif", "q.jpg"] { #expect(!FileManager.default.fileExists(atPath: path(name)), "\(name)") }
     }
 
     @Test func fitsTheRouteAndPrintsTheCamera() throws {

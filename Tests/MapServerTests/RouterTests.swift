@@ -253,6 +253,38 @@ import Testing
         #expect(try error(b).error.contains("marker-size"))
     }
 
+    @Test func png8AndGIFAnswerInTheirFormats() async throws {
+        let q = "center=20,10&zoom=3&size=300x200&markers=color:red%7C20,10&path=weight:5%7Ccolor:0x0000ff%7C15,0%7C25,20"
+        let full = try await get("/maps/api/staticmap?" + q + "&format=png32")
+        let p8 = try await get("/maps/api/staticmap?" + q + "&format=png8")
+        #expect(full.status == .ok && p8.status == .ok)
+        #expect(p8.headers[.contentType] == "image/png")
+        let bytes = p8.body.bytes
+        #expect(bytes.count > 26 && bytes[25] == 3, "IHDR colour type \(bytes.count > 25 ? bytes[25] : 0), not a palette")
+        #expect(bytes.count < full.body.bytes.count)
+        // The same map in at most 256 colours: every pixel within a few levels on average.
+        let a = try image(full), b = try image(p8)
+        var sum = 0
+        for y in 0 ..< 200 {
+            for x in 0 ..< 300 {
+                let u = a.pixel(x: x, y: y)!, v = b.pixel(x: x, y: y)!
+                sum += abs(Int(u.r) - Int(v.r)) + abs(Int(u.g) - Int(v.g)) + abs(Int(u.b) - Int(v.b))
+            }
+        }
+        #expect(Double(sum) / (3 * 300 * 200) < 1, "mean difference \(Double(sum) / (3 * 300 * 200))")
+        // GIF89a, 300 × 200 (the logical screen, little-endian), as Google's format=gif; posted too.
+        for r in [try await get("/maps/api/staticmap?" + q + "&format=gif"),
+                  try await post("/static?format=gif", ##"{"size":[300,200],"camera":{"center":[0,0],"zoom":2}}"##)] {
+            #expect(r.status == .ok)
+            #expect(r.headers[.contentType] == "image/gif")
+            let g = r.body.bytes
+            #expect(g.count > 10 && Array(g[0 ..< 6]) == Array("GIF89a".utf8) && g[6] == 44 && g[7] == 1 && g[8] == 200 && g[9] == 0)
+        }
+        let bad = try await get("/static?" + q + "&format=bmp")
+        #expect(bad.status == .badRequest)
+        #expect(try error(bad).error.contains("png8, png32, gif"))
+    }
+
     @Test func postedScenesRenderAndMayNameNoFileOrURL() async throws {
         let ok = try await post("/static?format=jpg", ##"{"size":[200,100],"camera":{"center":[0,0],"zoom":2},"overlays":[{"type":"circle","position":[0,0],"radius":30,"radiusUnit":"px","fill":"#00ff00"}]}"##)
         #expect(ok.status == .ok)
@@ -319,7 +351,7 @@ import Testing
             ("/static?center=1,2&zoom=3&size=100x100&markers=icon:http://x/y.png%7C1,2", .badRequest, "markers"),
             ("/static?center=1,2&zoom=3&size=100x100&path=enc:%7F%7F%7F", .badRequest, "path"),
             ("/static?center=1,2&zoom=3&size=100x100&path=1,2", .badRequest, "path"),
-            ("/static?center=1,2&zoom=3&size=100x100&format=gif", .badRequest, "format"),
+            ("/static?center=1,2&zoom=3&size=100x100&format=tiff", .badRequest, "format"),
             ("/static?center=%FF%FE,1&zoom=3&size=10x10", .badRequest, "center"),
             ("/static?center=%4&zoom=3&size=10x10", .badRequest, "center"),
             ("/static?center=1,2&zoom=3&size=100x100&bogus=1", .badRequest, "bogus"),

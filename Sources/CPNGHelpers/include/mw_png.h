@@ -74,6 +74,13 @@ int mw_png_frames_encode(mw_png_frames *frames, const unsigned char *rgba, uint3
                          size_t stride, int drop_alpha, int level, int strategy, int threads, mw_png_encoded *out,
                          uint32_t *reused, uint32_t *total);
 
+/// Encodes an 8-bit palette PNG: `height` rows of `width` palette indices (one byte each, no
+/// padding), `colors` (1–256) RGBA8 palette entries (alpha goes to tRNS where any is below 255),
+/// unfiltered, deflated at zlib `level`. Returns 0 on success; otherwise non-zero with
+/// `out->message` set and `out->data` NULL.
+int mw_png_encode_palette(const unsigned char *indices, uint32_t width, uint32_t height,
+                          const unsigned char *palette_rgba, int colors, int level, mw_png_encoded *out);
+
 /// 1 when every alpha byte (the 4th of each RGBA8 pixel) is 255, else 0.
 int mw_png_is_opaque(const unsigned char *rgba, uint32_t width, uint32_t height, size_t stride);
 
