@@ -88,6 +88,27 @@ import Testing
         }
     }
 
+    @Test func tinyBlankAndNoisyImagesEncode() throws {
+        // One pixel; all transparent; 300 × 200 of noise (60 000 colours, most of them once).
+        var noise = try Bitmap(width: 300, height: 200)
+        var seed: UInt64 = 12345
+        for y in 0 ..< 200 {
+            for x in 0 ..< 300 {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                noise.setPixel(x: x, y: y, to: RGBA8(r: UInt8(truncatingIfNeeded: seed >> 24), g: UInt8(truncatingIfNeeded: seed >> 32),
+                                                     b: UInt8(truncatingIfNeeded: seed >> 40), a: UInt8(truncatingIfNeeded: seed >> 48)))
+            }
+        }
+        for b in [try Bitmap(width: 1, height: 1, fill: RGBA8(r: 1, g: 2, b: 3)), try Bitmap(width: 7, height: 5), noise] {
+            let p = b.paletted()
+            #expect(p.palette.count <= 256 && p.indices.count == b.width * b.height && p.indices.allSatisfy { Int($0) < p.palette.count })
+            let back = try Bitmap(pngData: try b.png8Data())
+            #expect(back.width == b.width && back.height == b.height)
+            #expect(ImageFormat.sniff(try b.gifData()) == .gif)
+        }
+        #expect(try Bitmap(pngData: try Bitmap(width: 7, height: 5).png8Data()) == (try Bitmap(width: 7, height: 5)))
+    }
+
     @Test func aGIFIsWrittenNotRead() throws {
         let gif = try fewColours().gifData()
         #expect(ImageFormat.sniff(gif) == .gif)
