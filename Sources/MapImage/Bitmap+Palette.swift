@@ -27,54 +27,201 @@ extension Bitmap {
     /// chooses them; pixels less than half opaque become the one transparent colour, the rest
     /// are drawn opaque (GIF has no partial transparency).
     public func gifData() throws(MapImageError) -> [UInt8] {
-        let image = paletted(maxColors: 256, alphaCutoff: 128)
-        // A GIF colour table has a power-of-two size, 2…256 entries.
+        var bytes: [UInt8] = []
+        let stream = try GIFStream(width: width, height: height, loops: nil) { bytes += $0 }
+        try stream.add(paletted(maxColors: 256, alphaCutoff: 128), delay: nil)
+        try stream.close()
+        return bytes
+    }
+
+}
+
+/// A GIF89a being written with giflib, image by image, each with its own colour table; the
+/// bytes go to `emit` as giflib produces them.
+final class GIFStream {
+    private final class Output {
+        let emit: ([UInt8]) throws(MapImageError) -> Void
+        var failure: MapImageError?
+        init(_ emit: @escaping ([UInt8]) throws(MapImageError) -> Void) { self.emit = emit }
+    }
+    private let output: Output
+    private var gif: UnsafeMutablePointer<GifFileType>?
+    let width: Int, height: Int
+
+    /// `loops`: nil for a still; true to play forever, false once (the NETSCAPE2.0 extension).
+    init(width: Int, height: Int, loops: Bool?, emit: @escaping ([UInt8]) throws(MapImageError) -> Void) throws(MapImageError) {
+        guard (1 ... 65535).contains(width), (1 ... 65535).contains(height) else {
+            throw .encodingFailed("a GIF is at most 65535 px a side, not \(width)x\(height)")
+        }
+        self.width = width; self.height = height
+        output = Output(emit)
+        var error: Int32 = 0
+        let write: OutputFunc = { file, data, length in
+            guard let file, let data, length > 0, let user = file.pointee.UserData else { return 0 }
+            let out = Unmanaged<Output>.fromOpaque(user).takeUnretainedValue()
+            guard out.failure == nil else { return 0 }
+            do throws(MapImageError) { try out.emit(Array(UnsafeBufferPointer(start: data, count: Int(length)))) } catch {
+                out.failure = error
+                return 0
+            }
+            return length
+        }
+        guard let g = EGifOpen(Unmanaged.passUnretained(output).toOpaque(), write, &error) else {
+            throw .encodingFailed("giflib: \(Self.message(error))")
+        }
+        gif = g
+        EGifSetGifVersion(g, true)
+        do {
+            try check(EGifPutScreenDesc(g, Int32(width), Int32(height), 8, 0, nil))
+            if let loops {
+                // The application extension players read as "repeat": count 0 is forever.
+                var app = Array("NETSCAPE2.0".utf8)
+                var rep: [UInt8] = [0x01, loops ? 0 : 1, 0]
+                try check(EGifPutExtensionLeader(g, APPLICATION_EXT_FUNC_CODE))
+                try check(EGifPutExtensionBlock(g, Int32(app.count), &app))
+                try check(EGifPutExtensionBlock(g, Int32(rep.count), &rep))
+                try check(EGifPutExtensionTrailer(g))
+            }
+        } catch {
+            abandon()
+            throw error
+        }
+    }
+
+    deinit { abandon() }
+
+    private func check(_ rc: Int32) throws(MapImageError) {
+        guard rc != GIF_OK else { return }
+        if let failure = output.failure { throw failure }
+        throw .encodingFailed("giflib: \(Self.message(gif?.pointee.Error ?? 0))")
+    }
+
+    /// Appends an image: `delay` in hundredths of a second for an animation's frame (each frame
+    /// replaces the last: disposal "restore to background"), nil for a still.
+    func add(_ image: PalettedImage, delay: Int?) throws(MapImageError) {
+        guard let g = gif else { throw .encodingFailed("GIF already closed") }
+        guard image.width == width, image.height == height else {
+            throw .encodingFailed("image is \(image.width)x\(image.height), the GIF \(width)x\(height)")
+        }
+        // A colour table has a power-of-two size, 2…256 entries.
         var bits = 1
         while 1 << bits < image.palette.count { bits += 1 }
         var colours = image.palette.map { GifColorType(Red: $0.r, Green: $0.g, Blue: $0.b) }
         colours += Array(repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: (1 << bits) - colours.count)
-        let transparent = image.palette.firstIndex { $0.a == 0 }
-
-        final class Sink { var bytes: [UInt8] = [] }
-        let sink = Sink()
-        var error: Int32 = 0
-        let write: OutputFunc = { file, data, length in
-            guard let file, let data, length > 0, let user = file.pointee.UserData else { return 0 }
-            let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
-            sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
-            return length
-        }
-        guard let gif = EGifOpen(Unmanaged.passUnretained(sink).toOpaque(), write, &error) else {
-            throw .encodingFailed("giflib: \(Self.gifMessage(error))")
-        }
-        var closed = false
-        defer { if !closed { EGifCloseFile(gif, &error) } }
-        func check(_ rc: Int32) throws(MapImageError) {
-            if rc != GIF_OK { throw .encodingFailed("giflib: \(Self.gifMessage(gif.pointee.Error))") }
-        }
         guard let map = colours.withUnsafeBufferPointer({ GifMakeMapObject(Int32(1 << bits), $0.baseAddress) }) else {
             throw .encodingFailed("giflib: out of memory")
         }
         defer { GifFreeMapObject(map) }
-        EGifSetGifVersion(gif, true)
-        try check(EGifPutScreenDesc(gif, Int32(width), Int32(height), Int32(bits), 0, map))
-        if let t = transparent {
-            // Graphics control: transparent colour flag, no delay, the index.
-            var block: [UInt8] = [0x01, 0, 0, UInt8(t)]
-            try check(EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, 4, &block))
+        let transparent = image.palette.firstIndex { $0.a == 0 }
+        if transparent != nil || delay != nil {
+            // Graphics control: disposal and transparency flags, delay, transparent index.
+            let d = UInt16(clamping: delay ?? 0)
+            var block: [UInt8] = [UInt8(delay != nil ? 2 << 2 : 0) | (transparent != nil ? 1 : 0),
+                                  UInt8(d & 0xFF), UInt8(d >> 8), UInt8(transparent ?? 0)]
+            try check(EGifPutExtension(g, GRAPHICS_EXT_FUNC_CODE, 4, &block))
         }
-        try check(EGifPutImageDesc(gif, 0, 0, Int32(width), Int32(height), false, nil))
+        try check(EGifPutImageDesc(g, 0, 0, Int32(width), Int32(height), false, map))
         var row = [GifPixelType](repeating: 0, count: width)
         for y in 0 ..< height {
             for x in 0 ..< width { row[x] = image.indices[y * width + x] }
-            try check(EGifPutLine(gif, &row, Int32(width)))
+            try check(EGifPutLine(g, &row, Int32(width)))
         }
-        closed = true
-        guard EGifCloseFile(gif, &error) == GIF_OK else { throw .encodingFailed("giflib: \(Self.gifMessage(error))") }
-        return sink.bytes
     }
 
-    private static func gifMessage(_ code: Int32) -> String {
+    /// Writes the trailer.
+    func close() throws(MapImageError) {
+        guard let g = gif else { return }
+        gif = nil
+        var error: Int32 = 0
+        guard EGifCloseFile(g, &error) == GIF_OK else {
+            if let failure = output.failure { throw failure }
+            throw .encodingFailed("giflib: \(Self.message(error))")
+        }
+        if let failure = output.failure { throw failure }
+    }
+
+    /// Frees giflib's state without finishing the file.
+    func abandon() {
+        guard let g = gif else { return }
+        gif = nil
+        var error: Int32 = 0
+        output.failure = output.failure ?? .encodingFailed("abandoned")
+        EGifCloseFile(g, &error)
+    }
+
+    static func message(_ code: Int32) -> String {
         GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"
+    }
+}
+
+/// An animated GIF (GIF89a with the NETSCAPE2.0 loop extension): each frame quantised to its
+/// own 256 colours (`Bitmap.paletted`), pixels less than half opaque transparent, delays in
+/// hundredths of a second spread so that frame N starts at the hundredth nearest N / fps.
+/// Written to a temporary file renamed into place, like `APNGWriter`.
+public final class GIFWriter: FrameSink {
+    public let path: String
+    public let width: Int, height: Int
+    public let frameCount: Int
+    /// GIF players slow frames shorter than 2 hundredths of a second down to 10 (browsers do).
+    public static let maxFPS = 50.0
+    private let fps: Double
+    private let file: PendingFile
+    private var stream: GIFStream?
+    private var written = 0
+    private var finished = false
+
+    public init(path: String, width: Int, height: Int, frameCount: Int, fps: Double, loops: Bool = true) throws(MapImageError) {
+        guard frameCount >= 1 else { throw .encoding(path, "a GIF needs at least one frame") }
+        guard fps.isFinite, fps > 0, fps <= Self.maxFPS else {
+            throw .encoding(path, "GIF frames last whole hundredths of a second and players slow those under 0.02 s: "
+                            + "\(fps == fps.rounded() ? String(Int(fps)) : String(fps)) fps is over \(Int(Self.maxFPS)) (write .apng, .mp4 or .webm for faster frame rates)")
+        }
+        self.path = path; self.width = width; self.height = height; self.frameCount = frameCount; self.fps = fps
+        file = try PendingFile(path: path)
+        let file = self.file
+        do {
+            stream = try GIFStream(width: width, height: height, loops: loops) { bytes throws(MapImageError) in try file.write(bytes) }
+        } catch {
+            file.discard()
+            throw .encoding(path, "\(error)")
+        }
+    }
+
+    /// Hundredths of a second from frame `n`'s start to the next's.
+    func delay(ofFrame n: Int) -> Int {
+        func start(_ k: Int) -> Int { Int((Double(k) * 100 / fps).rounded()) }
+        return max(1, start(n + 1) - start(n))
+    }
+
+    public func write(_ frame: Bitmap) throws(MapImageError) {
+        guard !finished, let stream else { throw .encoding(path, "frame written after finish") }
+        guard frame.width == width, frame.height == height else {
+            throw .encoding(path, "frame \(written) is \(frame.width)x\(frame.height), expected \(width)x\(height)")
+        }
+        guard written < frameCount else { throw .encoding(path, "more than the \(frameCount) frames declared") }
+        do { try stream.add(frame.paletted(maxColors: 256, alphaCutoff: 128), delay: delay(ofFrame: written)) } catch {
+            abort()
+            throw .encoding(path, "frame \(written): \(error)")
+        }
+        written += 1
+    }
+
+    public func finish() throws(MapImageError) {
+        guard !finished else { return }
+        guard written == frameCount else {
+            abort()
+            throw .encoding(path, "\(written) frames written, \(frameCount) declared")
+        }
+        do { try stream?.close() } catch { abort(); throw .encoding(path, "\(error)") }
+        stream = nil
+        finished = true
+        try file.commit()
+    }
+
+    public func abort() {
+        finished = true
+        stream?.abandon()
+        stream = nil
+        file.discard()
     }
 }

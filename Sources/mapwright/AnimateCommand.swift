@@ -10,9 +10,10 @@ import MapSnapshot
 struct AnimateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "animate",
-        abstract: "Render an animation (pulsing circles, track replays, animated scenes) to APNG, PNG frames, MP4 or WebM.",
+        abstract: "Render an animation (pulsing circles, track replays, animated scenes) to APNG, GIF, PNG frames, MP4 or WebM.",
         discussion: """
-            OUT ending in .png or .apng writes an animated PNG; .mp4 (H.264) and .webm (VP9) need the \
+            OUT ending in .png or .apng writes an animated PNG; .gif an animated GIF (256 colours a \
+            frame, at most 50 fps); .mp4 (H.264) and .webm (VP9) need the \
             ffmpeg program; a path ending in / writes 000000.png, 000001.png, … into that directory. \
             Frame N is the scene at exactly t = N / fps. Every flag of `mapwright render` works the \
             same. Limits: fps in (0, 120], duration up to 600 s, at most 20000 frames. On any error \
@@ -20,7 +21,7 @@ struct AnimateCommand: ParsableCommand {
             """
     )
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("OUT.apng, OUT.png, OUT.mp4, OUT.webm or DIR/.", valueName: "OUT"))
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("OUT.apng, OUT.png, OUT.gif, OUT.mp4, OUT.webm or DIR/.", valueName: "OUT"))
     var output: String
 
     @OptionGroup var options: SceneOptions
@@ -49,16 +50,17 @@ struct AnimateCommand: ParsableCommand {
     }
 
     enum Target {
-        case apng, directory, video(VideoWriter.Container)
+        case apng, gif, directory, video(VideoWriter.Container)
     }
 
     private func target() throws -> Target {
         let lower = output.lowercased()
         if output.hasSuffix("/") { return .directory }
         if lower.hasSuffix(".png") || lower.hasSuffix(".apng") { return .apng }
+        if lower.hasSuffix(".gif") { return .gif }
         if lower.hasSuffix(".mp4") { return .video(.mp4) }
         if lower.hasSuffix(".webm") { return .video(.webm) }
-        throw CLIError("mapwright animate: -o '\(output)': expected a name ending in .apng, .png, .mp4, .webm, or a directory ending in /")
+        throw CLIError("mapwright animate: -o '\(output)': expected a name ending in .apng, .png, .gif, .mp4, .webm, or a directory ending in /")
     }
 
     private func animate() throws {
@@ -87,6 +89,9 @@ struct AnimateCommand: ParsableCommand {
         case .apng:
             sink = try APNGWriter(path: output, width: width, height: height, frameCount: clock.frameCount, fps: clock.fps,
                                   loops: animated.loop)
+        case .gif:
+            sink = try GIFWriter(path: output, width: width, height: height, frameCount: clock.frameCount, fps: clock.fps,
+                                 loops: animated.loop)
         case .directory:
             sink = try PNGSequenceWriter(directory: String(output.dropLast()))
         case .video(let container):

@@ -228,6 +228,44 @@ import Testing
         #expect(res.stdout.contains("identical"), "\(res.stdout)")
     }
 
+    /// An animated GIF decodes with Pillow to the PNG frames within a level or two (256 colours
+    /// a frame), loops forever, and spreads 1/30 s frames over whole hundredths so that frame N
+    /// starts at the hundredth nearest N/30 (0, 3, 7, 10, 13, 17, 20 …): delays of 3, 4, 3, 3,
+    /// 4, 3 … hundredths (Pillow says 30, 40, 30 ms …), 0.4 s in all.
+    @Test func gifDecodesFrameByFrameNearThePNGFrames() throws {
+        let args = ["--basemap", "embedded", "--size", "240x160", "--center", "\(Self.center.lat),\(Self.center.lon)",
+                    "--zoom", "14", "--pulse", "\(Self.center.lat),\(Self.center.lon),300m", "--compass", "--fps", "30",
+                    "--duration", "0.4"]
+        let gif = path("a.gif"), dir = path("gframes") + "/"
+        let a = try runMapwright(["animate", "-o", gif] + args)
+        let d = try runMapwright(["animate", "-o", dir] + args)
+        #expect(a.status == 0 && d.status == 0, "\(a.stderr) \(d.stderr)")
+        let script = """
+            import sys
+            from PIL import Image, ImageSequence
+            im = Image.open(sys.argv[1])
+            assert im.format == 'GIF' and im.is_animated, 'not an animated GIF'
+            durations, worst = [], 0.0
+            for i, frame in enumerate(ImageSequence.Iterator(im)):
+                durations.append(frame.info.get('duration'))
+                a = frame.convert('RGB').tobytes()
+                b = Image.open(sys.argv[2] + '%06d.png' % i).convert('RGB').tobytes()
+                worst = max(worst, sum(abs(x - y) for x, y in zip(a, b)) / len(a))
+            print('frames', im.n_frames, 'loop', im.info.get('loop'), 'durations', ','.join(map(str, durations)))
+            print('worst mean difference %.3f' % worst)
+            """
+        let py = try scratch.write("gif.py", script)
+        let res = try runProgram("/usr/bin/python3", [py, gif, dir])
+        #expect(res.status == 0, "\(res.stdout) \(res.stderr)")
+        #expect(res.stdout.contains("frames 12 loop 0 durations 30,40,30,30,40,30,30,40,30,30,40,30"), "\(res.stdout)")
+        let worst = res.stdout.split(separator: "\n").first { $0.hasPrefix("worst") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+        #expect((worst ?? 99) < 1.5, "\(res.stdout)")
+        // Over 50 fps is refused (players stretch frames under 2 hundredths), leaving nothing.
+        let fast = try runMapwright(["animate", "-o", path("fast.gif"), "--pulse", "1,2,10px", "--fps", "60", "--duration", "0.2"])
+        #expect(fast.status == 1 && fast.stderr.contains("60 fps is over 50"), "\(fast.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path("fast.gif")))
+    }
+
     /// MP4 probes with ffprobe as H.264, yuv420p, with the frame count, size and rate asked for
     /// (an odd width is padded to the next even one); WebM as VP9.
     @Test func videosProbeAsH264AndVP9() throws {
@@ -293,7 +331,7 @@ import Testing
             (["-o", outDir.path("f.apng"), "--fps", "121"] + base + ["--pulse", "37.76,-122.42,10px"], "--fps: 121 is not in (0, 120]", nil),
             (["-o", outDir.path("d.apng"), "--duration", "601"] + base, "601 s is over the limit of 600 s", nil),
             (["-o", outDir.path("n.apng"), "--duration", "600", "--fps", "60"] + base, "36000 frames is over the limit of 20000", nil),
-            (["-o", outDir.path("x.gif")] + base, "expected a name ending in .apng", nil),
+            (["-o", outDir.path("x.tiff")] + base, "expected a name ending in .apng, .png, .gif", nil),
             (["-o", outDir.path("v.mp4")] + base + ["--pulse", "37.76,-122.42,10px"], "apt-get install ffmpeg", ["PATH": "/nonexistent"]),
             (["-o", outDir.path("p.apng"), "--pulse", "37.76,-122.42,5furlongs"] + base, "must be a number ending in m, km or px", nil),
             (["-o", outDir.path("q.apng"), "--pulse-scale", "1"] + base + ["--pulse", "37.76,-122.42,10px"], "expected FROM,TO", nil),

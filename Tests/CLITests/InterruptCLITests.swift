@@ -45,6 +45,15 @@ import Testing
         #expect(r.left.isEmpty, "left \(r.left)")
     }
 
+    @Test func aGIFInterruptedLeavesNoTemporaryFile() throws {
+        let dir = try ScratchDirectory("mapwright-int-gif")
+        let r = try interrupt(Self.animate.map { $0 == "30" ? "25" : $0 } + ["-o", "a.gif"], in: dir, signal: SIGTERM) {
+            $0.contains { $0.hasPrefix(".a.gif.") }
+        }
+        #expect(r.reason == .uncaughtSignal && r.status == SIGTERM, "ended \(r.reason) \(r.status)")
+        #expect(r.left.isEmpty, "left \(r.left)")
+    }
+
     @Test func framesInterruptedAreRemovedWithTheirDirectory() throws {
         let dir = try ScratchDirectory("mapwright-int-frames")
         let r = try interrupt(Self.animate + ["-o", "frames/"], in: dir, signal: SIGTERM) { _ in
