@@ -40,7 +40,7 @@ public final class RenderPlanner: @unchecked Sendable {
 
     /// Whether the last plan drew a marker label fading in or out (`Scene.labelFade`): a live
     /// view keeps drawing frames until it is false.
-    public var labelsFading: Bool { lock.withLock { fades.contains { $0.value.opacity < 1 } } }
+    public var labelsFading: Bool { lock.withLock { fades.fading } }
 
     /// Cache counters since creation.
     public struct Statistics: Sendable, Equatable {
@@ -61,8 +61,7 @@ public final class RenderPlanner: @unchecked Sendable {
     var _columnImpostors = true
     private var cache: [MeshKey: CacheEntry] = [:]
     /// Marker labels' fades (`Scene.labelFade`) as of the last plan, and its time.
-    private var fades: [LabelFadeKey: LabelFade] = [:]
-    private var fadeTime: Double?
+    private var fades = LabelFades<LabelFadeKey, PlacedLabel>()
     private var generation = 0
     private var stats = Statistics()
     /// Entries unused for this many plans are dropped.
@@ -115,7 +114,7 @@ public final class RenderPlanner: @unchecked Sendable {
         // with nothing placed before it, or all of them.
         if scene.labelsMayOverlap {
             for l in labels.labels { inCopy(l.copy) { addLabel(l.label, $0, &commands, opacity: l.opacity) } }
-            fades = [:]
+            fades.reset()
         } else if let rasterizer = _rasterizer, !labels.labels.isEmpty || !fades.isEmpty {
             let placed: [(Label, copy: Int, SpriteImage, opacity: Double)]
             if let placement, placement.camera == camera, !placement.mayOverlap {
@@ -125,14 +124,15 @@ public final class RenderPlanner: @unchecked Sendable {
             } else {
                 placed = labels.placed(camera: camera, rasterizer: rasterizer)
             }
-            for (label, k, image, opacity) in fading(placed, duration: scene.labelFade, time: time) {
-                inCopy(k) {
-                    addQuad(at: label.position, image: image, anchor: label.anchor, offset: label.offset, $0, &commands,
-                            opacity: opacity)
+            let keyed = zip(Self.fadeKeys(placed), placed).map { (key: $0, item: PlacedLabel(label: $1.0, copy: $1.copy, image: $1.2, marker: $1.opacity)) }
+            for (l, opacity) in fades.step(keyed, duration: scene.labelFade, time: time) {
+                inCopy(l.copy) {
+                    addQuad(at: l.label.position, image: l.image, anchor: l.label.anchor, offset: l.label.offset, $0, &commands,
+                            opacity: opacity * l.marker)
                 }
             }
         } else {
-            fades = [:]
+            fades.reset()
         }
         commands = batchSolids(commands, bearing: camera.bearing)
         evict()
@@ -181,58 +181,20 @@ public final class RenderPlanner: @unchecked Sendable {
     /// A marker label from one plan to the next: its text, world copy and which of the labels
     /// with that text and copy it is, in placement order (so a moving marker's label keeps its
     /// fade; markers have no identity of their own).
-    struct LabelFadeKey: Hashable {
+    struct LabelFadeKey: Hashable, Comparable {
         var text: String
         var copy: Int
         var nth: Int
+
+        static func < (a: Self, b: Self) -> Bool { (a.text, a.copy, a.nth) < (b.text, b.copy, b.nth) }
     }
 
-    struct LabelFade {
+    /// A placed marker label: the label, its world copy, its image and its marker's opacity.
+    struct PlacedLabel {
         var label: Label
         var copy: Int
         var image: SpriteImage
-        /// How far it has faded in, 0…1.
-        var opacity: Double
-        /// Its marker's opacity.
         var marker: Double
-    }
-
-    /// The labels to draw and their opacities: the placed ones, each faded in from where it was
-    /// by `time − last time` over `duration` (new ones from 0), and below them the ones the
-    /// placement no longer shows, fading out where they were last drawn (they keep no other
-    /// label out, as in MapLibre). Without a duration, or on a first plan or one earlier than
-    /// the last, the placed labels as they are.
-    private func fading(_ placed: [(Label, copy: Int, SpriteImage, opacity: Double)], duration: Double, time: Double)
-        -> [(Label, copy: Int, SpriteImage, opacity: Double)] {
-        guard duration > 0, duration.isFinite, time.isFinite, let last = fadeTime, time >= last else {
-            fades = [:]
-            fadeTime = duration > 0 && time.isFinite ? time : nil
-            if fadeTime != nil {
-                for (key, (label, k, image, marker)) in zip(Self.fadeKeys(placed), placed) {
-                    fades[key] = LabelFade(label: label, copy: k, image: image, opacity: 1, marker: marker)
-                }
-            }
-            return placed
-        }
-        fadeTime = time
-        let step = (time - last) / duration
-        var now: [LabelFadeKey: LabelFade] = [:]
-        var shown: [(Label, copy: Int, SpriteImage, opacity: Double)] = []
-        for (key, (label, k, image, marker)) in zip(Self.fadeKeys(placed), placed) {
-            let opacity = min(1, (fades[key]?.opacity ?? 0) + step)
-            now[key] = LabelFade(label: label, copy: k, image: image, opacity: opacity, marker: marker)
-            shown.append((label, k, image, opacity * marker))
-        }
-        var out: [(Label, copy: Int, SpriteImage, opacity: Double)] = []
-        for (key, f) in fades.sorted(by: { ($0.key.text, $0.key.copy, $0.key.nth) < ($1.key.text, $1.key.copy, $1.key.nth) })
-            where now[key] == nil && f.opacity - step > 0 {
-            var f = f
-            f.opacity -= step
-            now[key] = f
-            out.append((f.label, f.copy, f.image, f.opacity * f.marker))
-        }
-        fades = now
-        return out + shown.filter { $0.opacity > 0 }
     }
 
     /// The fade keys of `placed`, in order (the nth label of a text and copy gets rank n).

@@ -159,10 +159,12 @@ struct PlaceLabel {
 
     /// The same place from one frame to the next: its name where it stands (the position
     /// carries the world copy).
-    struct Key: Hashable {
+    struct Key: Hashable, Comparable {
         var text: String
         var lat: Double
         var lon: Double
+
+        static func < (a: Self, b: Self) -> Bool { (a.text, a.lat, a.lon) < (b.text, b.lat, b.lon) }
     }
 
     var key: Key { Key(text: label.text, lat: label.position.lat, lon: label.position.lon) }

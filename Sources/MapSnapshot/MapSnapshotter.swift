@@ -160,45 +160,12 @@ public final class MapSnapshotter: @unchecked Sendable {
     /// Whether the last image drew a marker label or a basemap place name fading in or out
     /// (`Snapshot.labelFade`): a live view draws another frame while it is true.
     public var labelsFading: Bool {
-        renderer.planner.labelsFading || lock.withLock { placeFades.values.contains { $0.opacity < 1 } }
+        renderer.planner.labelsFading || lock.withLock { placeFades.fading }
     }
 
-    /// The basemap's place names shown or fading at the last render, and that render's time.
-    private var placeFades: [PlaceLabel.Key: (place: PlaceLabel, opacity: Double)] = [:]
-    private var placeFadeTime: Double?
-
-    /// The place names to draw: each placed one faded in from where it was by the time since the
-    /// last render over `fade` seconds (new ones from 0), and under them the ones no longer
-    /// placed, fading out where they were (they block nothing). The first render, one whose time
-    /// is earlier than the last, and `fade` 0 show the placement at once, as the planner does
-    /// with marker labels.
-    private func fadedPlaces(_ placed: [PlaceLabel], fade: Double, time: Double) -> [Overlay] {
-        defer { placeFadeTime = time }
-        guard fade > 0, fade.isFinite, time.isFinite, let last = placeFadeTime, time >= last else {
-            placeFades = Dictionary(placed.map { ($0.key, ($0, 1.0)) }, uniquingKeysWith: { a, _ in a })
-            return placed.flatMap { $0.overlays(opacity: 1) }
-        }
-        let step = (time - last) / fade
-        var next: [PlaceLabel.Key: (place: PlaceLabel, opacity: Double)] = [:]
-        var shown: [Overlay] = []
-        for p in placed where next[p.key] == nil {
-            let o = min(1, (placeFades[p.key]?.opacity ?? 0) + step)
-            next[p.key] = (p, o)
-            shown += p.overlays(opacity: o)
-        }
-        var leaving: [Overlay] = []
-        // In a fixed order (the dictionary's is not), for the same image every time.
-        let gone = placeFades.filter { next[$0.key] == nil }
-            .sorted { ($0.key.text, $0.key.lat, $0.key.lon) < ($1.key.text, $1.key.lat, $1.key.lon) }
-        for (key, f) in gone {
-            let o = f.opacity - step
-            guard o > 0 else { continue }
-            next[key] = (f.place, o)
-            leaving += f.place.overlays(opacity: o)
-        }
-        placeFades = next
-        return leaving + shown
-    }
+    /// The basemap's place names shown or fading (`Snapshot.labelFade`), keyed by name and
+    /// position; fading-out names are drawn where they were, under the placed ones.
+    private var placeFades = LabelFades<PlaceLabel.Key, PlaceLabel>()
 
     /// Renders one image (straight-alpha RGBA, `size · pixelRatio` pixels).
     public func render(_ snapshot: Snapshot) throws -> Bitmap {
@@ -220,7 +187,8 @@ public final class MapSnapshotter: @unchecked Sendable {
                 placement = reserved.placement
                 let (ground, places) = layers.layers(for: camera, style: style, labels: labels, reserved: reserved.boxes)
                 scene.basemap = ground
-                scene.basemapLabels = fadedPlaces(places, fade: snapshot.labelFade, time: snapshot.time)
+                scene.basemapLabels = placeFades.step(places.map { ($0.key, $0) }, duration: snapshot.labelFade, time: snapshot.time)
+                    .flatMap { $0.item.overlays(opacity: $0.opacity) }
                 attributionText = layers.basemap.attribution
             }
             var credits: [String] = []
