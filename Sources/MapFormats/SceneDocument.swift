@@ -24,6 +24,8 @@ public struct SceneDocument: Codable, Sendable, Equatable {
     public var scaleBar: Bool?
     /// Draw a compass rose (default false).
     public var compass: Bool?
+    /// Draw the embedded basemap's place names and their dots (default true).
+    public var placeLabels: Bool?
     /// Draw every marker label on its marker's right, even over other labels and markers
     /// (default false: a label that would overlap one placed before it, or another marker, goes
     /// on the marker's left, or is left out where that side is taken too).

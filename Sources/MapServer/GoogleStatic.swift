@@ -7,10 +7,30 @@ import MapImage
 ///
 /// Google's zoom counts 256-px tiles, ours 512-px ones, so ours is one less. Parameters Google
 /// clients send that have no meaning here (`key`, `signature`, `maptype`, `language`, `region`,
-/// `sensor`, `style`, `map_id`, `client`, `channel`) and empty items are ignored.
+/// `sensor`, `map_id`, `client`, `channel`) and empty items are ignored; of `style`, only the
+/// rule that hides the map's labels (`element:labels|visibility:off`, for every feature or the
+/// places') is drawn: the embedded basemap has no roads or POIs to style.
 public enum GoogleStatic {
-    static let ignored: Set<String> = ["key", "signature", "maptype", "language", "region", "sensor", "style", "map_id",
+    static let ignored: Set<String> = ["key", "signature", "maptype", "language", "region", "sensor", "map_id",
                                        "client", "channel", "mapid", "callback"]
+
+    /// Whether a `style` value hides the place names: `visibility:off` for the element `labels`
+    /// (or `labels.text`) of every feature, or of the administrative ones.
+    static func hidesPlaceLabels(_ style: String) -> Bool {
+        var feature = "all", element = "", off = false
+        for part in style.split(separator: "|") {
+            let kv = part.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard kv.count == 2 else { continue }
+            switch kv[0] {
+            case "feature": feature = kv[1]
+            case "element": element = kv[1]
+            case "visibility": off = kv[1] == "off"
+            default: continue
+            }
+        }
+        return off && ["labels", "labels.text"].contains(element)
+            && (feature == "all" || feature.hasPrefix("administrative"))
+    }
 
     public static func parse(query: [(key: String, value: String)], limits: RequestLimits) throws(APIError) -> StaticRequest {
         var doc = SceneDocument()
@@ -96,6 +116,8 @@ public enum GoogleStatic {
                 camera.padding = p
             case "attribution":
                 doc.attribution = !(v == "false" || v == "0")
+            case "style":
+                if hidesPlaceLabels(v) { doc.placeLabels = false }
             default:
                 if ignored.contains(key) { continue }
                 throw APIError.bad(key, "unknown parameter (known: center, zoom, size, scale, format, markers, path, visible, bearing, pitch, circle, theme, padding)")

@@ -24,6 +24,9 @@ public struct Snapshot: Sendable {
     public var scaleBar: Bool
     /// Draw a compass rose, turned with the bearing and tilted with the pitch, in the top-right corner.
     public var compass: Bool
+    /// Draw the embedded basemap's place names and dots (false: land, water and borders only,
+    /// for maps that bring their own labels).
+    public var placeLabels = true
     /// The compass's opacity, 0…1 (a window fades it out when north is up).
     public var compassOpacity: Double = 1
     /// Draw every marker label, even where labels overlap each other or other markers
@@ -185,7 +188,8 @@ public final class MapSnapshotter: @unchecked Sendable {
                 // it, is handed to the plan rather than made again.
                 let reserved = BasemapLayers.reserved(scene, camera: camera, labels: labels)
                 placement = reserved.placement
-                let (ground, places) = layers.layers(for: camera, style: style, labels: labels, reserved: reserved.boxes)
+                let (ground, places) = layers.layers(for: camera, style: style, labels: snapshot.placeLabels ? labels : nil,
+                                                     reserved: reserved.boxes)
                 scene.basemap = ground
                 scene.basemapLabels = placeFades.step(places.map { ($0.key, $0) }, duration: snapshot.labelFade, time: snapshot.time)
                     .flatMap { $0.item.overlays(opacity: $0.opacity) }

@@ -189,6 +189,7 @@ public struct SceneLoader {
                              attribution: doc.attribution ?? true, scaleBar: doc.scaleBar ?? false,
                              compass: doc.compass ?? false)
         still.labelsMayOverlap = doc.labelOverlap ?? false
+        still.placeLabels = doc.placeLabels ?? true
         still.rasterLayers = try rasterLayers(doc, scale: scale)
         let wait = doc.tilesTimeout ?? 30
         guard wait.isFinite, wait >= 0, wait <= 3600 else { throw SceneLoadError("tilesTimeout", "\(Self.fmt(wait)) is not in 0…3600 s") }

@@ -128,6 +128,8 @@ struct SceneOptions: ParsableArguments {
     var scaleBar = false
     @Flag(help: "Draw a compass rose that follows the bearing and pitch (top right).")
     var compass = false
+    @Flag(name: .customLong("no-place-labels"), help: "Leave out the embedded basemap's place names and dots.")
+    var noPlaceLabels = false
     @Flag(name: .customLong("label-overlap"), help: "Draw every marker label on its marker's right, even over other labels and markers (by default a crowded label goes on the left, or is left out).")
     var labelOverlap = false
     @Option(name: .customLong("label-fade"), help: ArgumentHelp("animate and view: seconds a marker label takes to fade in or out as the placement shows or hides it (default 0.3; 0 for none; 0…10).", valueName: "SECONDS"))
@@ -238,6 +240,7 @@ struct SceneOptions: ParsableArguments {
         if scaleBar { doc.scaleBar = true }
         if compass { doc.compass = true }
         if labelOverlap { doc.labelOverlap = true }
+        if noPlaceLabels { doc.placeLabels = false }
         if let labelFade { doc.labelFade = labelFade }
         var overlays = doc.overlays ?? []
         for file in routes {

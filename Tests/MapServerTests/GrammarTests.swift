@@ -13,6 +13,24 @@ import Testing
         try GoogleStatic.parse(query: QueryString.parse(Substring(q)), limits: RequestLimits())
     }
 
+    /// Google's `style` rules: the one that hides labels (of every feature, or the
+    /// administrative ones) leaves out the basemap's place names; others are ignored.
+    @Test func googleStylesThatHideLabelsHideThePlaceNames() throws {
+        let base = "center=10,20&zoom=4&size=30x20"
+        for (style, hides) in [("feature:all%7Celement:labels%7Cvisibility:off", true),
+                               ("element:labels.text%7Cvisibility:off", true),
+                               ("feature:administrative.locality%7Celement:labels%7Cvisibility:off", true),
+                               ("feature:poi%7Celement:labels%7Cvisibility:off", false),
+                               ("feature:all%7Celement:labels%7Cvisibility:on", false),
+                               ("feature:road%7Celement:geometry%7Ccolor:0xff0000", false),
+                               ("feature:all%7Cvisibility:off", false)] {
+            let d = try google(base + "&style=" + style).scene
+            #expect(d.placeLabels == (hides ? false : nil), "\(style)")
+        }
+        // Among several rules, any one that hides them.
+        #expect(try google(base + "&style=feature:road%7Ccolor:0x00ff00&style=element:labels%7Cvisibility:off").scene.placeLabels == false)
+    }
+
     @Test func googleParametersBecomeTheScene() throws {
         let r = try google("center=10,20&zoom=4&size=300x200&scale=2&format=jpg-baseline&bearing=30&pitch=40&theme=dark"
             + "&circle=1,2,5km%7Ccolor:0x00ff00%7Cweight:3&circle=3,4,20px&visible=5,6%7C7,8&path=geodesic:true%7C1,2%7C3,4"

@@ -5,6 +5,7 @@ import MapTestSupport
 import MapTiles
 import GeoKit
 import MapCamera
+import MapFormats
 import MapImage
 @testable import MapSnapshot
 import Testing
@@ -127,6 +128,37 @@ import Testing
         #expect(under.pixel(x: x0 - 40, y: Int(c.y)) == RGBA8(r: 0, g: 0, b: 255))
         // A route at z 350 covers the name, as before.
         #expect(inkOnTheRoute(try render([try route(z: 350)])) == 0)
+    }
+}
+
+/// `placeLabels = false` (scene `"placeLabels": false`, `--no-place-labels`) draws the basemap
+/// without its place names and dots, and the rest of it as before.
+@Suite struct PlaceLabelToggleTests {
+    @Test func withoutPlaceLabelsOnlyTheNamesAndDotsGo() throws {
+        let cam = Camera(center: LatLng(lat: 46.3, lon: 6.5), zoom: 8, size: ScreenSize(width: 600, height: 400))
+        let snapshotter = try MapSnapshotter()
+        var snap = Snapshot(camera: cam, basemapStyle: .light, attribution: false)
+        let with = try snapshotter.render(snap)
+        snap.placeLabels = false
+        let without = try snapshotter.render(snap)
+        func dark(_ p: RGBA8) -> Bool { Int(p.r) + Int(p.g) + Int(p.b) < 300 }
+        var inkWith = 0, inkWithout = 0, changed = 0
+        for y in 0 ..< 400 {
+            for x in 0 ..< 600 {
+                let a = with.pixel(x: x, y: y)!, b = without.pixel(x: x, y: y)!
+                if dark(a) { inkWith += 1 }
+                if dark(b) { inkWithout += 1 }
+                if a != b { changed += 1 }
+            }
+        }
+        // Geneva, Lausanne, Bern… drawn in dark ink with the names; none without (the basemap's
+        // borders and coasts are lighter); only the pixels the names and dots covered change.
+        #expect(inkWith > 100 && inkWithout == 0, "\(inkWith) and \(inkWithout) dark pixels")
+        #expect(changed > inkWith && changed < 600 * 400 / 10, "\(changed) pixels changed")
+        // The scene file's key.
+        let loader = SceneLoader(baseDirectory: URL(fileURLWithPath: NSTemporaryDirectory()))
+        let doc = try SceneDocument.decode(Data(#"{"placeLabels": false, "camera": {"center": [46.3, 6.5], "zoom": 8}}"#.utf8), file: "t.json")
+        #expect(try loader.snapshot(from: doc).placeLabels == false)
     }
 }
 
