@@ -48,7 +48,8 @@ final class GIFStream {
     private var gif: UnsafeMutablePointer<GifFileType>?
     let width: Int, height: Int
 
-    /// `loops`: nil for a still; true to play forever, false once (the NETSCAPE2.0 extension).
+    /// `loops`: true to play forever (the NETSCAPE2.0 extension); false or nil (a still) to play
+    /// once.
     init(width: Int, height: Int, loops: Bool?, emit: @escaping ([UInt8]) throws(MapImageError) -> Void) throws(MapImageError) {
         guard (1 ... 65535).contains(width), (1 ... 65535).contains(height) else {
             throw .encodingFailed("a GIF is at most 65535 px a side, not \(width)x\(height)")
@@ -73,10 +74,11 @@ final class GIFStream {
         EGifSetGifVersion(g, true)
         do {
             try check(EGifPutScreenDesc(g, Int32(width), Int32(height), 8, 0, nil))
-            if let loops {
-                // The application extension players read as "repeat": count 0 is forever.
+            if loops == true {
+                // The application extension players read as "repeat": count 0 is forever. (A
+                // count of 1 would mean one repeat, two plays; without it a GIF plays once.)
                 var app = Array("NETSCAPE2.0".utf8)
-                var rep: [UInt8] = [0x01, loops ? 0 : 1, 0]
+                var rep: [UInt8] = [0x01, 0, 0]
                 try check(EGifPutExtensionLeader(g, APPLICATION_EXT_FUNC_CODE))
                 try check(EGifPutExtensionBlock(g, Int32(app.count), &app))
                 try check(EGifPutExtensionBlock(g, Int32(rep.count), &rep))

@@ -308,6 +308,16 @@ import Testing
             let py = try runProgram("/usr/bin/python3", ["-c", "import sys; from PIL import Image; print(Image.open(sys.argv[1]).info.get('loop'))", out])
             #expect(py.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(loop)", "\(args): loop \(py.stdout) \(py.stderr)")
         }
+        // A GIF plays forever with the NETSCAPE2.0 extension (loop 0) and once without it (a
+        // count of 1 there would be one repeat: two plays).
+        for (k, (args, loop)) in [(["--no-loop"], "None"), ([], "0")].enumerated() {
+            let out = path("loop-\(k).gif")
+            let r = try runMapwright(["animate", "-o", out, "--size", "60x40", "--pulse", "1,2,5px", "--center", "1,2", "--zoom", "3",
+                                      "--duration", "0.1"] + args)
+            #expect(r.status == 0, "\(r.stderr)")
+            let py = try runProgram("/usr/bin/python3", ["-c", "import sys; from PIL import Image; print(Image.open(sys.argv[1]).info.get('loop'))", out])
+            #expect(py.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == loop, "\(args): loop \(py.stdout) \(py.stderr)")
+        }
     }
 
     /// ffprobe's view of the first video stream, one `key=value` per line.
