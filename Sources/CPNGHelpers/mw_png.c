@@ -64,15 +64,23 @@ static int mw_filter_bits(int filter) {
     }
 }
 
-int mw_png_encode(const unsigned char *rgba, uint32_t width, uint32_t height, size_t stride,
-                  int drop_alpha, int level, int filter, int strategy, mw_png_encoded *out) {
-    out->data = NULL;
-    out->size = 0;
-    out->message[0] = 0;
-    if (!rgba || width == 0 || height == 0 || stride < (size_t)width * 4) {
-        snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "invalid image layout");
-        return 1;
-    }
+// One image to write: its rows, its colour type and the settings both encoders pass to libpng.
+typedef struct mw_png_job {
+    const unsigned char *rows;
+    size_t stride;
+    uint32_t width, height;
+    int color_type;
+    int drop_alpha;                      // RGBA rows written as RGB
+    const unsigned char *palette_rgba;   // PNG_COLOR_TYPE_PALETTE: `colors` RGBA8 entries
+    int colors;
+    int filter_bits;
+    int level;
+    int zstrategy;
+    size_t capacity_guess;               // a first guess at the output size saves most reallocations
+} mw_png_job;
+
+// Writes `job` with libpng: the setjmp, the buffer and libpng's set-up for both encoders.
+static int mw_png_write(const mw_png_job *job, mw_png_encoded *out) {
     mw_error_state state;
     state.message = out->message;
     // Everything read after a longjmp must be volatile or unchanged since setjmp.
@@ -96,25 +104,35 @@ int mw_png_encode(const unsigned char *rgba, uint32_t width, uint32_t height, si
         free(buffer);
         return 1;
     }
-    size_t channels = drop_alpha ? 3 : 4;
-    // A first guess at the output size saves most reallocations.
-    buffer->capacity = (size_t)width * height * channels / 4 + 1024;
+    buffer->capacity = job->capacity_guess;
     buffer->data = (unsigned char *)malloc(buffer->capacity);
     if (!buffer->data) png_error(png, "out of memory");
 
     png_set_write_fn(png, buffer, mw_write_fn, mw_flush_fn);
-    png_set_IHDR(png, info, width, height, 8, drop_alpha ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_set_filter(png, PNG_FILTER_TYPE_BASE, mw_filter_bits(filter));
-    png_set_compression_level(png, level < 0 ? 0 : (level > 9 ? 9 : level));
-    int zstrategy = strategy == MW_PNG_STRATEGY_RLE        ? 3   /* Z_RLE */
-                    : strategy == MW_PNG_STRATEGY_FILTERED ? 1   /* Z_FILTERED */
-                                                           : 0;  /* Z_DEFAULT_STRATEGY */
-    png_set_compression_strategy(png, zstrategy);
+    png_set_IHDR(png, info, job->width, job->height, 8, job->color_type, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (job->color_type == PNG_COLOR_TYPE_PALETTE) {
+        png_color entries[256];
+        png_byte alphas[256];
+        int last_translucent = -1;
+        for (int i = 0; i < job->colors; i++) {
+            entries[i].red = job->palette_rgba[4 * i];
+            entries[i].green = job->palette_rgba[4 * i + 1];
+            entries[i].blue = job->palette_rgba[4 * i + 2];
+            alphas[i] = job->palette_rgba[4 * i + 3];
+            if (alphas[i] != 255) last_translucent = i;
+        }
+        png_set_PLTE(png, info, entries, job->colors);
+        // tRNS up to the last entry that is not opaque (later entries are opaque by default).
+        if (last_translucent >= 0) png_set_tRNS(png, info, alphas, last_translucent + 1, NULL);
+    }
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, job->filter_bits);
+    png_set_compression_level(png, job->level < 0 ? 0 : (job->level > 9 ? 9 : job->level));
+    png_set_compression_strategy(png, job->zstrategy);
     png_write_info(png, info);
-    if (drop_alpha) png_set_filler(png, 0, PNG_FILLER_AFTER);  // On write: strip the 4th byte.
-    for (uint32_t y = 0; y < height; y++) {
-        png_write_row(png, (png_const_bytep)(rgba + (size_t)y * stride));
+    if (job->drop_alpha) png_set_filler(png, 0, PNG_FILLER_AFTER);  // On write: strip the 4th byte.
+    for (uint32_t y = 0; y < job->height; y++) {
+        png_write_row(png, (png_const_bytep)(job->rows + (size_t)y * job->stride));
     }
     png_write_end(png, info);
     png_destroy_write_struct(&png, &info);
@@ -122,6 +140,31 @@ int mw_png_encode(const unsigned char *rgba, uint32_t width, uint32_t height, si
     out->size = buffer->size;
     free(buffer);
     return 0;
+}
+
+int mw_png_encode(const unsigned char *rgba, uint32_t width, uint32_t height, size_t stride,
+                  int drop_alpha, int level, int filter, int strategy, mw_png_encoded *out) {
+    out->data = NULL;
+    out->size = 0;
+    out->message[0] = 0;
+    if (!rgba || width == 0 || height == 0 || stride < (size_t)width * 4) {
+        snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "invalid image layout");
+        return 1;
+    }
+    mw_png_job job = {0};
+    job.rows = rgba;
+    job.stride = stride;
+    job.width = width;
+    job.height = height;
+    job.color_type = drop_alpha ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA;
+    job.drop_alpha = drop_alpha;
+    job.filter_bits = mw_filter_bits(filter);
+    job.level = level;
+    job.zstrategy = strategy == MW_PNG_STRATEGY_RLE        ? 3   /* Z_RLE */
+                    : strategy == MW_PNG_STRATEGY_FILTERED ? 1   /* Z_FILTERED */
+                                                           : 0;  /* Z_DEFAULT_STRATEGY */
+    job.capacity_guess = (size_t)width * height * (drop_alpha ? 3 : 4) / 4 + 1024;
+    return mw_png_write(&job, out);
 }
 
 int mw_png_encode_palette(const unsigned char *indices, uint32_t width, uint32_t height,
@@ -133,60 +176,20 @@ int mw_png_encode_palette(const unsigned char *indices, uint32_t width, uint32_t
         snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "invalid palette image");
         return 1;
     }
-    mw_error_state state;
-    state.message = out->message;
-    mw_write_buffer *volatile buffer = (mw_write_buffer *)calloc(1, sizeof(mw_write_buffer));
-    if (!buffer) {
-        snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "out of memory");
-        return 1;
-    }
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, mw_png_error_fn,
-                                              mw_png_warning_fn);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (!png || !info) {
-        if (png) png_destroy_write_struct(&png, NULL);
-        free(buffer);
-        snprintf(out->message, MW_PNG_MESSAGE_LENGTH, "out of memory");
-        return 1;
-    }
-    if (setjmp(state.jump)) {
-        png_destroy_write_struct(&png, &info);
-        free(buffer->data);
-        free(buffer);
-        return 1;
-    }
-    buffer->capacity = (size_t)width * height / 4 + 2048;
-    buffer->data = (unsigned char *)malloc(buffer->capacity);
-    if (!buffer->data) png_error(png, "out of memory");
-    png_set_write_fn(png, buffer, mw_write_fn, mw_flush_fn);
-    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_color entries[256];
-    png_byte alphas[256];
-    int last_translucent = -1;
-    for (int i = 0; i < colors; i++) {
-        entries[i].red = palette_rgba[4 * i];
-        entries[i].green = palette_rgba[4 * i + 1];
-        entries[i].blue = palette_rgba[4 * i + 2];
-        alphas[i] = palette_rgba[4 * i + 3];
-        if (alphas[i] != 255) last_translucent = i;
-    }
-    png_set_PLTE(png, info, entries, colors);
-    // tRNS up to the last entry that is not opaque (later entries are opaque by default).
-    if (last_translucent >= 0) png_set_tRNS(png, info, alphas, last_translucent + 1, NULL);
+    mw_png_job job = {0};
+    job.rows = indices;
+    job.stride = width;
+    job.width = width;
+    job.height = height;
+    job.color_type = PNG_COLOR_TYPE_PALETTE;
+    job.palette_rgba = palette_rgba;
+    job.colors = colors;
     // Palette indices compress best unfiltered (the PNG specification's advice).
-    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
-    png_set_compression_level(png, level < 0 ? 0 : (level > 9 ? 9 : level));
-    png_write_info(png, info);
-    for (uint32_t y = 0; y < height; y++) {
-        png_write_row(png, (png_const_bytep)(indices + (size_t)y * width));
-    }
-    png_write_end(png, info);
-    png_destroy_write_struct(&png, &info);
-    out->data = buffer->data;
-    out->size = buffer->size;
-    free(buffer);
-    return 0;
+    job.filter_bits = PNG_FILTER_NONE;
+    job.level = level;
+    job.zstrategy = 0;  /* Z_DEFAULT_STRATEGY */
+    job.capacity_guess = (size_t)width * height / 4 + 2048;
+    return mw_png_write(&job, out);
 }
 
 // ---- Decoding ----

@@ -16,10 +16,9 @@ public final class APNGWriter: FrameSink {
     private let plays: UInt32
     private let encoder: PNGFrameEncoder
     private let file: PendingFile
-    private var written = 0
+    private var frames: DeclaredFrames
     private var sequence: UInt32 = 0
     private var rgb: Bool?
-    private var finished = false
 
     /// Opens `path` for `frameCount` frames of `width`×`height` at `fps` frames per second;
     /// `loops` plays it forever (else once).
@@ -31,6 +30,7 @@ public final class APNGWriter: FrameSink {
         guard fps.isFinite, fps > 0 else { throw .encoding(path, "frame rate \(fps) is not positive") }
         self.path = path; self.width = width; self.height = height; self.frameCount = frameCount
         self.plays = loops ? 0 : 1
+        frames = DeclaredFrames(path: path, width: width, height: height, count: frameCount)
         encoder = PNGFrameEncoder(options: options)
         delay = Self.delayFraction(fps: fps)
         file = try PendingFile(path: path)
@@ -45,11 +45,8 @@ public final class APNGWriter: FrameSink {
     }
 
     public func write(_ frame: Bitmap) throws(MapImageError) {
-        guard !finished else { throw .encoding(path, "frame written after finish") }
-        guard frame.width == width, frame.height == height else {
-            throw .encoding(path, "frame \(written) is \(frame.width)x\(frame.height), expected \(width)x\(height)")
-        }
-        guard written < frameCount else { throw .encoding(path, "more than the \(frameCount) frames declared") }
+        try frames.check(frame)
+        let written = frames.written
         // All frames share the header's colour type: RGB when the first frame is opaque.
         let opaque = frame.isOpaque
         if rgb == nil {
@@ -79,22 +76,19 @@ public final class APNGWriter: FrameSink {
             sequence += 1
         }
         do { try file.write(out) } catch { abort(); throw error }
-        written += 1
+        frames.wrote()
     }
 
     public func finish() throws(MapImageError) {
-        guard !finished else { return }
-        guard written == frameCount else {
-            abort()
-            throw .encoding(path, "\(written) frames written, \(frameCount) declared")
-        }
+        guard !frames.closed else { return }
+        do { try frames.checkComplete() } catch { abort(); throw error }
         do { try file.write(Self.chunk("IEND", [])) } catch { abort(); throw error }
-        finished = true
+        frames.closed = true
         try file.commit()
     }
 
     public func abort() {
-        finished = true
+        frames.closed = true
         file.discard()
     }
 

@@ -169,8 +169,7 @@ public final class GIFWriter: FrameSink {
     private let fps: Double
     private let file: PendingFile
     private var stream: GIFStream?
-    private var written = 0
-    private var finished = false
+    private var frames: DeclaredFrames
 
     public init(path: String, width: Int, height: Int, frameCount: Int, fps: Double, loops: Bool = true) throws(MapImageError) {
         guard frameCount >= 1 else { throw .encoding(path, "a GIF needs at least one frame") }
@@ -179,6 +178,7 @@ public final class GIFWriter: FrameSink {
                             + "\(fps == fps.rounded() ? String(Int(fps)) : String(fps)) fps is over \(Int(Self.maxFPS)) (write .apng, .mp4 or .webm for faster frame rates)")
         }
         self.path = path; self.width = width; self.height = height; self.frameCount = frameCount; self.fps = fps
+        frames = DeclaredFrames(path: path, width: width, height: height, count: frameCount)
         file = try PendingFile(path: path)
         let file = self.file
         do {
@@ -196,32 +196,27 @@ public final class GIFWriter: FrameSink {
     }
 
     public func write(_ frame: Bitmap) throws(MapImageError) {
-        guard !finished, let stream else { throw .encoding(path, "frame written after finish") }
-        guard frame.width == width, frame.height == height else {
-            throw .encoding(path, "frame \(written) is \(frame.width)x\(frame.height), expected \(width)x\(height)")
-        }
-        guard written < frameCount else { throw .encoding(path, "more than the \(frameCount) frames declared") }
-        do { try stream.add(frame.paletted(maxColors: 256, alphaCutoff: 128), delay: delay(ofFrame: written)) } catch {
+        try frames.check(frame)
+        guard let stream else { throw .encoding(path, "frame written after finish") }
+        let n = frames.written
+        do { try stream.add(frame.paletted(maxColors: 256, alphaCutoff: 128), delay: delay(ofFrame: n)) } catch {
             abort()
-            throw .encoding(path, "frame \(written): \(error)")
+            throw .encoding(path, "frame \(n): \(error)")
         }
-        written += 1
+        frames.wrote()
     }
 
     public func finish() throws(MapImageError) {
-        guard !finished else { return }
-        guard written == frameCount else {
-            abort()
-            throw .encoding(path, "\(written) frames written, \(frameCount) declared")
-        }
+        guard !frames.closed else { return }
+        do { try frames.checkComplete() } catch { abort(); throw error }
         do { try stream?.close() } catch { abort(); throw .encoding(path, "\(error)") }
         stream = nil
-        finished = true
+        frames.closed = true
         try file.commit()
     }
 
     public func abort() {
-        finished = true
+        frames.closed = true
         stream?.abandon()
         stream = nil
         file.discard()

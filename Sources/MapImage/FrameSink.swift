@@ -12,6 +12,38 @@ public protocol FrameSink: AnyObject {
     func abort()
 }
 
+/// The bookkeeping of a sink that declares its frames up front (APNG, GIF): each frame the
+/// declared size, no more than the declared count, and exactly that many by `finish()`.
+struct DeclaredFrames {
+    let path: String
+    let width: Int, height: Int, count: Int
+    /// Frames written so far.
+    private(set) var written = 0
+    /// Set once the output is finished or aborted: no frame may follow.
+    var closed = false
+
+    init(path: String, width: Int, height: Int, count: Int) {
+        self.path = path; self.width = width; self.height = height; self.count = count
+    }
+
+    /// Throws unless `frame` may be written next.
+    func check(_ frame: Bitmap) throws(MapImageError) {
+        guard !closed else { throw .encoding(path, "frame written after finish") }
+        guard frame.width == width, frame.height == height else {
+            throw .encoding(path, "frame \(written) is \(frame.width)x\(frame.height), expected \(width)x\(height)")
+        }
+        guard written < count else { throw .encoding(path, "more than the \(count) frames declared") }
+    }
+
+    /// Counts a frame written.
+    mutating func wrote() { written += 1 }
+
+    /// Throws unless every declared frame was written.
+    func checkComplete() throws(MapImageError) {
+        guard written == count else { throw .encoding(path, "\(written) frames written, \(count) declared") }
+    }
+}
+
 /// A file written piece by piece into a temporary file beside its destination, renamed into
 /// place by `commit()`; `discard()` removes it. Readers never see a partial file at `path`.
 final class PendingFile {

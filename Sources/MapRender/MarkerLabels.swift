@@ -29,8 +29,7 @@ struct MarkerLabels {
         guard opacity > 0 else { return }
         let b = marker.box
         obstacles.append((MapPoint(marker.position), k, Box(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY)))
-        if let text = marker.label, !text.isEmpty,
-           let label = try? Label(position: marker.position, text: text, anchor: (0, 0.5), offset: marker.labelOffset) {
+        if let label = marker.rightLabel {
             var left = label
             left.anchor = (1, 0.5)
             left.offset = marker.leftLabelOffset

@@ -134,6 +134,13 @@ public struct Marker: Sendable {
         }
     }
 
+    /// The marker's label as the renderer draws it on the marker's right (default size and
+    /// halo, starting at `labelOffset`, centred on it vertically); nil without text.
+    public var rightLabel: Label? {
+        guard let text = label, !text.isEmpty else { return nil }
+        return try? Label(position: position, text: text, anchor: (0, 0.5), offset: labelOffset)
+    }
+
     /// Where the marker's label ends when it is placed on the left (where the right side is
     /// taken): the label's right edge, vertically centred, as far left of the marker as
     /// `labelOffset` is right of it.

@@ -72,8 +72,7 @@ public struct SceneLoader {
     func checkLabelWidths(_ overlays: [Overlay], index i: Int, scale: Double) throws {
         var labels: [(Label, String)] = []
         func add(_ m: Marker) {
-            if let text = m.label, !text.isEmpty,
-               let l = try? Label(position: m.position, text: text, anchor: (0, 0.5), offset: m.labelOffset) { labels.append((l, "label")) }
+            if let l = m.rightLabel { labels.append((l, "label")) }
         }
         for o in overlays {
             switch o {

@@ -117,7 +117,7 @@ struct RenderCommand: ParsableCommand {
                 let t0 = DispatchTime.now().uptimeNanoseconds
                 let b = try snapshotter.render(snapshot)
                 let t1 = DispatchTime.now().uptimeNanoseconds
-                _ = try format == .png ? b.pngData() : b.encoded(as: format, quality: quality)
+                _ = try b.encoded(as: format, quality: quality)
                 let t2 = DispatchTime.now().uptimeNanoseconds
                 times.append(Double(t2 - t0) / 1e6)
                 let t = snapshotter.lastTimings
