@@ -22,7 +22,7 @@ public final class MapServer: Sendable {
     public let config: ServerConfig
     public let pool: RenderPool
     let logger: Logger
-    let layers: [RasterTileLayer]
+    let layers: [TileLayer]
     let tileOverlays: [Overlay]
     let archives: [String: any TileSource]
     let cache: ImageCache?
@@ -44,7 +44,7 @@ public final class MapServer: Sendable {
         options.cacheLimitBytes = config.tileCacheMegabytes << 20
         options.offline = config.offline
         layers = try config.tiles.map { spec in
-            do { return RasterTileLayer(source: try TileSources.open(spec, options: options)) } catch {
+            do { return TileLayer(source: try TileSources.open(spec, options: options)) } catch {
                 throw ServerConfigError(key: "tiles", reason: "'\(spec)': \(error)")
             }
         }
@@ -207,8 +207,8 @@ public final class MapServer: Sendable {
         } catch {
             throw APIError.bad(nil, "\(error)")
         }
-        snap.rasterLayers = layers
-        if !snap.rasterLayers.isEmpty, snap.basemapStyle == nil { snap.background = Color(rgb: 0xF2EFE9) }
+        snap.tileLayers = layers
+        if !snap.tileLayers.isEmpty, snap.basemapStyle == nil { snap.background = Color(rgb: 0xF2EFE9) }
         return snap
     }
 
@@ -229,7 +229,7 @@ public final class MapServer: Sendable {
         let format = req.format, quality = req.quality
         return try await image(key: req.cacheKey, request: request) { s, left in
             var snap = snap
-            if !snap.rasterLayers.isEmpty { snap.tileWait = min(snap.tileWait ?? 30, left * 0.8) }
+            if !snap.tileLayers.isEmpty { snap.tileWait = min(snap.tileWait ?? 30, left * 0.8) }
             let bitmap = try s.render(snap)
             return Rendered(bytes: try Self.encode(bitmap, format, quality: quality), type: format.contentType, tileProblems: s.lastTileProblems)
         }
@@ -256,7 +256,7 @@ public final class MapServer: Sendable {
             var snap = Snapshot(camera: camera, overlays: overlays, basemapStyle: style,
                                 background: style == nil ? (layers.isEmpty ? .transparent : Color(rgb: 0xF2EFE9)) : .transparent,
                                 attribution: false, scaleBar: false, compass: false)
-            snap.rasterLayers = layers
+            snap.tileLayers = layers
             snap.tileWait = min(30, left * 0.8)
             let bitmap = try s.render(snap)
             return Rendered(bytes: try Self.encode(bitmap, .png, quality: 85), type: "image/png", tileProblems: s.lastTileProblems)

@@ -24,10 +24,8 @@ final class BasemapLayers: @unchecked Sendable {
     }
 
     /// The basemap layers for `camera` in `style`, bottom first: the ground (land, lakes,
-    /// coastlines, borders) and the places' dots and labels (`Scene.basemapLabels`); `labels`
-    /// measures text for placement (nil: no place labels).
-    func layers(for camera: Camera, style: BasemapStyle, labels: CairoLabelRasterizer?,
-                reserved: [LabelBox] = []) -> (ground: [Overlay], labels: [PlaceLabel]) {
+    /// coastlines, borders) and the places to label (`placeLabels(_:…)` places them).
+    func layers(for camera: Camera, style: BasemapStyle) -> (ground: [Overlay], places: [BasemapPlace]) {
         guard let rect = Self.visibleRect(camera) else { return ([], []) }
         let features = basemap.features(in: rect, zoom: camera.zoom)
         var out: [Overlay] = []
@@ -57,8 +55,7 @@ final class BasemapLayers: @unchecked Sendable {
             out.append(.polyline(l))
         }
         lock.unlock()
-        guard let labels else { return (out, []) }
-        return (out, places(features.places, camera: camera, style: style, labels: labels, reserved: reserved))
+        return (out, features.places)
     }
 
     private func polygonPath(_ p: BasemapPolygon) -> [GeoPath]? {
@@ -80,10 +77,11 @@ final class BasemapLayers: @unchecked Sendable {
         return path
     }
 
-    /// Place dots and labels, greedily: by importance, skipping any whose label box would
-    /// overlap one already placed or leave the viewport.
-    private func places(_ places: [BasemapPlace], camera: Camera, style: BasemapStyle,
-                        labels: CairoLabelRasterizer, reserved: [LabelBox]) -> [PlaceLabel] {
+    /// Place dots and labels (`Scene.basemapLabels`), greedily: by importance, skipping any
+    /// whose label box would overlap one already placed or a `reserved` box, or leave the
+    /// viewport. `labels` measures the text.
+    static func placeLabels(_ places: [BasemapPlace], camera: Camera, style: BasemapStyle,
+                            labels: CairoLabelRasterizer, reserved: [LabelBox]) -> [PlaceLabel] {
         let sorted = places.sorted { a, b in
             if a.isCountry != b.isCountry { return !a.isCountry }  // cities before country names
             if a.labelRank != b.labelRank { return a.labelRank < b.labelRank }

@@ -46,9 +46,15 @@ public struct Snapshot: Sendable {
     public var glLayers: [any GLCustomLayer] = []
     /// The time of this frame in seconds (what canvas and GL layers are told).
     public var time: Double = 0
-    /// Raster tile layers drawn on the ground over the embedded basemap (if any; its place
-    /// labels stay on top) and under the overlays, first is lowest.
-    public var rasterLayers: [RasterTileLayer] = []
+    /// Tile layers (raster and vector) drawn on the ground over the embedded basemap (if any;
+    /// place labels stay on top) and under the overlays, first is lowest.
+    public var tileLayers: [TileLayer] = []
+    /// The tile layers, by their earlier name.
+    @available(*, deprecated, renamed: "tileLayers")
+    public var rasterLayers: [TileLayer] {
+        get { tileLayers }
+        set { tileLayers = newValue }
+    }
     /// How long a render waits for the view's tiles, seconds; nil does not wait (tiles that
     /// are not loaded are requested, and stand-ins are drawn meanwhile, as a window does).
     public var tileWait: Double?
@@ -181,31 +187,45 @@ public final class MapSnapshotter: @unchecked Sendable {
             scene.labelFade = snapshot.labelFade
             var attributionText: String?
             var placement: MarkerLabelPlacement?
+            var places: [BasemapPlace] = []
+            // The place names' look: the embedded basemap's, else the first vector layer's.
+            var labelStyle = snapshot.basemapStyle
             if let style = snapshot.basemapStyle {
                 let layers = try basemapLayers()
                 scene.background = Color(style.ocean)
-                // The marker labels' placement, made here so the basemap's labels keep clear of
-                // it, is handed to the plan rather than made again.
-                let reserved = BasemapLayers.reserved(scene, camera: camera, labels: labels)
-                placement = reserved.placement
-                let (ground, places) = layers.layers(for: camera, style: style, labels: snapshot.placeLabels ? labels : nil,
-                                                     reserved: reserved.boxes)
+                let (ground, found) = layers.layers(for: camera, style: style)
                 scene.basemap = ground
-                scene.basemapLabels = placeFades.step(places.map { ($0.key, $0) }, duration: snapshot.labelFade, time: snapshot.time)
-                    .flatMap { $0.item.overlays(opacity: $0.opacity) }
+                places = found
                 attributionText = layers.basemap.attribution
             }
             var credits: [String] = []
             tileProblems = []
-            for layer in snapshot.rasterLayers {
+            for layer in snapshot.tileLayers {
                 let cover = layer.cover(for: camera)
                 if let wait = snapshot.tileWait { layer.load(cover, timeout: wait) } else { layer.request(cover) }
                 tileProblems += layer.problems(cover)
-                scene.basemap += layer.groundImages(cover).map { Overlay.image($0) }
+                if layer.isVector {
+                    let (ground, found) = layer.vectorGround(cover, zoom: camera.zoom)
+                    scene.basemap += ground
+                    places += found
+                    if labelStyle == nil { labelStyle = layer.vectorStyle.labels }
+                } else {
+                    scene.basemap += layer.groundImages(cover).map { Overlay.image($0) }
+                }
                 if let a = layer.attribution, !a.isEmpty, !credits.contains(a) { credits.append(a) }
             }
             if !credits.isEmpty {
                 attributionText = (credits + [attributionText].compactMap { $0 }).joined(separator: " · ")
+            }
+            if let style = labelStyle {
+                // The marker labels' placement, made here so the basemap's labels keep clear of
+                // it, is handed to the plan rather than made again.
+                let reserved = BasemapLayers.reserved(scene, camera: camera, labels: labels)
+                placement = reserved.placement
+                let placed = snapshot.placeLabels
+                    ? BasemapLayers.placeLabels(places, camera: camera, style: style, labels: labels, reserved: reserved.boxes) : []
+                scene.basemapLabels = placeFades.step(placed.map { ($0.key, $0) }, duration: snapshot.labelFade, time: snapshot.time)
+                    .flatMap { $0.item.overlays(opacity: $0.opacity) }
             }
             let basemapMs = ms(t0)
             // The frame ends with the closure, so the bitmap holds its pixels alone (unless the

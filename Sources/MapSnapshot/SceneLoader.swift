@@ -189,7 +189,13 @@ public struct SceneLoader {
                              compass: doc.compass ?? false)
         still.labelsMayOverlap = doc.labelOverlap ?? false
         still.placeLabels = doc.placeLabels ?? true
-        still.rasterLayers = try rasterLayers(doc, scale: scale)
+        still.tileLayers = try tileLayers(doc, scale: scale)
+        if still.tileLayers.contains(where: \.isVector) {
+            guard let style = VectorTileStyle.named(doc.style ?? "light") else {
+                throw SceneLoadError("style", "unknown style '\(doc.style ?? "")' (expected light or dark)")
+            }
+            for layer in still.tileLayers where layer.isVector { layer.vectorStyle = style }
+        }
         let wait = doc.tilesTimeout ?? 30
         guard wait.isFinite, wait >= 0, wait <= 3600 else { throw SceneLoadError("tilesTimeout", "\(Self.fmt(wait)) is not in 0…3600 s") }
         still.tileWait = wait
@@ -211,7 +217,7 @@ public struct SceneLoader {
     }
 
     /// Opens the document's tile sources.
-    func rasterLayers(_ doc: SceneDocument, scale: Double) throws -> [RasterTileLayer] {
+    func tileLayers(_ doc: SceneDocument, scale: Double) throws -> [TileLayer] {
         let specs = doc.tiles ?? []
         guard specs.count <= SceneLimits.maxTileLayers else {
             throw SceneLoadError("tiles", "\(specs.count) tile layers is over the limit of \(SceneLimits.maxTileLayers)")
@@ -253,7 +259,7 @@ public struct SceneLoader {
                                            brightnessMax: try unit(t.brightnessMax, "brightnessMax", 0 ... 1, 1),
                                            saturation: try unit(t.saturation, "saturation", -1 ... 1, 0),
                                            contrast: try unit(t.contrast, "contrast", -1 ... 1, 0))
-            return RasterTileLayer(source: source, tileSize: t.tileSize, opacity: try unit(t.opacity, "opacity", 0 ... 1, 1),
+            return TileLayer(source: source, tileSize: t.tileSize, opacity: try unit(t.opacity, "opacity", 0 ... 1, 1),
                                    adjustments: adjust, attribution: t.attribution)
         }
     }

@@ -115,7 +115,7 @@ public final class MapViewer: @unchecked Sendable {
         wakeEvent = sdl.RegisterEvents(1)
         // Tiles arrive in the background: each one wakes the render thread (the frame shows
         // stand-ins until then).
-        for layer in session.animated.still.rasterLayers {
+        for layer in session.animated.still.tileLayers {
             layer.onChange = { [weak self] in self?.requestFrame() }
         }
     }

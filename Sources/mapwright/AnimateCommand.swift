@@ -105,7 +105,7 @@ struct AnimateCommand: ParsableCommand {
         let start = DispatchTime.now().uptimeNanoseconds
         do {
             try Self.render(animated, clock: clock, with: snapshotter, to: sink,
-                            beforeFinish: { try options.reportTileWarnings(animated.still.rasterLayers, command: "animate") }) {
+                            beforeFinish: { try options.reportTileWarnings(animated.still.tileLayers, command: "animate") }) {
                 progress.update(done: $0)
             }
         } catch {

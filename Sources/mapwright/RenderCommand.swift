@@ -98,7 +98,7 @@ struct RenderCommand: ParsableCommand {
         // One frame: nothing to redraw partially, so the renderer keeps no copy of its pixels.
         snapshotter.renderer.partialRedraw = false
         let bitmap = try snapshotter.render(snapshot)
-        try options.reportTileWarnings(snapshot.rasterLayers, command: "render")
+        try options.reportTileWarnings(snapshot.tileLayers, command: "render")
         if format == .png {
             try bitmap.writePNG(to: output)
         } else {

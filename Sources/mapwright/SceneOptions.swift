@@ -90,7 +90,7 @@ struct SceneOptions: ParsableArguments {
     var basemap: String?
 
     // Raster tiles and images (issue: real basemaps).
-    @Option(name: .customLong("tiles"), help: ArgumentHelp("Raster tiles under the overlays: a URL template (https://…/{z}/{x}/{y}.png; {s}, {r}, {-y}, {quadkey}), FILE.mbtiles, FILE.pmtiles or a directory of z/x/y tiles (repeatable, lowest first).", valueName: "SOURCE"))
+    @Option(name: .customLong("tiles"), help: ArgumentHelp("Tiles under the overlays, raster (PNG, JPEG, WebP) or vector (MVT, drawn in --style): a URL template (https://…/{z}/{x}/{y}.png; {s}, {r}, {-y}, {quadkey}), FILE.mbtiles, FILE.pmtiles or a directory of z/x/y tiles (repeatable, lowest first).", valueName: "SOURCE"))
     var tiles: [String] = []
     @Option(name: .customLong("tile-size"), help: "Logical pixels one tile covers: 256 (default) or 512.")
     var tileSize: Int?
@@ -342,7 +342,7 @@ struct SceneOptions: ParsableArguments {
     }
 
     /// Prints the tile layers' warnings on standard error; with `--strict` any warning is an error.
-    func reportTileWarnings(_ layers: [RasterTileLayer], command: String) throws {
+    func reportTileWarnings(_ layers: [TileLayer], command: String) throws {
         var all: [String] = []
         for layer in layers { all += layer.takeWarnings() }
         for w in all { FileHandle.standardError.write(Data("mapwright \(command): warning: \(w)\n".utf8)) }

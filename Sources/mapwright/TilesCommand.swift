@@ -105,7 +105,7 @@ struct TilesRenderCommand: ParsableCommand {
         var template = try options.loader(for: doc, base: base).snapshot(from: doc)
         template.scaleBar = false
         template.compass = false
-        let overlayOnly = template.basemapStyle == nil && template.rasterLayers.isEmpty
+        let overlayOnly = template.basemapStyle == nil && template.tileLayers.isEmpty
         if overlayOnly { template.background = .transparent }
         let scale = template.camera.pixelRatio
 
@@ -205,9 +205,9 @@ struct TilesRenderCommand: ParsableCommand {
         let written = state.written
         if let failure = state.failure { sink.abort(); throw failure }
         // The layers are shared by the workers and keep their warnings until taken: all at once here.
-        do { try options.reportTileWarnings(template.rasterLayers, command: "tiles") } catch { sink.abort(); throw error }
+        do { try options.reportTileWarnings(template.tileLayers, command: "tiles") } catch { sink.abort(); throw error }
         let centre = LatLng(lat: (s + n) / 2, lon: (w + e) / 2)
-        let attribution = template.rasterLayers.compactMap(\.attribution).joined(separator: " · ")
+        let attribution = template.tileLayers.compactMap(\.attribution).joined(separator: " · ")
         try sink.finish(PyramidInfo(bounds: area, minZoom: z0, maxZoom: z1, center: centre, overlay: overlayOnly,
                                     attribution: attribution.isEmpty ? (template.basemapStyle != nil ? "Natural Earth" : nil) : attribution,
                                     tilePixels: tilePixels, scale: scale))
@@ -342,9 +342,18 @@ struct TilesInspectCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The archive.", valueName: "FILE"))
     var file: String
 
+    @Option(name: .customLong("tile"), help: ArgumentHelp(
+        "Print one vector tile's layers instead: features by geometry, and each property with a few of its values.",
+        valueName: "Z/X/Y"))
+    var tile: String?
+
     func run() throws {
         do {
             let source = try TileSources.open(file)
+            if let tile {
+                print(try Self.describeVectorTile(source, tile))
+                return
+            }
             let info = source.info
             var lines = ["file: \(file)"]
             var counts: [Int: Int] = [:]
@@ -384,5 +393,36 @@ struct TilesInspectCommand: ParsableCommand {
         } catch {
             throw CLIError("mapwright tiles inspect: \(error)")
         }
+    }
+
+    /// One vector tile's layers: extent, feature counts by geometry, and each property's values
+    /// (the most frequent first, at most eight), for writing a style against an archive.
+    static func describeVectorTile(_ source: any TileSource, _ spec: String) throws -> String {
+        let parts = spec.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 3, let z = parts[0], let x = parts[1], let y = parts[2], let id = try? TileID(z: z, x: x, y: y) else {
+            throw CLIError("--tile \(spec): expected Z/X/Y with 0 ≤ X, Y < 2^Z (e.g. 14/8710/5958)")
+        }
+        guard let bytes = try blockingAwait({ try await source.tileData(id) }) else {
+            return "tile \(id): not in \(source.info.name)"
+        }
+        let tile = try VectorTile(data: bytes)
+        var lines = ["tile \(id): \(bytes.count) bytes, \(tile.layers.count) layers"]
+        for layer in tile.layers {
+            var kinds: [String: Int] = [:]
+            var values: [String: [String: Int]] = [:]
+            for f in layer.features {
+                let kind = switch f.geometry { case .points: "points"; case .lines: "lines"; case .polygons: "polygons" }
+                kinds[kind, default: 0] += 1
+                for (k, v) in f.properties { values[k, default: [:]][v.description, default: 0] += 1 }
+            }
+            let counts = kinds.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            lines.append("layer \(layer.name) (extent \(layer.extent)): \(layer.features.count) features\(counts.isEmpty ? "" : " (\(counts))")")
+            for key in values.keys.sorted() {
+                let top = values[key]!.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+                let shown = top.prefix(8).map { "\($0.key.count > 40 ? String($0.key.prefix(39)) + "…" : $0.key) ×\($0.value)" }
+                lines.append("  \(key): \(shown.joined(separator: ", "))\(top.count > 8 ? ", … (\(top.count) values)" : "")")
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 }

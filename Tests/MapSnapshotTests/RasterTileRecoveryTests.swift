@@ -29,13 +29,13 @@ import Testing
 
     @Test func aFailedTileIsNamedThenFetchedAgainAfterTheRetryInterval() throws {
         let source = try FlakySource()
-        let layer = RasterTileLayer(source: source)
+        let layer = TileLayer(source: source)
         layer.retryFailuresAfter = 2
         let camera = Camera(center: LatLng(lat: 0, lon: 0), zoom: 0, size: ScreenSize(width: 256, height: 256))
         let snapshotter = try MapSnapshotter()
         var snap = Snapshot(camera: camera, basemapStyle: nil, background: Color(rgb: 0x0000FF), attribution: false,
                             scaleBar: false, compass: false)
-        snap.rasterLayers = [layer]
+        snap.tileLayers = [layer]
         snap.tileWait = 5
 
         // Failing: the view's one tile is named with why, and the background shows.
@@ -75,7 +75,7 @@ import Testing
             }
         }
         let source = SparseSource()
-        let layer = RasterTileLayer(source: source)
+        let layer = TileLayer(source: source)
         layer.retryFailuresAfter = 0
         let camera = Camera(center: LatLng(lat: 0, lon: 0), zoom: 0, size: ScreenSize(width: 256, height: 256))
         layer.load(for: camera, timeout: 5)
@@ -90,7 +90,7 @@ import Testing
     @Test func aCompleteViewHasNoProblemsAndAPendingTileIsNamed() throws {
         let source = try FlakySource()
         source.heal()
-        let layer = RasterTileLayer(source: source)
+        let layer = TileLayer(source: source)
         let camera = Camera(center: LatLng(lat: 0, lon: 0), zoom: 0, size: ScreenSize(width: 256, height: 256))
         #expect(layer.problems(for: camera) == ["tile 0/0/0: not loaded (flaky)"])
         layer.load(for: camera, timeout: 5)

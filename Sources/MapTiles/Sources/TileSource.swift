@@ -81,6 +81,42 @@ public enum TileSources {
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 
+    /// An attribution as it is drawn on a map: HTML tags dropped (archives' metadata often holds
+    /// links, `<a href="…">© OpenStreetMap</a>`), the common entities (`&copy;`, `&amp;`,
+    /// `&lt;`, `&gt;`, `&quot;`, `&#39;`, `&nbsp;`, numeric `&#…;`) read, white space collapsed.
+    public static func plainText(_ html: String) -> String {
+        var out = ""
+        var inTag = false
+        for c in html {
+            if inTag { if c == ">" { inTag = false }; continue }
+            if c == "<" { inTag = true; continue }
+            out.append(c)
+        }
+        let named = ["&copy;": "©", "&lt;": "<", "&gt;": ">", "&quot;": "\"", "&#39;": "'", "&apos;": "'", "&nbsp;": " "]
+        for (k, v) in named { out = out.replacingOccurrences(of: k, with: v) }
+        // Numeric references (decimal and hex), then &amp; last so "&amp;copy;" stays "&copy;".
+        var result = ""
+        var rest = Substring(out)
+        while let amp = rest.range(of: "&#") {
+            result += rest[..<amp.lowerBound]
+            let after = rest[amp.upperBound...]
+            if let semi = after.firstIndex(of: ";"), after.distance(from: after.startIndex, to: semi) <= 8 {
+                let body = after[..<semi]
+                let value = body.first == "x" || body.first == "X" ? UInt32(body.dropFirst(), radix: 16) : UInt32(body)
+                if let v = value, let scalar = Unicode.Scalar(v) {
+                    result.unicodeScalars.append(scalar)
+                    rest = after[after.index(after: semi)...]
+                    continue
+                }
+            }
+            result += "&#"
+            rest = after
+        }
+        result += rest
+        result = result.replacingOccurrences(of: "&amp;", with: "&")
+        return result.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
     public static func open(_ spec: String, options: HTTPTileOptions = HTTPTileOptions()) throws -> any TileSource {
         let lower = spec.lowercased()
         if isURL(spec) {

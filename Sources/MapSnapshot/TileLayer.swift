@@ -5,7 +5,9 @@ import MapImage
 import MapScene
 import MapTiles
 
-/// A raster tile source drawn on the ground under the overlays.
+/// A tile source drawn on the ground under the overlays: raster tiles (PNG, JPEG, WebP) as
+/// images, vector tiles (MVT, `pbf`) as areas and lines in `vectorStyle`, with their places
+/// labelled among the basemap's.
 ///
 /// Decoded tiles are kept in an LRU memory cache. For every view the layer draws the tiles of
 /// the camera's cover (farther tiles at lower zoom in pitched views; deeper zooms than the
@@ -19,7 +21,7 @@ import MapTiles
 /// tile is asked for again once `retryFailuresAfter` seconds have passed, so a long-running
 /// server or window recovers when its tile source does. `problems(for:)` names the tiles of a
 /// view that are not drawn as themselves.
-public final class RasterTileLayer: @unchecked Sendable {
+public final class TileLayer: @unchecked Sendable {
     /// Where the tiles come from.
     public let source: any TileSource
     /// 0…1.
@@ -28,8 +30,16 @@ public final class RasterTileLayer: @unchecked Sendable {
     public var adjustments: RasterAdjustments
     /// Logical pixels one tile covers (256 for most raster sources; 512 for 512-px tiles).
     public let tileSize: Int
-    /// Attribution shown on the map (the source's, unless replaced).
+    /// Attribution shown on the map (the source's, unless replaced; markup is dropped).
     public var attribution: String?
+    /// Whether the tiles are vector tiles (the source's format is `pbf` or `mvt`).
+    public let isVector: Bool
+    /// How vector tiles are drawn (light unless set; the CLI and scene files follow `style`).
+    public var vectorStyle: VectorTileStyle {
+        get { lock.withLock { _vectorStyle } }
+        set { lock.withLock { _vectorStyle = newValue } }
+    }
+    private var _vectorStyle = VectorTileStyle.light
     /// Called (on any thread) when a requested tile has arrived or failed.
     public var onChange: (@Sendable () -> Void)? {
         get { lock.withLock { _onChange } }
@@ -42,7 +52,17 @@ public final class RasterTileLayer: @unchecked Sendable {
 
     /// A failed tile keeps why and when it may be fetched again (`UInt64.max`: never, for a tile
     /// the server says does not exist).
-    enum Entry { case image(SpriteImage), empty, failed(String, retryAt: UInt64) }
+    enum Entry {
+        case image(SpriteImage), vector(VectorTileContent), empty, failed(String, retryAt: UInt64)
+
+        /// A tile that can be drawn (itself or as a stand-in).
+        var isDrawable: Bool {
+            switch self {
+            case .image, .vector: true
+            case .empty, .failed: false
+            }
+        }
+    }
 
     /// Seconds after which a failed tile is fetched again when a view needs it (default 30).
     public var retryFailuresAfter: Double {
@@ -58,13 +78,17 @@ public final class RasterTileLayer: @unchecked Sendable {
     private var warned = Set<TileID>()
     private var _onChange: (@Sendable () -> Void)?
 
+    /// `tileSize` defaults to the source's for raster tiles and to 512 for vector tiles (as
+    /// MapLibre draws them: a z14 tile covers a 512-px square at zoom 14).
     public init(source: any TileSource, tileSize: Int? = nil, opacity: Double = 1, adjustments: RasterAdjustments = .none,
                 attribution: String? = nil) {
         self.source = source
-        self.tileSize = tileSize ?? source.info.tileSize
+        let format = source.info.format?.lowercased()
+        isVector = format == "pbf" || format == "mvt"
+        self.tileSize = tileSize ?? (isVector ? 512 : source.info.tileSize)
         self.opacity = opacity
         self.adjustments = adjustments
-        self.attribution = attribution ?? source.info.attribution
+        self.attribution = attribution ?? source.info.attribution.map(TileSources.plainText)
     }
 
     /// The tiles the camera needs (nearest the centre first).
@@ -94,7 +118,7 @@ public final class RasterTileLayer: @unchecked Sendable {
         // Stand-ins for the tiles that ran out of time: their parents, for a short grace.
         let orphans = Set(timedOut.compactMap { id -> TileID? in
             guard cache.peek(id) == nil, let parent = id.parent, parent.z >= source.info.minZoom else { return nil }
-            if case .image = cache.peek(parent) { return nil }
+            if cache.peek(parent)?.isDrawable == true { return nil }
             return parent
         })
         if !orphans.isEmpty { _ = fetchAll(orphans.sorted(), within: min(2, deadline / 2)) }
@@ -168,7 +192,7 @@ public final class RasterTileLayer: @unchecked Sendable {
         var levels = 0
         while let parent = p, levels < Self.maxStandInLevels, parent.z >= source.info.minZoom {
             if Task.isCancelled { return }
-            if case .image = cache.peek(parent) { return }
+            if cache.peek(parent)?.isDrawable == true { return }
             if needsFetch(parent, now: DispatchTime.now().uptimeNanoseconds), await fetch(parent) { return }
             p = parent.parent
             levels += 1
@@ -180,7 +204,7 @@ public final class RasterTileLayer: @unchecked Sendable {
         switch cache.peek(id) {
         case nil: return true
         case .failed(_, let retryAt)?: return now >= retryAt
-        case .image?, .empty?: return false
+        case .image?, .vector?, .empty?: return false
         }
     }
 
@@ -195,7 +219,7 @@ public final class RasterTileLayer: @unchecked Sendable {
         for tile in cover {
             guard let id = tile.tileID, seen.insert(id).inserted else { continue }
             switch cache.peek(id) {
-            case .image?, .empty?: continue
+            case .image?, .vector?, .empty?: continue
             case .failed(_, UInt64.max)?: continue  // the source has no such tile: as complete as it can be
             case .failed(let why, _)?: out.append(why)
             case nil: out.append("tile \(id): not loaded (\(source.info.name))")
@@ -204,7 +228,7 @@ public final class RasterTileLayer: @unchecked Sendable {
         return out
     }
 
-    /// Fetches and decodes a tile into the cache; true when it is an image.
+    /// Fetches and decodes a tile into the cache; true when it can be drawn.
     private func fetch(_ id: TileID) async -> Bool {
         // A tile fetched again after failing may warn again.
         if case .failed? = cache.peek(id) { lock.withLock { _ = warned.remove(id) } }
@@ -212,6 +236,11 @@ public final class RasterTileLayer: @unchecked Sendable {
             guard let bytes = try await source.tileData(id) else {
                 cache[id] = .empty
                 return false
+            }
+            if isVector {
+                let tile = try VectorTile(data: bytes)
+                cache[id] = .vector(VectorTileContent(tile: tile, id: id))
+                return true
             }
             let bitmap = try Bitmap(imageData: bytes)
             guard let image = SpriteImage(width: bitmap.width, height: bitmap.height, pixels: bitmap.premultipliedPixels(),
@@ -238,6 +267,26 @@ public final class RasterTileLayer: @unchecked Sendable {
         lock.withLock {
             if warned.insert(id).inserted { warnings.append(message) }
         }
+    }
+
+    /// The loaded vector tiles that draw `id`: itself; or its loaded children and, unless all
+    /// four are there, its nearest loaded ancestor.
+    func vectorStandIns(for id: TileID) -> [VectorTileContent] {
+        if case .vector(let c) = cache[id] { return [c] }
+        if case .empty = cache.peek(id) { return [] }
+        var out: [VectorTileContent] = []
+        for child in id.children {
+            if case .vector(let c) = cache.peek(child) { out.append(c) }
+        }
+        if out.count == 4 { return out }
+        var p = id.parent
+        var levels = 0
+        while let parent = p, levels < Self.maxStandInLevels {
+            if case .vector(let c) = cache[parent] { return [c] + out }
+            p = parent.parent
+            levels += 1
+        }
+        return out
     }
 
     /// The ground images for the view: each cover tile's own image, or its stand-ins (the
@@ -293,3 +342,7 @@ public final class RasterTileLayer: @unchecked Sendable {
         return out.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }.map(\.element.image)
     }
 }
+
+/// The tile layer, by its name from before it drew vector tiles.
+@available(*, deprecated, renamed: "TileLayer")
+public typealias RasterTileLayer = TileLayer
