@@ -60,6 +60,9 @@ public final class RenderPlanner: @unchecked Sendable {
     /// Read while planning (the lock is held), by `addColumn`.
     var _columnImpostors = true
     private var cache: [MeshKey: CacheEntry] = [:]
+    /// Merged runs of ground meshes (`batchGround`): kept apart from the tessellation cache and
+    /// its statistics (merging copies meshes, it tessellates nothing).
+    private var batches: [MeshKey: CacheEntry] = [:]
     /// Marker labels' fades (`Scene.labelFade`) as of the last plan, and its time.
     private var fades = LabelFades<LabelFadeKey, PlacedLabel>()
     private var generation = 0
@@ -135,6 +138,7 @@ public final class RenderPlanner: @unchecked Sendable {
             fades.reset()
         }
         commands = batchSolids(commands, bearing: camera.bearing)
+        commands = batchGround(commands, worldSize: camera.worldSize)
         evict()
         return RenderPlan(camera: camera, background: scene.background, commands: commands)
     }
@@ -223,8 +227,22 @@ public final class RenderPlanner: @unchecked Sendable {
         return (mesh, origin)
     }
 
+    /// A merged mesh from the batch cache, or made and kept (see `cached`).
+    func cachedBatch(_ key: MeshKey, retain: @autoclosure () -> [AnyObject], make: () -> (Mesh, MapPoint)) -> (Mesh, MapPoint) {
+        if let e = batches[key], let m = e.mesh {
+            e.lastUsed = generation
+            return (m, e.origin)
+        }
+        let (mesh, origin) = make()
+        batches[key] = CacheEntry(mesh: mesh, origin: origin, retain: retain(), lastUsed: generation)
+        return (mesh, origin)
+    }
+
     private func evict() {
         let g = generation, keep = keepGenerations
+        if batches.values.contains(where: { g - $0.lastUsed >= keep }) {
+            batches = batches.filter { g - $0.value.lastUsed < keep }
+        }
         // (Rebuilt only when something is stale: an unchanged view keeps every entry.)
         if cache.values.contains(where: { g - $0.lastUsed >= keep }) {
             cache = cache.filter { g - $0.value.lastUsed < keep }
@@ -1078,6 +1096,9 @@ struct MeshKey: Hashable {
         case solid(SolidKey)
         /// A view-dependent, overdraw-culled line mesh: path, variant and the exact view.
         case culledPath(ObjectIdentifier, variant: Int, view: [Double])
+        /// Consecutive alike ground meshes merged into one (`batchGround`), with their origins'
+        /// offsets from the first one's.
+        case groundBatch([ObjectIdentifier], offsets: [Double])
     }
     var source: Source
     var bucket: Int
