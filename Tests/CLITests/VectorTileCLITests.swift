@@ -1,0 +1,87 @@
+import Foundation
+import GeoKit
+import MapCamera
+import MapImage
+import MapTestSupport
+import Testing
+
+/// Vector tiles from the command line: GDAL's archive (`MapTilesTests/Fixtures/vector`) drawn
+/// in the dark style and read back by Pillow, the same archive converted to PMTiles by PyPI's
+/// `pmtiles-convert` drawing the same pixels, `tiles inspect --tile`, and a damaged tile.
+@Suite(.serialized) struct VectorTileCLITests {
+    let dir: ScratchDirectory
+    init() throws { dir = try ScratchDirectory("vector-tiles") }
+
+    static let archive = repositoryRoot.appendingPathComponent("Tests/MapTilesTests/Fixtures/vector/vector-fixture.mbtiles").path
+    static let view = ["--center", "46.026,7.012", "--zoom", "13", "--size", "640x640", "--no-attribution"]
+
+    /// Pillow's reading of pixels of a PNG, as "r,g,b" lines.
+    func pillow(_ png: String, _ points: [(Int, Int)]) throws -> [String] {
+        let code = "import sys\nfrom PIL import Image\nim = Image.open(sys.argv[1]).convert('RGB')\n"
+            + "for a in sys.argv[2:]:\n    x, y = map(int, a.split(','))\n    print('%d,%d,%d' % im.getpixel((x, y)))\n"
+        let r = try runProgram("/usr/bin/python3", ["-c", code, png] + points.map { "\($0.0),\($0.1)" })
+        #expect(r.status == 0, "\(r.stderr)")
+        return r.stdout.split(separator: "\n").map(String.init)
+    }
+
+    func screen(_ lat: Double, _ lon: Double) -> (Int, Int) {
+        let camera = Camera(center: LatLng(lat: 46.026, lon: 7.012), zoom: 13, size: ScreenSize(width: 640, height: 640))
+        let s = camera.project(LatLng(lat: lat, lon: lon))!
+        return (Int(s.x), Int(s.y))
+    }
+
+    @Test func theDarkStyleDrawsGDALsLakeAndItsIsland() throws {
+        let out = dir.path("dark.png")
+        let r = try runMapwright(["render", "--tiles", Self.archive, "--style", "dark", "-o", out] + Self.view)
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        // The lake in the dark water (0x0F1B2D), the island in the dark land (0x454A53).
+        #expect(try pillow(out, [screen(46.016, 7.006), screen(46.010, 7.015)]) == ["15,27,45", "69,74,83"])
+    }
+
+    @Test func thePMTilesConversionDrawsTheSamePixels() throws {
+        let pm = dir.path("fixture.pmtiles")
+        let convert = repositoryRoot.appendingPathComponent(".venv-oracles/bin/pmtiles-convert").path
+        let c = try runProgram(convert, [Self.archive, pm])
+        #expect(c.status == 0, "\(c.stderr)")
+        let a = try runMapwright(["render", "--tiles", Self.archive, "-o", dir.path("a.png")] + Self.view)
+        let b = try runMapwright(["render", "--tiles", pm, "-o", dir.path("b.png")] + Self.view)
+        #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
+        let pa = try Bitmap(contentsOfPNGFile: dir.path("a.png")), pb = try Bitmap(contentsOfPNGFile: dir.path("b.png"))
+        #expect(pa.pixels == pb.pixels)
+        #expect(try pillow(dir.path("b.png"), [screen(46.016, 7.006)]) == ["170,211,223"])
+    }
+
+    @Test func inspectPrintsATilesLayersAndValues() throws {
+        let r = try runMapwright(["tiles", "inspect", Self.archive, "--tile", "10/531/364"])
+        #expect(r.status == 0, "\(r.stderr)")
+        for line in ["5 layers", "layer water (extent 4096): 1 features (1 polygons)", "  class: lake ×1",
+                     "layer transportation (extent 4096): 2 features (2 lines)", "  class: path ×1, primary ×1",
+                     "layer place (extent 4096): 1 features (1 points)", "  name: Testville ×1", "  intermittent: false ×1"] {
+            #expect(r.stdout.contains(line), "\(line) in \(r.stdout)")
+        }
+        let bad = try runMapwright(["tiles", "inspect", Self.archive, "--tile", "10/5310/364"])
+        #expect(bad.status != 0 && bad.stderr.contains("Z/X/Y"), "\(bad.stderr)")
+    }
+
+    /// A tile whose bytes are not a vector tile: a warning naming it and why, the ancestor drawn
+    /// instead; with `--strict`, an error and no image.
+    @Test func aDamagedTileIsNamedAndStrictRefusesTheImage() throws {
+        let copy = dir.path("damaged.mbtiles")
+        try FileManager.default.copyItem(atPath: Self.archive, toPath: copy)
+        // Zoom 13, the lake's tile (TMS row), replaced by bytes that end inside a field.
+        let py = "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
+            + "c.execute('update tiles set tile_data = ? where zoom_level = 13 and tile_column = 4255 and tile_row = 5277', (bytes([0x1a, 0x40, 0x0a]),))\n"
+            + "c.commit()\nprint(c.total_changes)\n"
+        let s = try runProgram("/usr/bin/python3", ["-c", py, copy])
+        #expect(s.stdout.hasPrefix("1"), "\(s.stdout) \(s.stderr)")
+        let out = dir.path("damaged.png")
+        let r = try runMapwright(["render", "--tiles", copy, "-o", out] + Self.view)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("tile 13/4255/2914") && r.stderr.contains("vector tile: byte 1"), "\(r.stderr)")
+        // The parent (zoom 12) stands in: the lake is still there.
+        #expect(try pillow(out, [screen(46.016, 7.006)]) == ["170,211,223"])
+        let strict = try runMapwright(["render", "--tiles", copy, "--strict", "-o", dir.path("strict.png")] + Self.view)
+        #expect(strict.status != 0 && strict.stderr.contains("tile 13/4255/2914"), "\(strict.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("strict.png")))
+    }
+}
