@@ -44,7 +44,12 @@ public final class MapServer: Sendable {
         options.cacheLimitBytes = config.tileCacheMegabytes << 20
         options.offline = config.offline
         layers = try config.tiles.map { spec in
-            do { return TileLayer(source: try TileSources.open(spec, options: options)) } catch {
+            do {
+                let layer = TileLayer(source: try TileSources.open(spec, options: options))
+                // Vector tiles are drawn in the server's style (`--style`), as the embedded basemap is.
+                if let style = VectorTileStyle.named(config.style) { layer.vectorStyle = style }
+                return layer
+            } catch {
                 throw ServerConfigError(key: "tiles", reason: "'\(spec)': \(error)")
             }
         }
@@ -208,6 +213,8 @@ public final class MapServer: Sendable {
             throw APIError.bad(nil, "\(error)")
         }
         snap.tileLayers = layers
+        // Vector tiles in the request's style (Mapbox's dark style ids, Google's theme), else the server's.
+        snap.vectorStyle = VectorTileStyle.named(doc.style ?? config.style)
         if !snap.tileLayers.isEmpty, snap.basemapStyle == nil { snap.background = Color(rgb: 0xF2EFE9) }
         return snap
     }

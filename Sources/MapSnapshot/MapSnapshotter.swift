@@ -55,6 +55,9 @@ public struct Snapshot: Sendable {
         get { tileLayers }
         set { tileLayers = newValue }
     }
+    /// The style vector tile layers are drawn in for this image, or nil for each layer's own
+    /// (`TileLayer.vectorStyle`): a server draws one set of layers in each request's style.
+    public var vectorStyle: VectorTileStyle?
     /// How long a render waits for the view's tiles, seconds; nil does not wait (tiles that
     /// are not loaded are requested, and stand-ins are drawn meanwhile, as a window does).
     public var tileWait: Double?
@@ -205,10 +208,11 @@ public final class MapSnapshotter: @unchecked Sendable {
                 if let wait = snapshot.tileWait { layer.load(cover, timeout: wait) } else { layer.request(cover) }
                 tileProblems += layer.problems(cover)
                 if layer.isVector {
-                    let (ground, found) = layer.vectorGround(cover, zoom: camera.zoom)
+                    let style = snapshot.vectorStyle ?? layer.vectorStyle
+                    let (ground, found) = layer.vectorGround(cover, zoom: camera.zoom, style: style)
                     scene.basemap += ground
                     places += found
-                    if labelStyle == nil { labelStyle = layer.vectorStyle.labels }
+                    if labelStyle == nil { labelStyle = style.labels }
                 } else {
                     scene.basemap += layer.groundImages(cover).map { Overlay.image($0) }
                 }

@@ -195,6 +195,7 @@ public struct SceneLoader {
                 throw SceneLoadError("style", "unknown style '\(doc.style ?? "")' (expected light or dark)")
             }
             for layer in still.tileLayers where layer.isVector { layer.vectorStyle = style }
+            still.vectorStyle = style
         }
         let wait = doc.tilesTimeout ?? 30
         guard wait.isFinite, wait >= 0, wait <= 3600 else { throw SceneLoadError("tilesTimeout", "\(Self.fmt(wait)) is not in 0…3600 s") }

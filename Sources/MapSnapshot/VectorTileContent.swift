@@ -113,8 +113,7 @@ extension TileLayer {
     /// The vector tiles' ground for the view (areas, then lines, in `style`'s drawing order
     /// across every tile) and their places, each once. Tiles not loaded are stood in for by
     /// loaded children and the nearest loaded ancestor, as raster tiles are.
-    func vectorGround(_ cover: [CoverTile], zoom: Double) -> (overlays: [Overlay], places: [BasemapPlace]) {
-        let style = vectorStyle
+    func vectorGround(_ cover: [CoverTile], zoom: Double, style: VectorTileStyle) -> (overlays: [Overlay], places: [BasemapPlace]) {
         var drawn: [(VectorTileContent, Int)] = []
         var seen = Set<CoverTile>()
         for tile in cover {

@@ -37,7 +37,7 @@ struct ServeCommand: ParsableCommand {
     var noCache = false
     @Option(name: .customLong("cache-mb"), help: "The rendered-image cache in megabytes (default 256; 0 turns it off).")
     var cacheMB: Int?
-    @Option(help: "The embedded basemap's style: light (default) or dark.")
+    @Option(help: "The style of the embedded basemap and of vector tiles: light (default) or dark.")
     var style: String?
     @Option(name: .customLong("tile-cache"), help: ArgumentHelp("A disk cache for HTTP tile sources.", valueName: "DIR"))
     var tileCache: String?

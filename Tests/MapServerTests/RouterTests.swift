@@ -573,4 +573,26 @@ import Testing
             #expect(j.body.text.contains("Test raster"))
         }
     }
+
+    /// A vector archive behind the server: static maps draw GDAL's lake in the light style, and in
+    /// the dark one when a Mapbox style id says dark, from the same layers.
+    @Test func vectorTilesFollowEachRequestsStyle() async throws {
+        let archive = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../MapTilesTests/Fixtures/vector/vector-fixture.mbtiles").standardized.path
+        var c = ServerConfig()
+        c.workers = 1
+        c.tiles = [archive]
+        let server = try MapServer(config: c)
+        defer { server.shutdown() }
+        let app = Application(router: server.router())
+        try await app.test(.router) { client in
+            // The lake's north part (46.016, 7.006) is the centre of each image.
+            let light = try await client.execute(uri: "/static?center=46.016,7.006&zoom=13&size=100x100&attribution=false", method: .get)
+            #expect(light.status == .ok)
+            #expect(try Bitmap(imageData: light.body.bytes).pixel(x: 50, y: 50) == RGBA8(r: 0xAA, g: 0xD3, b: 0xDF, a: 255))
+            let dark = try await client.execute(uri: "/styles/v1/me/dark-v11/static/7.006,46.016,13/100x100?attribution=false", method: .get)
+            #expect(dark.status == .ok, "\(dark.body.text)")
+            #expect(try Bitmap(imageData: dark.body.bytes).pixel(x: 50, y: 50) == RGBA8(r: 0x0F, g: 0x1B, b: 0x2D, a: 255))
+        }
+    }
 }
