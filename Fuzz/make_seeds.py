@@ -149,5 +149,14 @@ try:
 except ImportError:
     print("pmtiles missing: no PMTiles seed (PYTHONPATH=.venv-oracles/lib/python3*/site-packages)", file=sys.stderr)
 shutil.rmtree(tmp)
+
+# Vector tiles GDAL's MVT driver wrote (Tests/MapTilesTests/Fixtures/vector), gzipped as stored
+# and inflated, and the MVT spec's example geometry in a one-layer tile.
+import gzip
+c = sqlite3.connect(root + "/Tests/MapTilesTests/Fixtures/vector/vector-fixture.mbtiles")
+for z, x, y, data in c.execute("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles WHERE zoom_level IN (10, 13, 14) LIMIT 6"):
+    put("mvt", "gdal-%d-%d-%d.mvt.gz" % (z, x, y), data)
+    put("mvt", "gdal-%d-%d-%d.mvt" % (z, x, y), gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data)
+c.close()
 for t in sorted(os.listdir(out)):
     print(t, len(os.listdir(os.path.join(out, t))))

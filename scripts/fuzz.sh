@@ -22,7 +22,7 @@ CONFIG=${FUZZ_CONFIG:-debug}
 # label is measured, Cairo's font caches…) is not a leak of ours: the suppressions that
 # scripts/sanitize.sh uses.
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/Fuzz/sanitizers/lsan.supp:print_suppressions=0}
-TARGETS="csv gpx geojson polyline scene png jpeg webp image pmtiles mbtiles google mapbox query gestures svgpath"
+TARGETS="csv gpx geojson polyline scene png jpeg webp image pmtiles mbtiles mvt google mapbox query gestures svgpath"
 
 build() {
   swift build --package-path Fuzz -c "$CONFIG" --sanitize=address -Xswiftc -sanitize=fuzzer \

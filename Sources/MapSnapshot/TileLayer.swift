@@ -40,6 +40,20 @@ public final class TileLayer: @unchecked Sendable {
         set { lock.withLock { _vectorStyle = newValue } }
     }
     private var _vectorStyle = VectorTileStyle.light
+    /// The last view's vector ground, with the tile contents it was made of (kept alive so their
+    /// identities in the key stay theirs).
+    private var vectorGroundMemo: (key: VectorGroundKey, contents: [VectorTileContent], overlays: [Overlay], places: [BasemapPlace])?
+
+    func lastVectorGround(_ key: VectorGroundKey) -> (overlays: [Overlay], places: [BasemapPlace])? {
+        lock.withLock {
+            guard let m = vectorGroundMemo, m.key == key else { return nil }
+            return (m.overlays, m.places)
+        }
+    }
+
+    func keepVectorGround(_ key: VectorGroundKey, contents: [VectorTileContent], overlays: [Overlay], places: [BasemapPlace]) {
+        lock.withLock { vectorGroundMemo = (key, contents, overlays, places) }
+    }
     /// Called (on any thread) when a requested tile has arrived or failed.
     public var onChange: (@Sendable () -> Void)? {
         get { lock.withLock { _onChange } }

@@ -124,6 +124,10 @@ extension TileLayer {
         }
         // Coarser tiles first, so that finer ones are drawn over them within each kind.
         drawn.sort { $0.0.id.z < $1.0.id.z }
+        // The same tiles in the same style at the same zoom (a still, a pan) give the same overlays.
+        let key = VectorGroundKey(tiles: drawn.map { VectorGroundKey.Tile(content: ObjectIdentifier($0.0), wrap: $0.1) },
+                                  style: style, zoom: zoom, opacity: opacity)
+        if let hit = lastVectorGround(key) { return hit }
         let shapes = drawn.map { $0.0.shapes(wrap: $0.1) }
         var out: [Overlay] = []
         func color(_ c: BasemapColor) -> Color { Color(c).withOpacity(opacity) }
@@ -180,6 +184,20 @@ extension TileLayer {
                 places.append(p)
             }
         }
+        keepVectorGround(key, contents: drawn.map(\.0), overlays: out, places: places)
         return (out, places)
     }
+}
+
+/// What decides a view's vector ground: the tiles drawn (their contents and world copies), the
+/// style, the zoom (line widths) and the layer's opacity.
+struct VectorGroundKey: Equatable {
+    struct Tile: Equatable {
+        var content: ObjectIdentifier
+        var wrap: Int
+    }
+    var tiles: [Tile]
+    var style: VectorTileStyle
+    var zoom: Double
+    var opacity: Double
 }

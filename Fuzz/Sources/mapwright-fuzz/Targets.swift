@@ -30,6 +30,7 @@ let targets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
     ("image", { bytes in _ = try? Bitmap(imageData: bytes) }),
     ("pmtiles", fuzzPMTiles),
     ("mbtiles", fuzzMBTiles),
+    ("mvt", fuzzVectorTile),
     ("google", { bytes in
         let raw = String(decoding: bytes, as: UTF8.self)
         guard let query = try? QueryString.parse(Substring(raw)) else { return }
@@ -106,6 +107,27 @@ func fuzzMBTiles(_ bytes: [UInt8]) {
     defer { try? FileManager.default.removeItem(atPath: path) }
     guard let source = try? MBTilesSource(path: path) else { return }
     for id in probeTiles { _ = try? blockingAwait { try await source.tileData(id) } }
+}
+
+/// A vector tile: decoded (gzip or not), each feature read by the schema and placed on the map,
+/// as `TileLayer` does with every tile it fetches.
+func fuzzVectorTile(_ bytes: [UInt8]) {
+    guard let tile = try? VectorTile(data: bytes) else { return }
+    let id = try! TileID(z: 14, x: 8704, y: 5972)
+    for layer in tile.layers {
+        for f in layer.features {
+            switch f.geometry {
+            case .polygons(let p):
+                _ = VectorTileSchema.kind(layer: layer.name, properties: f.properties, isArea: true)
+                for rings in p { for ring in rings { for q in ring { _ = layer.mapPoint(q, tile: id) } } }
+            case .lines(let l):
+                _ = VectorTileSchema.kind(layer: layer.name, properties: f.properties, isArea: false)
+                for line in l { for q in line { _ = layer.mapPoint(q, tile: id) } }
+            case .points(let pts):
+                for q in pts { _ = VectorTileSchema.place(layer: layer.name, properties: f.properties, point: layer.mapPoint(q, tile: id)) }
+            }
+        }
+    }
 }
 
 let selected: @Sendable ([UInt8]) -> Void = {

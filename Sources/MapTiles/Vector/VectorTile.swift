@@ -83,6 +83,9 @@ public struct VectorTile: Sendable {
     public static let maxBytes = 16 << 20
     /// The most layers one tile may hold.
     public static let maxLayers = 1000
+    /// The most features one tile may hold, over all its layers (a dense city tile at zoom 14
+    /// holds about 10 000).
+    public static let maxFeatures = 200_000
     /// How far past its tile a coordinate may lie, in extents (real tiles buffer a few percent).
     public static let maxCoordinateMargin = 8
 
@@ -104,6 +107,7 @@ public struct VectorTile: Sendable {
     private static func decodeLayers(_ raw: UnsafeRawBufferPointer) throws(TileError) -> [Layer] {
             var r = ProtoReader(raw, start: 0, end: raw.count)
             var layers: [Layer] = []
+            var features = 0
             while !r.isAtEnd {
                 let (field, wire) = try r.key()
                 if field == 3 && wire == 2 {
@@ -111,7 +115,9 @@ public struct VectorTile: Sendable {
                     guard layers.count < Self.maxLayers else {
                         throw TileError(.decode, "vector tile: more than \(Self.maxLayers) layers")
                     }
-                    layers.append(try Self.layer(raw, range))
+                    let layer = try Self.layer(raw, range, budget: maxFeatures - features)
+                    features += layer.features.count
+                    layers.append(layer)
                 } else {
                     try r.skip(wire)
                 }
@@ -119,7 +125,7 @@ public struct VectorTile: Sendable {
             return layers
     }
 
-    private static func layer(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>) throws(TileError) -> Layer {
+    private static func layer(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>, budget: Int) throws(TileError) -> Layer {
         var r = ProtoReader(raw, start: range.lowerBound, end: range.upperBound)
         var name: String?
         var version = 1
@@ -132,7 +138,11 @@ public struct VectorTile: Sendable {
             let (field, wire) = try r.key()
             switch (field, wire) {
             case (1, 2): name = try r.string()
-            case (2, 2): featureRanges.append(try r.lengthDelimited())
+            case (2, 2):
+                guard featureRanges.count < budget else {
+                    throw TileError(.decode, "vector tile: byte \(at): more than \(maxFeatures) features in the tile")
+                }
+                featureRanges.append(try r.lengthDelimited())
             case (3, 2): keys.append(try r.string())
             case (4, 2): values.append(try value(raw, try r.lengthDelimited()))
             case (5, 0):
