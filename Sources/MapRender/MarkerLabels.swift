@@ -93,7 +93,11 @@ struct MarkerLabels {
     /// order (drawing order, each overlay in the world copies it is drawn in).
     init(_ scene: Scene, camera: Camera) {
         let copies = PlanView(camera: camera).worldCopies
-        for overlay in scene.drawingOrder {
+        scene.forEachInDrawingOrder { overlay in
+            switch overlay {
+            case .marker, .cluster: break
+            default: return
+            }
             let shifts = overlay.worldXExtent.map { copies.shifts(lo: $0.lo, hi: $0.hi) } ?? [0]
             for k in shifts {
                 switch overlay {

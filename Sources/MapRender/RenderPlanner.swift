@@ -104,10 +104,10 @@ public final class RenderPlanner: @unchecked Sendable {
             body(copyView(k))
             if k != 0 { for i in first ..< commands.count { commands[i].origin.x += Double(k) } }
         }
-        for overlay in scene.drawingOrder {
+        scene.forEachInDrawingOrder { overlay in
             guard let x = overlay.worldXExtent else {
                 plan(overlay, view, copy: 0, &commands, &labels)
-                continue
+                return
             }
             for k in view.worldCopies.shifts(lo: x.lo, hi: x.hi) {
                 inCopy(k) { plan(overlay, $0, copy: k, &commands, &labels) }

@@ -131,20 +131,31 @@ public struct Scene: Sendable {
     /// Basemap layers, then the overlays sorted by `effectiveZIndex` (stable) with the basemap's
     /// labels before the first overlay whose z-index is `basemapLabelsZIndex` or more.
     public var drawingOrder: [Overlay] {
+        var out: [Overlay] = []
+        out.reserveCapacity(basemap.count + overlays.count + basemapLabels.count)
+        forEachInDrawingOrder { out.append($0) }
+        return out
+    }
+
+    /// Calls `body` with every overlay in `drawingOrder`, without building that array (a vector
+    /// basemap hands over tens of thousands of overlays a frame; copying each costs).
+    public func forEachInDrawingOrder(_ body: (Overlay) -> Void) {
+        for o in basemap { body(o) }
         let z = overlays.map(\.effectiveZIndex)
         // Usually already in order (one kind, or kinds added bottom to top): nothing to sort.
-        let sorted: [Overlay], zs: [Int]
-        if zip(z, z.dropFirst()).allSatisfy({ $0 <= $1 }) {
-            if basemap.isEmpty && basemapLabels.isEmpty { return overlays }
-            sorted = overlays; zs = z
-        } else {
+        let order: [Int]? = zip(z, z.dropFirst()).allSatisfy({ $0 <= $1 }) ? nil
             // A stable sort of the indices by the z-indices read once (reading them in the
             // comparison copied the overlays over and over).
-            let order = z.indices.sorted { z[$0] != z[$1] ? z[$0] < z[$1] : $0 < $1 }
-            sorted = order.map { overlays[$0] }; zs = order.map { z[$0] }
+            : z.indices.sorted { z[$0] != z[$1] ? z[$0] < z[$1] : $0 < $1 }
+        var labelsDrawn = basemapLabels.isEmpty
+        for k in overlays.indices {
+            let i = order?[k] ?? k
+            if !labelsDrawn, z[i] >= Self.basemapLabelsZIndex {
+                for l in basemapLabels { body(l) }
+                labelsDrawn = true
+            }
+            body(overlays[i])
         }
-        if basemapLabels.isEmpty { return basemap + sorted }
-        let split = zs.firstIndex { $0 >= Self.basemapLabelsZIndex } ?? sorted.count
-        return basemap + sorted[..<split] + basemapLabels + sorted[split...]
+        if !labelsDrawn { for l in basemapLabels { body(l) } }
     }
 }

@@ -210,7 +210,7 @@ public final class MapSnapshotter: @unchecked Sendable {
                 if layer.isVector {
                     let style = snapshot.vectorStyle ?? layer.vectorStyle
                     let (ground, found) = layer.vectorGround(cover, zoom: camera.zoom, style: style)
-                    scene.basemap += ground
+                    if scene.basemap.isEmpty { scene.basemap = ground } else { scene.basemap += ground }
                     places += found
                     if labelStyle == nil { labelStyle = style.labels }
                 } else {
