@@ -88,10 +88,59 @@ final class VectorTileContent: @unchecked Sendable {
         vertexCount = vertices
     }
 
+    /// The shapes in the copy of the world `wrap` whole widths east (negative: west); with
+    /// `part` (a tile inside this one that this one stands in for), only what lies in it: areas
+    /// and lines clipped to its square, its places, its square.
+    func shapes(wrap: Int, part: TileID? = nil) -> Shapes {
+        guard let part, part != id else { return shapes(wrap: wrap) }
+        return lock.withLock {
+            let key = PartKey(part: part, wrap: wrap)
+            if let s = parts[key] { return s }
+            let r = part.mapRect, dx = Double(wrap)
+            let rect = MapRect(origin: MapPoint(x: r.minX + dx, y: r.minY), width: r.width, height: r.height)
+            let whole = wrap == 0 ? base : shiftedShapes(wrap)
+            var s = Shapes()
+            for a in whole.areas {
+                guard let b = a.exterior.bounds, b.maxX >= rect.minX, b.minX <= rect.maxX, b.maxY >= rect.minY, b.minY <= rect.maxY else { continue }
+                let ext = rect.clip(ring: a.exterior.points)
+                guard ext.count >= 3, let e = try? GeoPath(points: ext) else { continue }
+                let holes = a.holes.compactMap { h -> GeoPath? in
+                    let c = rect.clip(ring: h.points)
+                    return c.count >= 3 ? try? GeoPath(points: c) : nil
+                }
+                s.areas.append(Area(kind: a.kind, exterior: e, holes: holes))
+            }
+            for l in whole.lines {
+                guard let b = l.path.bounds, b.maxX >= rect.minX, b.minX <= rect.maxX, b.maxY >= rect.minY, b.minY <= rect.maxY else { continue }
+                for piece in rect.clip(polyline: l.path.points) {
+                    if let p = try? GeoPath(points: piece) { s.lines.append(Line(kind: l.kind, path: p)) }
+                }
+            }
+            s.places = whole.places.filter { rect.contains($0.point) }
+            if whole.square != nil {
+                s.square = try? GeoPath(points: [MapPoint(x: rect.minX, y: rect.minY), MapPoint(x: rect.maxX, y: rect.minY),
+                                                 MapPoint(x: rect.maxX, y: rect.maxY), MapPoint(x: rect.minX, y: rect.maxY)])
+            }
+            if parts.count > 64 { parts.removeAll() }
+            parts[key] = s
+            return s
+        }
+    }
+
+    private struct PartKey: Hashable {
+        var part: TileID
+        var wrap: Int
+    }
+    private var parts: [PartKey: Shapes] = [:]
+
     /// The shapes in the copy of the world `wrap` whole widths east (negative: west).
     func shapes(wrap: Int) -> Shapes {
         guard wrap != 0 else { return base }
-        return lock.withLock {
+        return lock.withLock { shiftedShapes(wrap) }
+    }
+
+    /// (With the lock held.)
+    private func shiftedShapes(_ wrap: Int) -> Shapes {
             if let s = shifted[wrap] { return s }
             let dx = Double(wrap)
             func move(_ p: GeoPath) -> GeoPath {
@@ -105,7 +154,6 @@ final class VectorTileContent: @unchecked Sendable {
             if shifted.count > 4 { shifted.removeAll() }
             shifted[wrap] = s
             return s
-        }
     }
 }
 
@@ -114,21 +162,25 @@ extension TileLayer {
     /// across every tile) and their places, each once. Tiles not loaded are stood in for by
     /// loaded children and the nearest loaded ancestor, as raster tiles are.
     func vectorGround(_ cover: [CoverTile], zoom: Double, style: VectorTileStyle) -> (overlays: [Overlay], places: [BasemapPlace]) {
-        var drawn: [(VectorTileContent, Int)] = []
-        var seen = Set<CoverTile>()
+        // Each drawn tile's content, world copy and the part of it drawn (an ancestor standing in
+        // for a missing tile is drawn in that tile's square only, as a raster stand-in is).
+        var drawn: [(content: VectorTileContent, wrap: Int, part: TileID)] = []
+        var seen = Set<VectorGroundKey.Tile>()
         for tile in cover {
             guard let id = tile.tileID else { continue }
-            for c in vectorStandIns(for: id) where seen.insert(CoverTile(z: c.id.z, x: c.id.x, y: c.id.y, wrap: tile.wrap)).inserted {
-                drawn.append((c, tile.wrap))
+            for c in vectorStandIns(for: id) {
+                let part = c.id.z < id.z ? id : c.id
+                let k = VectorGroundKey.Tile(content: ObjectIdentifier(c), wrap: tile.wrap, part: part)
+                if seen.insert(k).inserted { drawn.append((c, tile.wrap, part)) }
             }
         }
         // Coarser tiles first, so that finer ones are drawn over them within each kind.
-        drawn.sort { $0.0.id.z < $1.0.id.z }
+        drawn.sort { $0.content.id.z < $1.content.id.z }
         // The same tiles in the same style at the same zoom (a still, a pan) give the same overlays.
-        let key = VectorGroundKey(tiles: drawn.map { VectorGroundKey.Tile(content: ObjectIdentifier($0.0), wrap: $0.1) },
+        let key = VectorGroundKey(tiles: drawn.map { VectorGroundKey.Tile(content: ObjectIdentifier($0.content), wrap: $0.wrap, part: $0.part) },
                                   style: style, zoom: zoom, opacity: opacity)
         if let hit = lastVectorGround(key) { return hit }
-        let shapes = drawn.map { $0.0.shapes(wrap: $0.1) }
+        let shapes = drawn.map { $0.content.shapes(wrap: $0.wrap, part: $0.part) }
         var out: [Overlay] = []
         func color(_ c: BasemapColor) -> Color { Color(c).withOpacity(opacity) }
         for s in shapes {
@@ -174,17 +226,18 @@ extension TileLayer {
             stroke(l.path, width: w, c, round: l.kind != .rail)
         }
         // A place given by two tiles (a stand-in and a child, two zooms of a pitched view) is
-        // labelled once: the same name within about 400 m (1e-5 of the world) is the same place.
+        // labelled once, where the finest tile puts it: the same name within about 400 m (1e-5
+        // of the world) is the same place.
         var places: [BasemapPlace] = []
         var byName: [String: [MapPoint]] = [:]
-        for s in shapes {
+        for s in shapes.reversed() {
             for p in s.places {
                 if byName[p.name]?.contains(where: { abs($0.x - p.point.x) < 1e-5 && abs($0.y - p.point.y) < 1e-5 }) == true { continue }
                 byName[p.name, default: []].append(p.point)
                 places.append(p)
             }
         }
-        keepVectorGround(key, contents: drawn.map(\.0), overlays: out, places: places)
+        keepVectorGround(key, contents: drawn.map(\.content), overlays: out, places: places)
         return (out, places)
     }
 }
@@ -192,9 +245,10 @@ extension TileLayer {
 /// What decides a view's vector ground: the tiles drawn (their contents and world copies), the
 /// style, the zoom (line widths) and the layer's opacity.
 struct VectorGroundKey: Equatable {
-    struct Tile: Equatable {
+    struct Tile: Hashable {
         var content: ObjectIdentifier
         var wrap: Int
+        var part: TileID
     }
     var tiles: [Tile]
     var style: VectorTileStyle

@@ -84,4 +84,53 @@ import Testing
         #expect(strict.status != 0 && strict.stderr.contains("tile 13/4255/2914"), "\(strict.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.path("strict.png")))
     }
+
+    /// The archive exported by PyPI's `mb-util` to a `z/x/y.pbf` tree, read as a directory and
+    /// served over HTTP on 127.0.0.1 (a `…/{y}.pbf` template is a vector source): both draw the
+    /// archive's pixels.
+    @Test func aDirectoryAndAnHTTPServerOfPbfTilesDrawTheArchivesPixels() throws {
+        let tree = dir.path("tree")
+        let mbutil = repositoryRoot.appendingPathComponent(".venv-oracles/bin/mb-util").path
+        let e = try runProgram(mbutil, ["--image_format=pbf", "--scheme=xyz", Self.archive, tree])
+        #expect(e.status == 0, "\(e.stderr)")
+        #expect(FileManager.default.fileExists(atPath: tree + "/13/4255/2914.pbf"))
+        let a = try runMapwright(["render", "--tiles", Self.archive, "-o", dir.path("archive.png")] + Self.view)
+        let d = try runMapwright(["render", "--tiles", tree, "-o", dir.path("tree.png")] + Self.view)
+        #expect(a.status == 0 && d.status == 0, "\(a.stderr) \(d.stderr)")
+        let want = try Bitmap(contentsOfPNGFile: dir.path("archive.png")).pixels
+        #expect(try Bitmap(contentsOfPNGFile: dir.path("tree.png")).pixels == want)
+
+        let portFile = dir.path("port")
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        server.arguments = [URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Oracles/fault_tile_server.py").path,
+                            tree, portFile]
+        try server.run()
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        for _ in 0 ..< 100 where !FileManager.default.fileExists(atPath: portFile) { usleep(50_000) }
+        let port = try String(contentsOfFile: portFile, encoding: .utf8)
+        // The server has tiles only where the archive does: the others are 404s (warnings; their
+        // ancestors stand in, so only the archive's own tiles are compared).
+        let h = try runMapwright(["render", "--tiles", "http://127.0.0.1:\(port)/{z}/{x}/{y}.pbf", "-o", dir.path("http.png")] + Self.view)
+        #expect(h.status == 0, "\(h.stderr)")
+        let got = try Bitmap(contentsOfPNGFile: dir.path("http.png"))
+        let archive = try Bitmap(contentsOfPNGFile: dir.path("archive.png"))
+        let camera = Camera(center: LatLng(lat: 46.026, lon: 7.012), zoom: 13, size: ScreenSize(width: 640, height: 640))
+        var compared = 0, differing = 0
+        for y in 0 ..< 640 {
+            for x in 0 ..< 640 {
+                // Tiles 13/4255/2912…2914 hold the lake, the road, the building and the place.
+                guard let g = camera.unproject(ScreenPoint(x: Double(x) + 0.5, y: Double(y) + 0.5)),
+                      let t = try? TileID.containing(g, zoom: 13), t.x == 4255, (2912 ... 2914).contains(t.y),
+                      let p = got.pixel(x: x, y: y), let q = archive.pixel(x: x, y: y) else { continue }
+                compared += 1
+                if max(abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b))) > 2 { differing += 1 }
+            }
+        }
+        // A neighbour's ancestor, standing in for its 404, overlaps the edge of the layer that
+        // crosses into it by its buffer: a few antialiased edge pixels, nothing else.
+        #expect(compared > 100_000 && differing * 1000 < compared, "\(differing) of \(compared) pixels differ")
+        let log = (try? String(contentsOfFile: tree + "/requests.log", encoding: .utf8)) ?? ""
+        #expect(log.contains("/13/4255/2914.pbf"), "\(log)")
+    }
 }

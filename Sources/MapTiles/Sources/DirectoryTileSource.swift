@@ -2,7 +2,7 @@ import Foundation
 import GeoKit
 
 /// A directory tree of tiles, `{z}/{x}/{y}.{png,jpg,jpeg,webp}` (what `gdal2tiles.py --xyz`,
-/// `mb-util` and `mapwright tiles -o DIR/` write). Rows are XYZ (north first) unless `tms`.
+/// `mb-util` and `mapwright tiles -o DIR/` write), or vector tiles `{z}/{x}/{y}.{pbf,mvt}`. Rows are XYZ (north first) unless `tms`.
 /// The zoom range comes from the numbered folders; a `metadata.json` (mb-util's) or
 /// `tilemapresource.xml` is not needed.
 public struct DirectoryTileSource: TileSource {
@@ -25,10 +25,10 @@ public struct DirectoryTileSource: TileSource {
            let ys = try? fm.contentsOfDirectory(atPath: "\(path)/\(minZ)/\(x)") {
             for y in ys {
                 let ext = (y as NSString).pathExtension.lowercased()
-                if ["png", "jpg", "jpeg", "webp"].contains(ext), !found.contains(ext) { found.append(ext) }
+                if Self.extensions.contains(ext), !found.contains(ext) { found.append(ext) }
             }
         }
-        extensions = found + ["png", "jpg", "jpeg", "webp"].filter { !found.contains($0) }
+        extensions = found + Self.extensions.filter { !found.contains($0) }
         var attribution: String?
         var name = path
         if let data = fm.contents(atPath: "\(path)/metadata.json"),
@@ -36,9 +36,12 @@ public struct DirectoryTileSource: TileSource {
             attribution = obj["attribution"] as? String
             name = (obj["name"] as? String).map { "\($0) (\(path))" } ?? path
         }
-        info = TileSourceInfo(name: name, format: found.first.map { $0 == "jpeg" ? "jpg" : $0 }, minZoom: minZ, maxZoom: maxZ,
-                              attribution: attribution)
+        info = TileSourceInfo(name: name, format: found.first.map { $0 == "jpeg" ? "jpg" : $0 == "mvt" ? "pbf" : $0 },
+                              minZoom: minZ, maxZoom: maxZ, attribution: attribution.map(TileSources.plainText))
     }
+
+    /// The file extensions a tile may have, images first.
+    static let extensions = ["png", "jpg", "jpeg", "webp", "pbf", "mvt"]
 
     public func tileData(_ id: TileID) async throws -> [UInt8]? {
         try Task.checkCancellation()

@@ -101,8 +101,22 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
             cacheRoot = nil
             budget = nil
         }
-        info = TileSourceInfo(name: template, format: nil, minZoom: options.minZoom, maxZoom: options.maxZoom,
-                              tileSize: options.tileSize, attribution: options.attribution)
+        info = TileSourceInfo(name: template, format: Self.format(ofTemplate: template), minZoom: options.minZoom,
+                              maxZoom: options.maxZoom, tileSize: options.tileSize, attribution: options.attribution)
+    }
+
+    /// The tile format a template's path names by its extension (`…/{y}.pbf`, `{y}.mvt?key=…`:
+    /// vector tiles; `.png`, `.jpg`, `.webp`), or nil when it names none (images, told apart by
+    /// their bytes).
+    static func format(ofTemplate template: String) -> String? {
+        let path = template.split(separator: "?", maxSplits: 1).first.map(String.init) ?? template
+        let ext = (path as NSString).pathExtension.lowercased()
+        switch ext {
+        case "pbf", "mvt": return "pbf"
+        case "png", "webp": return ext
+        case "jpg", "jpeg": return "jpg"
+        default: return nil
+        }
     }
 
     /// The URL of a tile.
@@ -154,7 +168,9 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
     private func fetch(_ id: TileID, url: String, file: String?, cached: (data: [UInt8], meta: CacheMeta)?) async throws -> [UInt8]? {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "User-Agent", value: HTTPTileOptions.userAgent)
-        request.headers.add(name: "Accept", value: "image/webp,image/png,image/jpeg,image/*;q=0.8")
+        request.headers.add(name: "Accept", value: info.format == "pbf"
+            ? "application/vnd.mapbox-vector-tile,application/x-protobuf,application/octet-stream;q=0.8"
+            : "image/webp,image/png,image/jpeg,image/*;q=0.8")
         if let etag = cached?.meta.etag { request.headers.add(name: "If-None-Match", value: etag) }
         if let lm = cached?.meta.lastModified { request.headers.add(name: "If-Modified-Since", value: lm) }
         let response: HTTPClientResponse
@@ -197,7 +213,7 @@ public final class HTTPTileSource: TileSource, @unchecked Sendable {
         let type = response.headers.first(name: "Content-Type")?.lowercased() ?? ""
         if !type.isEmpty, !type.hasPrefix("image/"), !type.hasPrefix("application/octet-stream"),
            !type.hasPrefix("application/x-protobuf"), !type.hasPrefix("application/vnd.mapbox-vector-tile") {
-            throw TileError(.fetch, "tile \(id): content type \(type) is not an image (\(url))")
+            throw TileError(.fetch, "tile \(id): content type \(type) is not an image or a vector tile (\(url))")
         }
         let bytes = [UInt8](body.readableBytesView)
         if let file, !Self.noStore(response.headers) {

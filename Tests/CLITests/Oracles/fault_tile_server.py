@@ -41,7 +41,7 @@ class Handler(BaseHTTPRequestHandler):
         if self.headers.get("If-None-Match") == etag:
             self.send_response(304); self.send_header("ETag", etag); self.send_header("Cache-Control", cache_control)
             self.end_headers(); return
-        ctype = "image/png"
+        ctype = "application/x-protobuf" if path.endswith(".pbf") else "image/png"
         rng = self.headers.get("Range")
         if rng and rng.startswith("bytes=") and fault != "norange":
             # Range requests (PMTiles over HTTP): 206 with the slice.
