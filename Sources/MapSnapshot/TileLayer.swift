@@ -51,6 +51,17 @@ public final class TileLayer: @unchecked Sendable {
         }
     }
 
+    /// The last set of drawn tiles' merged shapes, with the contents they come from.
+    private var mergedMemo: (tiles: [VectorGroundKey.Tile], contents: [VectorTileContent], shapes: MergedVectorShapes)?
+
+    func lastMergedShapes(_ tiles: [VectorGroundKey.Tile]) -> MergedVectorShapes? {
+        lock.withLock { mergedMemo?.tiles == tiles ? mergedMemo?.shapes : nil }
+    }
+
+    func keepMergedShapes(_ tiles: [VectorGroundKey.Tile], contents: [VectorTileContent], _ shapes: MergedVectorShapes) {
+        lock.withLock { mergedMemo = (tiles, contents, shapes) }
+    }
+
     func keepVectorGround(_ key: VectorGroundKey, contents: [VectorTileContent], overlays: [Overlay], places: [BasemapPlace]) {
         lock.withLock { vectorGroundMemo = (key, contents, overlays, places) }
     }

@@ -157,7 +157,44 @@ final class VectorTileContent: @unchecked Sendable {
     }
 }
 
+/// The shapes of a set of drawn tiles, merged in drawing order.
+struct MergedVectorShapes {
+    var areas: [VectorTileContent.Area] = []
+    var lines: [VectorTileContent.Line] = []
+    var squares: [GeoPath] = []
+    var places: [BasemapPlace] = []
+}
+
 extension TileLayer {
+    /// The drawn tiles' shapes: squares, then areas and lines each in one stable sort by kind
+    /// across tiles (each kind under the next, whichever tile it is in), and the places once each.
+    func mergedShapes(_ tiles: [VectorGroundKey.Tile], drawn: [(content: VectorTileContent, wrap: Int, part: TileID)])
+        -> MergedVectorShapes {
+        if let hit = lastMergedShapes(tiles) { return hit }
+        let shapes = drawn.map { $0.content.shapes(wrap: $0.wrap, part: $0.part) }
+        var m = MergedVectorShapes()
+        m.squares = shapes.compactMap(\.square)
+        for s in shapes {
+            m.areas += s.areas
+            m.lines += s.lines
+        }
+        m.areas = m.areas.enumerated().sorted { ($0.element.kind, $0.offset) < ($1.element.kind, $1.offset) }.map(\.element)
+        m.lines = m.lines.enumerated().sorted { ($0.element.kind, $0.offset) < ($1.element.kind, $1.offset) }.map(\.element)
+        // A place given by two tiles (a stand-in and a child, two zooms of a pitched view) is
+        // labelled once, where the finest tile puts it: the same name within about 400 m (1e-5
+        // of the world) is the same place.
+        var byName: [String: [MapPoint]] = [:]
+        for s in shapes.reversed() {
+            for p in s.places {
+                if byName[p.name]?.contains(where: { abs($0.x - p.point.x) < 1e-5 && abs($0.y - p.point.y) < 1e-5 }) == true { continue }
+                byName[p.name, default: []].append(p.point)
+                m.places.append(p)
+            }
+        }
+        keepMergedShapes(tiles, contents: drawn.map(\.content), m)
+        return m
+    }
+
     /// The vector tiles' ground for the view (areas, then lines, in `style`'s drawing order
     /// across every tile) and their places, each once. Tiles not loaded are stood in for by
     /// loaded children and the nearest loaded ancestor, as raster tiles are.
@@ -180,24 +217,17 @@ extension TileLayer {
         let key = VectorGroundKey(tiles: drawn.map { VectorGroundKey.Tile(content: ObjectIdentifier($0.content), wrap: $0.wrap, part: $0.part) },
                                   style: style, zoom: zoom, opacity: opacity)
         if let hit = lastVectorGround(key) { return hit }
-        let shapes = drawn.map { $0.content.shapes(wrap: $0.wrap, part: $0.part) }
+        // The tiles' shapes merged in drawing order, kept while the same tiles are drawn (a zoom
+        // within one tile level changes only the widths).
+        let merged = mergedShapes(key.tiles, drawn: drawn)
+        let areas = merged.areas, lines = merged.lines
         var out: [Overlay] = []
         func color(_ c: BasemapColor) -> Color { Color(c).withOpacity(opacity) }
-        for s in shapes {
-            guard let square = s.square else { continue }
+        for square in merged.squares {
             var p = Polygon(exterior: square, fill: color(style.background))
             p.worldCopies = false
             out.append(.polygon(p))
         }
-        var areas: [VectorTileContent.Area] = []
-        var lines: [VectorTileContent.Line] = []
-        for s in shapes {
-            areas += s.areas
-            lines += s.lines
-        }
-        // One stable sort across tiles: each kind under the next, whichever tile it is in.
-        areas = areas.enumerated().sorted { ($0.element.kind, $0.offset) < ($1.element.kind, $1.offset) }.map(\.element)
-        lines = lines.enumerated().sorted { ($0.element.kind, $0.offset) < ($1.element.kind, $1.offset) }.map(\.element)
         for a in areas where style.drawsArea(a.kind, zoom: zoom) {
             guard let fill = style.colors[a.kind] else { continue }
             var p = Polygon(exterior: a.exterior, holes: a.holes, fill: color(fill))
@@ -225,18 +255,7 @@ extension TileLayer {
             guard let w = style.lineWidth(l.kind, zoom: zoom), let c = style.colors[l.kind] else { continue }
             stroke(l.path, width: w, c, round: l.kind != .rail)
         }
-        // A place given by two tiles (a stand-in and a child, two zooms of a pitched view) is
-        // labelled once, where the finest tile puts it: the same name within about 400 m (1e-5
-        // of the world) is the same place.
-        var places: [BasemapPlace] = []
-        var byName: [String: [MapPoint]] = [:]
-        for s in shapes.reversed() {
-            for p in s.places {
-                if byName[p.name]?.contains(where: { abs($0.x - p.point.x) < 1e-5 && abs($0.y - p.point.y) < 1e-5 }) == true { continue }
-                byName[p.name, default: []].append(p.point)
-                places.append(p)
-            }
-        }
+        let places = merged.places
         keepVectorGround(key, contents: drawn.map(\.content), overlays: out, places: places)
         return (out, places)
     }
