@@ -58,7 +58,7 @@ public struct SceneDocument: Codable, Sendable, Equatable {
     /// Draw tracks' waypoints (GPX `wpt`, GeoJSON Points) as markers with their names (default true).
     public var waypoints: Bool?
 
-    /// A raster tile layer.
+    /// A tile layer (raster or vector).
     public struct TilesSpec: Codable, Sendable, Equatable {
         /// A URL template (`https://…/{z}/{x}/{y}.png`), an `.mbtiles` or `.pmtiles` file, or a
         /// directory of `{z}/{x}/{y}.{png,jpg,webp}` (relative to the scene file).
@@ -81,6 +81,9 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         /// The zoom range of a URL template (default 0…19).
         public var minZoom: Int?
         public var maxZoom: Int?
+        /// Vector tiles: the language of place names (`en` reads `name:en`, `name_en`), else
+        /// the local `name`.
+        public var language: String?
 
         public init(source: String) { self.source = source }
     }

@@ -260,8 +260,17 @@ public struct SceneLoader {
                                            brightnessMax: try unit(t.brightnessMax, "brightnessMax", 0 ... 1, 1),
                                            saturation: try unit(t.saturation, "saturation", -1 ... 1, 0),
                                            contrast: try unit(t.contrast, "contrast", -1 ... 1, 0))
-            return TileLayer(source: source, tileSize: t.tileSize, opacity: try unit(t.opacity, "opacity", 0 ... 1, 1),
-                                   adjustments: adjust, attribution: t.attribution)
+            let layer = TileLayer(source: source, tileSize: t.tileSize, opacity: try unit(t.opacity, "opacity", 0 ... 1, 1),
+                                  adjustments: adjust, attribution: t.attribution)
+            if let lang = t.language {
+                // A language code: letters, digits, '-' and '_' (en, de, zh-Hans, pt_BR).
+                guard !lang.isEmpty, lang.count <= 16,
+                      lang.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "_" }) else {
+                    throw SceneLoadError(at("language"), "'\(lang.prefix(20))' is not a language code (e.g. en, de, zh-Hans)")
+                }
+                layer.language = lang
+            }
+            return layer
         }
     }
 

@@ -40,6 +40,14 @@ public final class TileLayer: @unchecked Sendable {
         set { lock.withLock { _vectorStyle = newValue } }
     }
     private var _vectorStyle = VectorTileStyle.light
+    /// The language of vector tiles' place names (`en` reads `name:en` or `name_en` where a
+    /// place has it), else nil for the local `name`. Read as each tile is decoded: set it before
+    /// the layer draws.
+    public var language: String? {
+        get { lock.withLock { _language } }
+        set { lock.withLock { _language = newValue } }
+    }
+    private var _language: String?
     /// The last view's vector ground, with the tile contents it was made of (kept alive so their
     /// identities in the key stay theirs).
     private var vectorGroundMemo: (key: VectorGroundKey, contents: [VectorTileContent], overlays: [Overlay], places: [BasemapPlace])?
@@ -264,7 +272,7 @@ public final class TileLayer: @unchecked Sendable {
             }
             if isVector {
                 let tile = try VectorTile(data: bytes)
-                cache[id] = .vector(VectorTileContent(tile: tile, id: id))
+                cache[id] = .vector(VectorTileContent(tile: tile, id: id, language: language))
                 return true
             }
             let bitmap = try Bitmap(imageData: bytes)

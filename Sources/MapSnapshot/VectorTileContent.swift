@@ -38,7 +38,7 @@ final class VectorTileContent: @unchecked Sendable {
     /// The number of vertices kept (a measure of the tile's weight).
     let vertexCount: Int
 
-    init(tile: VectorTile, id: TileID) {
+    init(tile: VectorTile, id: TileID, language: String? = nil) {
         self.id = id
         var s = Shapes()
         var known = false
@@ -69,7 +69,7 @@ final class VectorTileContent: @unchecked Sendable {
                         // Only points on the tile itself: buffers repeat a neighbour's places.
                         guard p.x >= 0, p.y >= 0, Int(p.x) < layer.extent, Int(p.y) < layer.extent,
                               let place = VectorTileSchema.place(layer: layer.name, properties: f.properties,
-                                                                 point: layer.mapPoint(p, tile: id)) else { continue }
+                                                                 point: layer.mapPoint(p, tile: id), language: language) else { continue }
                         s.places.append(place)
                     }
                 }

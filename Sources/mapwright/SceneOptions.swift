@@ -94,6 +94,8 @@ struct SceneOptions: ParsableArguments {
     var tiles: [String] = []
     @Option(name: .customLong("tile-size"), help: "Logical pixels one tile covers: 256 (default) or 512.")
     var tileSize: Int?
+    @Option(name: .customLong("tiles-language"), help: ArgumentHelp("Vector tiles: the language of place names (en reads name:en where a place has it; default the local name).", valueName: "CODE"))
+    var tilesLanguage: String?
     @Option(name: .customLong("tiles-opacity"), help: "Opacity of the tile layers, 0…1 (default 1).")
     var tilesOpacity: Double?
     @Option(name: .customLong("tiles-saturation"), help: "Saturation of the tile layers, −1 (grey)…1 (default 0).")
@@ -323,6 +325,7 @@ struct SceneOptions: ParsableArguments {
         for i in specs.indices {
             if let tileSize { specs[i].tileSize = tileSize }
             if let tilesOpacity { specs[i].opacity = tilesOpacity }
+            if let tilesLanguage { specs[i].language = tilesLanguage }
             if let tilesSaturation { specs[i].saturation = tilesSaturation }
             if let tilesContrast { specs[i].contrast = tilesContrast }
             if let brightness { specs[i].brightnessMin = brightness.0; specs[i].brightnessMax = brightness.1 }

@@ -59,6 +59,9 @@ import Testing
                      "layer place (extent 4096): 1 features (1 points)", "  name: Testville ×1", "  intermittent: false ×1"] {
             #expect(r.stdout.contains(line), "\(line) in \(r.stdout)")
         }
+        let lang = try runMapwright(["render", "--tiles", Self.archive, "--tiles-language", "e n", "-o", dir.path("lang.png")] + Self.view)
+        #expect(lang.status != 0 && lang.stderr.contains("'e n' is not a language code"), "\(lang.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("lang.png")))
         let bad = try runMapwright(["tiles", "inspect", Self.archive, "--tile", "10/5310/364"])
         #expect(bad.status != 0 && bad.stderr.contains("Z/X/Y"), "\(bad.stderr)")
     }

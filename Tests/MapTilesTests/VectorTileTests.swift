@@ -127,6 +127,14 @@ import Testing
         expectNear(place.position.lon, 7.02, tolerance: 1e-9)
         #expect(VectorTileSchema.place(layer: "place", properties: ["class": .string("square"), "name": .string("Piazza")],
                                        point: MapPoint(x: 0.5, y: 0.5)) == nil)
+        // Names in a language where the place has one (Protomaps' name:en, OpenMapTiles' name_en).
+        let florence: [String: VectorTile.Value] = ["pmap:kind": .string("city"), "name": .string("Firenze"),
+                                                    "name:en": .string("Florence"), "name_de": .string("Florenz")]
+        let at = MapPoint(LatLng(lat: 43.77, lon: 11.25))
+        #expect(VectorTileSchema.place(layer: "places", properties: florence, point: at)?.name == "Firenze")
+        #expect(VectorTileSchema.place(layer: "places", properties: florence, point: at, language: "en")?.name == "Florence")
+        #expect(VectorTileSchema.place(layer: "places", properties: florence, point: at, language: "de")?.name == "Florenz")
+        #expect(VectorTileSchema.place(layer: "places", properties: florence, point: at, language: "fr")?.name == "Firenze")
     }
 
     /// Every prefix of a real tile and every single-byte change decodes or throws `TileError`,

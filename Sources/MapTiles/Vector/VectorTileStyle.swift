@@ -147,9 +147,12 @@ public enum VectorTileSchema {
 
     /// A labelled place from a point feature of a place layer, or nil (not a place layer, no
     /// name, or a kind of place the style does not label: squares, localities, POIs).
-    public static func place(layer: String, properties: [String: VectorTile.Value], point: MapPoint) -> BasemapPlace? {
+    /// `language` (e.g. `en`) prefers `name:en` or `name_en` where the feature has it.
+    public static func place(layer: String, properties: [String: VectorTile.Value], point: MapPoint,
+                             language: String? = nil) -> BasemapPlace? {
         guard placeLayers.contains(layer.lowercased()) else { return nil }
-        guard let name = ["name", "name:latin", "name_en", "name:en", "name_int"].lazy
+        let preferred = language.map { ["name:\($0)", "name_\($0)"] } ?? []
+        guard let name = (preferred + ["name", "name:latin", "name_en", "name:en", "name_int"]).lazy
             .compactMap({ properties[$0]?.description }).first(where: { !$0.isEmpty }) else { return nil }
         let kinds = ["class", "kind", "pmap:kind", "place", "type"].compactMap { properties[$0]?.description.lowercased() }
         var rank: Int?
