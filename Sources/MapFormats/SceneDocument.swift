@@ -26,6 +26,9 @@ public struct SceneDocument: Codable, Sendable, Equatable {
     public var compass: Bool?
     /// Draw the embedded basemap's place names and their dots (default true).
     public var placeLabels: Bool?
+    /// The language of vector tiles' place names (`en` draws `name:en` where a place has it),
+    /// for every vector tile layer; default each layer's `language`, else the local names.
+    public var language: String?
     /// Draw every marker label on its marker's right, even over other labels and markers
     /// (default false: a label that would overlap one placed before it, or another marker, goes
     /// on the marker's left, or is left out where that side is taken too).

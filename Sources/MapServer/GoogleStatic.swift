@@ -11,7 +11,7 @@ import MapImage
 /// rule that hides the map's labels (`element:labels|visibility:off`, for every feature or the
 /// places') is drawn: the embedded basemap has no roads or POIs to style.
 public enum GoogleStatic {
-    static let ignored: Set<String> = ["key", "signature", "maptype", "language", "region", "sensor", "map_id",
+    static let ignored: Set<String> = ["key", "signature", "maptype", "region", "sensor", "map_id",
                                        "client", "channel", "mapid", "callback"]
 
     /// Whether a `style` value hides the place names: `visibility:off` for the element `labels`
@@ -118,9 +118,13 @@ public enum GoogleStatic {
                 doc.attribution = !(v == "false" || v == "0")
             case "style":
                 if hidesPlaceLabels(v) { doc.placeLabels = false }
+            case "language":
+                // Place names of vector tiles in this language where they have it (the loader
+                // checks the code).
+                doc.language = v
             default:
                 if ignored.contains(key) { continue }
-                throw APIError.bad(key, "unknown parameter (known: center, zoom, size, scale, format, markers, path, visible, bearing, pitch, circle, theme, padding)")
+                throw APIError.bad(key, "unknown parameter (known: center, zoom, size, scale, format, markers, path, visible, bearing, pitch, circle, theme, padding, language)")
             }
         }
         guard let size else { throw APIError.bad("size", "missing (size=WIDTHxHEIGHT is required)") }

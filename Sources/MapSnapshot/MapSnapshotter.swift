@@ -58,6 +58,9 @@ public struct Snapshot: Sendable {
     /// The style vector tile layers are drawn in for this image, or nil for each layer's own
     /// (`TileLayer.vectorStyle`): a server draws one set of layers in each request's style.
     public var vectorStyle: VectorTileStyle?
+    /// The language of vector tiles' place names for this image (`en` draws `name:en` where a
+    /// place has it), or nil for each layer's `language` (by default the local names).
+    public var placeLanguage: String?
     /// How long a render waits for the view's tiles, seconds; nil does not wait (tiles that
     /// are not loaded are requested, and stand-ins are drawn meanwhile, as a window does).
     public var tileWait: Double?
@@ -209,7 +212,8 @@ public final class MapSnapshotter: @unchecked Sendable {
                 tileProblems += layer.problems(cover)
                 if layer.isVector {
                     let style = snapshot.vectorStyle ?? layer.vectorStyle
-                    let (ground, found) = layer.vectorGround(cover, zoom: camera.zoom, style: style)
+                    let (ground, found) = layer.vectorGround(cover, zoom: camera.zoom, style: style,
+                                                             language: snapshot.placeLanguage ?? layer.language)
                     if scene.basemap.isEmpty { scene.basemap = ground } else { scene.basemap += ground }
                     places += found
                     if labelStyle == nil { labelStyle = style.labels }

@@ -197,6 +197,7 @@ public struct SceneLoader {
             for layer in still.tileLayers where layer.isVector { layer.vectorStyle = style }
             still.vectorStyle = style
         }
+        if let lang = doc.language { still.placeLanguage = try Self.languageCode(lang, "language") }
         let wait = doc.tilesTimeout ?? 30
         guard wait.isFinite, wait >= 0, wait <= 3600 else { throw SceneLoadError("tilesTimeout", "\(Self.fmt(wait)) is not in 0…3600 s") }
         still.tileWait = wait
@@ -215,6 +216,15 @@ public struct SceneLoader {
                                         duration: motion.resolvedDuration, fps: doc.fps, loop: doc.loop ?? true)
         animated.labelFade = fade
         return animated
+    }
+
+    /// A language code: letters, digits, '-' and '_', 1…16 of them (en, de, zh-Hans, pt_BR).
+    static func languageCode(_ lang: String, _ location: String) throws -> String {
+        guard !lang.isEmpty, lang.count <= 16,
+              lang.unicodeScalars.allSatisfy({ ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || $0 == "-" || $0 == "_" }) else {
+            throw SceneLoadError(location, "'\(lang.prefix(20))' is not a language code (e.g. en, de, zh-Hans)")
+        }
+        return lang
     }
 
     /// Opens the document's tile sources.
@@ -262,14 +272,7 @@ public struct SceneLoader {
                                            contrast: try unit(t.contrast, "contrast", -1 ... 1, 0))
             let layer = TileLayer(source: source, tileSize: t.tileSize, opacity: try unit(t.opacity, "opacity", 0 ... 1, 1),
                                   adjustments: adjust, attribution: t.attribution)
-            if let lang = t.language {
-                // A language code: letters, digits, '-' and '_' (en, de, zh-Hans, pt_BR).
-                guard !lang.isEmpty, lang.count <= 16,
-                      lang.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "_" }) else {
-                    throw SceneLoadError(at("language"), "'\(lang.prefix(20))' is not a language code (e.g. en, de, zh-Hans)")
-                }
-                layer.language = lang
-            }
+            if let lang = t.language { layer.language = try Self.languageCode(lang, at("language")) }
             return layer
         }
     }

@@ -41,8 +41,7 @@ public final class TileLayer: @unchecked Sendable {
     }
     private var _vectorStyle = VectorTileStyle.light
     /// The language of vector tiles' place names (`en` reads `name:en` or `name_en` where a
-    /// place has it), else nil for the local `name`. Read as each tile is decoded: set it before
-    /// the layer draws.
+    /// place has it), else nil for the local `name`; `Snapshot.placeLanguage` overrides it.
     public var language: String? {
         get { lock.withLock { _language } }
         set { lock.withLock { _language = newValue } }
@@ -272,7 +271,7 @@ public final class TileLayer: @unchecked Sendable {
             }
             if isVector {
                 let tile = try VectorTile(data: bytes)
-                cache[id] = .vector(VectorTileContent(tile: tile, id: id, language: language))
+                cache[id] = .vector(VectorTileContent(tile: tile, id: id))
                 return true
             }
             let bitmap = try Bitmap(imageData: bytes)

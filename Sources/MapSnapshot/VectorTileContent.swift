@@ -38,7 +38,7 @@ final class VectorTileContent: @unchecked Sendable {
     /// The number of vertices kept (a measure of the tile's weight).
     let vertexCount: Int
 
-    init(tile: VectorTile, id: TileID, language: String? = nil) {
+    init(tile: VectorTile, id: TileID) {
         self.id = id
         var s = Shapes()
         var known = false
@@ -69,7 +69,7 @@ final class VectorTileContent: @unchecked Sendable {
                         // Only points on the tile itself: buffers repeat a neighbour's places.
                         guard p.x >= 0, p.y >= 0, Int(p.x) < layer.extent, Int(p.y) < layer.extent,
                               let place = VectorTileSchema.place(layer: layer.name, properties: f.properties,
-                                                                 point: layer.mapPoint(p, tile: id), language: language) else { continue }
+                                                                 point: layer.mapPoint(p, tile: id)) else { continue }
                         s.places.append(place)
                     }
                 }
@@ -198,7 +198,8 @@ extension TileLayer {
     /// The vector tiles' ground for the view (areas, then lines, in `style`'s drawing order
     /// across every tile) and their places, each once. Tiles not loaded are stood in for by
     /// loaded children and the nearest loaded ancestor, as raster tiles are.
-    func vectorGround(_ cover: [CoverTile], zoom: Double, style: VectorTileStyle) -> (overlays: [Overlay], places: [BasemapPlace]) {
+    func vectorGround(_ cover: [CoverTile], zoom: Double, style: VectorTileStyle,
+                      language: String? = nil) -> (overlays: [Overlay], places: [BasemapPlace]) {
         // Each drawn tile's content, world copy and the part of it drawn (an ancestor standing in
         // for a missing tile is drawn in that tile's square only, as a raster stand-in is).
         var drawn: [(content: VectorTileContent, wrap: Int, part: TileID)] = []
@@ -215,7 +216,7 @@ extension TileLayer {
         drawn.sort { $0.content.id.z < $1.content.id.z }
         // The same tiles in the same style at the same zoom (a still, a pan) give the same overlays.
         let key = VectorGroundKey(tiles: drawn.map { VectorGroundKey.Tile(content: ObjectIdentifier($0.content), wrap: $0.wrap, part: $0.part) },
-                                  style: style, zoom: zoom, opacity: opacity)
+                                  style: style, zoom: zoom, opacity: opacity, language: language)
         if let hit = lastVectorGround(key) { return hit }
         // The tiles' shapes merged in drawing order, kept while the same tiles are drawn (a zoom
         // within one tile level changes only the widths).
@@ -255,7 +256,7 @@ extension TileLayer {
             guard let w = style.lineWidth(l.kind, zoom: zoom), let c = style.colors[l.kind] else { continue }
             stroke(l.path, width: w, c, round: l.kind != .rail)
         }
-        let places = merged.places
+        let places = merged.places.map { $0.named(in: language) }
         keepVectorGround(key, contents: drawn.map(\.content), overlays: out, places: places)
         return (out, places)
     }
@@ -273,4 +274,5 @@ struct VectorGroundKey: Equatable {
     var style: VectorTileStyle
     var zoom: Double
     var opacity: Double
+    var language: String?
 }

@@ -593,6 +593,19 @@ import Testing
             let dark = try await client.execute(uri: "/styles/v1/me/dark-v11/static/7.006,46.016,13/100x100?attribution=false", method: .get)
             #expect(dark.status == .ok, "\(dark.body.text)")
             #expect(try Bitmap(imageData: dark.body.bytes).pixel(x: 50, y: 50) == RGBA8(r: 0x0F, g: 0x1B, b: 0x2D, a: 255))
+            // Google's language: the place's name:de where it has one, else its own name.
+            func image(_ extra: String) async throws -> Bitmap {
+                let r = try await client.execute(uri: "/maps/api/staticmap?center=46.04,7.025&zoom=14&size=300x100&attribution=false\(extra)",
+                                                 method: .get)
+                #expect(r.status == .ok, "\(r.body.text)")
+                return try Bitmap(imageData: r.body.bytes)
+            }
+            let local = try await image(""), german = try await image("&language=de"), french = try await image("&language=fr")
+            let differs = local.pixels != german.pixels, same = local.pixels == french.pixels
+            #expect(differs, "Prüfstadt is drawn instead of Testville")
+            #expect(same, "no name:fr: the local name")
+            let bad = try await client.execute(uri: "/maps/api/staticmap?center=46.04,7.04&zoom=14&size=300x100&language=e%20n", method: .get)
+            #expect(bad.status == .badRequest && bad.body.text.contains("language"), "\(bad.body.text)")
         }
     }
 }

@@ -135,6 +135,10 @@ import Testing
         #expect(VectorTileSchema.place(layer: "places", properties: florence, point: at, language: "en")?.name == "Florence")
         #expect(VectorTileSchema.place(layer: "places", properties: florence, point: at, language: "de")?.name == "Florenz")
         #expect(VectorTileSchema.place(layer: "places", properties: florence, point: at, language: "fr")?.name == "Firenze")
+        // Every language's name is kept for a later choice; a regional code falls back to its language.
+        let kept = try #require(VectorTileSchema.place(layer: "places", properties: florence, point: at))
+        #expect(kept.names == ["en": "Florence", "de": "Florenz"])
+        #expect(kept.named(in: "de-AT").name == "Florenz" && kept.named(in: "it").name == "Firenze" && kept.named(in: nil).name == "Firenze")
     }
 
     /// Every prefix of a real tile and every single-byte change decodes or throws `TileError`,

@@ -85,6 +85,19 @@ public struct BasemapPlace: Hashable, Sendable {
     public var isMajorCity: Bool
     /// True for a country label (not a populated place).
     public var isCountry: Bool
+    /// The name in other languages, by language code (`en`, `de`…), where the source gives
+    /// them (vector tiles' `name:en`, `name_en`); empty for the embedded basemap.
+    public var names: [String: String] = [:]
+
+    /// This place named in `language` where it has a name in it (`zh-CN` falls back to `zh`).
+    public func named(in language: String?) -> BasemapPlace {
+        guard let language else { return self }
+        let base = language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? language
+        guard let n = names[language] ?? names[base], !n.isEmpty else { return self }
+        var p = self
+        p.name = n
+        return p
+    }
 
     /// Creates a place.
     public init(

@@ -178,9 +178,17 @@ public enum VectorTileSchema {
         let isRegional = capital == "3" || capital == "4"
         let lon = point.x.truncatingRemainder(dividingBy: 1) * 360 - 180
         let position = LatLng(lat: MapPoint(x: 0, y: point.y).latLng.lat, lon: lon < -180 ? lon + 360 : lon)
-        return BasemapPlace(name: name, position: position, point: point, rank: rank, labelRank: labelRank, minZoom: 0,
-                            population: population, isCapital: isCapital, isRegionalCapital: isRegional,
-                            isMajorCity: false, isCountry: isCountry)
+        var place = BasemapPlace(name: name, position: position, point: point, rank: rank, labelRank: labelRank, minZoom: 0,
+                                 population: population, isCapital: isCapital, isRegionalCapital: isRegional,
+                                 isMajorCity: false, isCountry: isCountry)
+        // The other languages' names (name:de, name_de; not name:latin-like scripts' variants).
+        for (key, value) in properties {
+            guard key.hasPrefix("name:") || key.hasPrefix("name_") else { continue }
+            let code = String(key.dropFirst(5))
+            guard !code.isEmpty, code.count <= 16, case .string(let s) = value, !s.isEmpty else { continue }
+            place.names[code] = s
+        }
+        return place
     }
 }
 
