@@ -18,6 +18,8 @@ final class VectorTileContent: @unchecked Sendable {
     struct Line {
         var kind: VectorFeatureKind
         var path: GeoPath
+        /// A road or railway in a tunnel: drawn faded, under the roads above ground.
+        var tunnel = false
     }
 
     struct Shapes {
@@ -59,9 +61,10 @@ final class VectorTileContent: @unchecked Sendable {
                     }
                 case .lines(let lines):
                     guard let kind = VectorTileSchema.kind(layer: layer.name, properties: f.properties, isArea: false) else { continue }
+                    let tunnel = kind >= .path && VectorTileSchema.isTunnel(f.properties)
                     for line in lines {
                         guard let path = try? GeoPath(points: pts(line)) else { continue }
-                        s.lines.append(Line(kind: kind, path: path))
+                        s.lines.append(Line(kind: kind, path: path, tunnel: tunnel))
                         vertices += line.count
                     }
                 case .points(let points):
@@ -113,7 +116,7 @@ final class VectorTileContent: @unchecked Sendable {
             for l in whole.lines {
                 guard let b = l.path.bounds, b.maxX >= rect.minX, b.minX <= rect.maxX, b.maxY >= rect.minY, b.minY <= rect.maxY else { continue }
                 for piece in rect.clip(polyline: l.path.points) {
-                    if let p = try? GeoPath(points: piece) { s.lines.append(Line(kind: l.kind, path: p)) }
+                    if let p = try? GeoPath(points: piece) { s.lines.append(Line(kind: l.kind, path: p, tunnel: l.tunnel)) }
                 }
             }
             s.places = whole.places.filter { rect.contains($0.point) }
@@ -148,7 +151,7 @@ final class VectorTileContent: @unchecked Sendable {
             }
             var s = Shapes()
             s.areas = base.areas.map { Area(kind: $0.kind, exterior: move($0.exterior), holes: $0.holes.map(move)) }
-            s.lines = base.lines.map { Line(kind: $0.kind, path: move($0.path)) }
+            s.lines = base.lines.map { Line(kind: $0.kind, path: move($0.path), tunnel: $0.tunnel) }
             s.places = base.places.map { var p = $0; p.point.x += dx; return p }
             s.square = base.square.map(move)
             if shifted.count > 4 { shifted.removeAll() }
@@ -241,18 +244,23 @@ extension TileLayer {
             l.worldCopies = false
             out.append(.polyline(l))
         }
-        // Lines under the roads, then every road's casing, then the roads, then rails and borders.
+        // Lines under the roads (water, region borders); roads and railways in tunnels, faded
+        // halfway to the ground and uncased; every road's casing; the roads, rails and borders.
         let firstRoad = lines.firstIndex { $0.kind >= .minorRoad } ?? lines.count
-        for l in lines[..<firstRoad] {
+        for l in lines[..<firstRoad] where !l.tunnel {
             guard let w = style.lineWidth(l.kind, zoom: zoom), let c = style.colors[l.kind] else { continue }
             stroke(l.path, width: w, c, round: true)
         }
-        for l in lines[firstRoad...] where l.kind.isCasedRoad {
+        for l in lines where l.tunnel {
+            guard let w = style.lineWidth(l.kind, zoom: zoom), let c = style.colors[l.kind] else { continue }
+            stroke(l.path, width: w, c.mixed(with: style.background, 0.5), round: l.kind != .rail)
+        }
+        for l in lines[firstRoad...] where l.kind.isCasedRoad && !l.tunnel {
             let extra = style.casingWidth(l.kind, zoom: zoom)
             guard extra > 0, let w = style.lineWidth(l.kind, zoom: zoom) else { continue }
             stroke(l.path, width: w + 2 * extra, style.casing, round: true)
         }
-        for l in lines[firstRoad...] {
+        for l in lines[firstRoad...] where !l.tunnel {
             guard let w = style.lineWidth(l.kind, zoom: zoom), let c = style.colors[l.kind] else { continue }
             stroke(l.path, width: w, c, round: l.kind != .rail)
         }

@@ -127,6 +127,11 @@ import Testing
         expectNear(place.position.lon, 7.02, tolerance: 1e-9)
         #expect(VectorTileSchema.place(layer: "place", properties: ["class": .string("square"), "name": .string("Piazza")],
                                        point: MapPoint(x: 0.5, y: 0.5)) == nil)
+        // Tunnels in each schema's words; a passage through a building is not one.
+        #expect(VectorTileSchema.isTunnel(["brunnel": .string("tunnel")]) && VectorTileSchema.isTunnel(["is_tunnel": .bool(true)])
+            && VectorTileSchema.isTunnel(["tunnel": .string("yes")]) && VectorTileSchema.isTunnel(["structure": .string("tunnel")]))
+        #expect(!VectorTileSchema.isTunnel(["brunnel": .string("bridge")]) && !VectorTileSchema.isTunnel(["tunnel": .string("building_passage")])
+            && !VectorTileSchema.isTunnel(["is_tunnel": .bool(false)]) && !VectorTileSchema.isTunnel([:]))
         // Names in a language where the place has one (Protomaps' name:en, OpenMapTiles' name_en).
         let florence: [String: VectorTile.Value] = ["pmap:kind": .string("city"), "name": .string("Firenze"),
                                                     "name:en": .string("Florence"), "name_de": .string("Florenz")]

@@ -26,6 +26,11 @@ public struct BasemapColor: Hashable, Sendable {
             b: Double(rgb & 0xFF) / 255, a: alpha)
     }
 
+    /// This colour moved a share `t` (0…1) of the way to `other`, channel by channel.
+    public func mixed(with other: BasemapColor, _ t: Double) -> BasemapColor {
+        BasemapColor(r: r + (other.r - r) * t, g: g + (other.g - g) * t, b: b + (other.b - b) * t, a: a + (other.a - a) * t)
+    }
+
     /// WCAG 2.x relative luminance of the opaque colour (0 black … 1 white).
     public var relativeLuminance: Double {
         func linear(_ c: Double) -> Double { c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4) }

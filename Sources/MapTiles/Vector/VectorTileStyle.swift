@@ -145,6 +145,21 @@ public enum VectorTileSchema {
         return isArea ? .otherArea : .otherLine
     }
 
+    /// Whether a road or railway runs in a tunnel: OpenMapTiles' `brunnel`, Protomaps' `is_tunnel`
+    /// (v4) and OSM's `tunnel` tag (v2, Shortbread), Mapbox Streets' `structure`.
+    public static func isTunnel(_ properties: [String: VectorTile.Value]) -> Bool {
+        if properties["brunnel"]?.description == "tunnel" || properties["structure"]?.description == "tunnel" { return true }
+        for key in ["is_tunnel", "tunnel"] {
+            guard let v = properties[key] else { continue }
+            switch v {
+            case .bool(let b): return b
+            case .string(let s): return ["yes", "true", "1", "culvert"].contains(s.lowercased())
+            default: return v.number == 1
+            }
+        }
+        return false
+    }
+
     /// A labelled place from a point feature of a place layer, or nil (not a place layer, no
     /// name, or a kind of place the style does not label: squares, localities, POIs).
     /// `language` (e.g. `en`) prefers `name:en` or `name_en` where the feature has it.
