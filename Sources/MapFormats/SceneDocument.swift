@@ -26,6 +26,25 @@ public struct SceneDocument: Codable, Sendable, Equatable {
     public var compass: Bool?
     /// Draw the embedded basemap's place names and their dots (default true).
     public var placeLabels: Bool?
+    /// Colours of vector tiles over the built-in style (`style`, or `base`).
+    public var vectorStyle: VectorStyleSpec?
+
+    /// Colour overrides of the vector tile style, by drawing kind, in the scene's colour forms (`#RRGGBB[AA]`, `red`…).
+    public struct VectorStyleSpec: Codable, Sendable, Equatable {
+        /// The built-in style to start from, `light` or `dark` (default: the scene's `style`).
+        public var base: String?
+        /// The ground under everything (each tile's square).
+        public var background: String?
+        /// Road casings.
+        public var casing: String?
+        /// By kind: earth, farmland, institutional, green, wood, sand, ice, otherArea, water,
+        /// building, stream, river, regionBorder, path, otherLine, minorRoad, mediumRoad,
+        /// majorRoad, motorway, rail, countryBorder.
+        public var colors: [String: String]?
+
+        public init() {}
+    }
+
     /// The language of vector tiles' place names (`en` draws `name:en` where a place has it),
     /// for every vector tile layer; default each layer's `language`, else the local names.
     public var language: String?

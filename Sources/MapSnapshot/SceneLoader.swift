@@ -191,11 +191,16 @@ public struct SceneLoader {
         still.placeLabels = doc.placeLabels ?? true
         still.tileLayers = try tileLayers(doc, scale: scale)
         if still.tileLayers.contains(where: \.isVector) {
-            guard let style = VectorTileStyle.named(doc.style ?? "light") else {
-                throw SceneLoadError("style", "unknown style '\(doc.style ?? "")' (expected light or dark)")
+            let base = doc.vectorStyle?.base ?? doc.style ?? "light"
+            guard var style = VectorTileStyle.named(base) else {
+                let key = doc.vectorStyle?.base != nil ? "vectorStyle.base" : "style"
+                throw SceneLoadError(key, "unknown style '\(base)' (expected light or dark)")
             }
+            if let spec = doc.vectorStyle { style = try vectorStyle(style, spec) }
             for layer in still.tileLayers where layer.isVector { layer.vectorStyle = style }
             still.vectorStyle = style
+            // A vector basemap's ground reaches past its tiles too (dark beyond a dark map's edge).
+            if still.tileLayers.first?.isVector == true, basemapStyle == nil { still.background = Color(style.background) }
         }
         if let lang = doc.language { still.placeLanguage = try Self.languageCode(lang, "language") }
         let wait = doc.tilesTimeout ?? 30
@@ -696,6 +701,27 @@ public struct SceneLoader {
         guard abs(v[0]) <= 90 else { throw SceneLoadError(where_, "latitude \(Self.fmt(v[0])) is outside -90…90") }
         guard abs(v[1]) <= 1e6 else { throw SceneLoadError(where_, "longitude \(Self.fmt(v[1])) is out of range") }
         return LatLng(lat: v[0], lon: v[1])
+    }
+
+    /// A built-in vector style with a scene's colour overrides; an unknown kind is an error
+    /// listing the known ones.
+    func vectorStyle(_ base: VectorTileStyle, _ spec: SceneDocument.VectorStyleSpec) throws -> VectorTileStyle {
+        var style = base
+        func basemapColor(_ c: Color) -> BasemapColor {
+            BasemapColor(r: Double(c.r) / 255, g: Double(c.g) / 255, b: Double(c.b) / 255, a: Double(c.a) / 255)
+        }
+        if let c = try color(spec.background, "vectorStyle.background") { style.background = basemapColor(c) }
+        if let c = try color(spec.casing, "vectorStyle.casing") { style.casing = basemapColor(c) }
+        let kinds = Dictionary(uniqueKeysWithValues: VectorFeatureKind.allCases.map { ("\($0)", $0) })
+        for (name, value) in (spec.colors ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let kind = kinds[name] else {
+                throw SceneLoadError("vectorStyle.colors.\(name.prefix(40))",
+                                     "unknown kind (known: \(VectorFeatureKind.allCases.map { "\($0)" }.joined(separator: ", ")))")
+            }
+            if let c = try color(value, "vectorStyle.colors.\(name)") { style.colors[kind] = basemapColor(c) }
+        }
+        style.name = "\(base.name), customised"
+        return style
     }
 
     func color(_ text: String?, _ where_: String) throws -> Color? {

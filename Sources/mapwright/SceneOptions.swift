@@ -94,6 +94,8 @@ struct SceneOptions: ParsableArguments {
     var tiles: [String] = []
     @Option(name: .customLong("tile-size"), help: "Logical pixels one tile covers: 256 (default) or 512.")
     var tileSize: Int?
+    @Option(name: .customLong("vector-style"), help: ArgumentHelp("Vector tiles: a JSON file of colours over the built-in style, {\"base\": \"light\", \"background\": \"#…\", \"casing\": \"#…\", \"colors\": {\"water\": \"#…\", \"motorway\": \"#…\", …}} (the scene file's \"vectorStyle\").", valueName: "FILE"))
+    var vectorStyle: String?
     @Option(name: .customLong("tiles-language"), help: ArgumentHelp("Vector tiles: the language of place names (en reads name:en where a place has it; default the local name).", valueName: "CODE"))
     var tilesLanguage: String?
     @Option(name: .customLong("tiles-opacity"), help: "Opacity of the tile layers, 0…1 (default 1).")
@@ -238,6 +240,16 @@ struct SceneOptions: ParsableArguments {
         if let basemap { doc.basemap = basemap }
         try applyTileFlags(to: &doc, command: command)
         if let style { doc.style = style }
+        if let vectorStyle {
+            let data: [UInt8]
+            do { data = try InputFile.read(vectorStyle, limit: 1 << 20) } catch {
+                throw CLIError("mapwright \(command): cannot read --vector-style '\(InputFile.displayName(vectorStyle))': \(error.reason)")
+            }
+            do { doc.vectorStyle = try JSONDecoder().decode(SceneDocument.VectorStyleSpec.self, from: Data(data)) } catch {
+                throw CLIError("mapwright \(command): --vector-style '\(vectorStyle)': not a vector style (a JSON object of base, "
+                    + "background, casing and colors by kind): \((error as? DecodingError).map(SceneDocument.describe) ?? "\(error)")")
+            }
+        }
         if noAttribution { doc.attribution = false }
         if scaleBar { doc.scaleBar = true }
         if compass { doc.compass = true }

@@ -136,4 +136,32 @@ import Testing
         let log = (try? String(contentsOfFile: tree + "/requests.log", encoding: .utf8)) ?? ""
         #expect(log.contains("/13/4255/2914.pbf"), "\(log)")
     }
+
+    /// `--vector-style`: colours by kind over the built-in style, and clear errors for an
+    /// unknown kind, a bad colour or a file that is not a style object.
+    @Test func aVectorStyleFileRecoloursKindsAndRefusesWhatItDoesNotKnow() throws {
+        let good = try dir.write("style.json", ##"{"base": "dark", "background": "#EEEEEE", "colors": {"water": "#FF0000"}}"##)
+        let r = try runMapwright(["render", "--tiles", Self.archive, "--vector-style", good, "-o", dir.path("styled.png")] + Self.view)
+        #expect(r.status == 0, "\(r.stderr)")
+        // The lake red, the island (the ground) #EEEEEE; the road keeps the dark style's colour.
+        #expect(try pillow(dir.path("styled.png"), [screen(46.016, 7.006), screen(46.010, 7.015), screen(46.03, 7.0)])
+            == ["255,0,0", "238,238,238", "128,134,143"])
+        for (text, why) in [(##"{"colors": {"lake": "#FF0000"}}"##, "vectorStyle.colors.lake: unknown kind (known: earth,"),
+                            (##"{"colors": {"water": "#FF00"}}"##, "vectorStyle.colors.water: unknown colour"),
+                            (#"{"base": "sepia"}"#, "vectorStyle.base: unknown style 'sepia'"),
+                            ("[1]", "not a vector style")] {
+            let file = try dir.write("bad.json", text)
+            let b = try runMapwright(["render", "--tiles", Self.archive, "--vector-style", file, "-o", dir.path("bad.png")] + Self.view)
+            #expect(b.status != 0 && b.stderr.contains(why), "\(text): \(b.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir.path("bad.png")))
+        }
+    }
+
+    /// Dark vector tiles: past the archive's tiles the image is the dark ground, not a light one.
+    @Test func theGroundPastTheTilesFollowsTheStyle() throws {
+        let r = try runMapwright(["render", "--tiles", Self.archive, "--style", "dark", "--center", "46.5,7.5", "--zoom", "13",
+                                  "--size", "64x64", "--no-attribution", "-o", dir.path("beyond.png")])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try pillow(dir.path("beyond.png"), [(32, 32)]) == ["69,74,83"])
+    }
 }
