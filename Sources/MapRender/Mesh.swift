@@ -68,6 +68,20 @@ public final class Mesh: Sendable {
     public var vertexCount: Int { vertices.count / layout.stride }
     /// Number of triangles.
     public var triangleCount: Int { indices.count / 3 }
+
+    /// True when every vertex of a screen or ground mesh has its position (the first two floats)
+    /// at 0: a shape in pixels round one anchor, which backends draw upright (stops at the first
+    /// vertex that is not). False for other layouts.
+    public var isAnchored: Bool {
+        guard layout == .screen || layout == .ground else { return false }
+        let s = layout.stride, v = vertices
+        var i = 0
+        while i + 1 < v.count {
+            if v[i] != 0 || v[i + 1] != 0 { return false }
+            i += s
+        }
+        return true
+    }
 }
 
 /// Accumulates ground vertices (see `VertexLayout.ground`).

@@ -25,7 +25,7 @@ extension RenderPlanner {
             c.mesh.layout == .ground && c.color.a == 255 && c.texture == nil && c.dash.isEmpty && c.fadeLength == 0
                 && (c.coverage == .fill ? c.mesh.fringeStart != nil : c.coverage == .stroke && c.mesh.fringeStart == nil)
                 && c.raster == .none && !c.mesh.indices.isEmpty && c.mesh.vertexCount <= Self.maxBatchedMeshVertices
-                && !Self.isAnchored(c.mesh)
+                && !c.mesh.isAnchored
         }
         func alike(_ a: DrawCommand, _ b: DrawCommand) -> Bool {
             a.color == b.color && a.coverage == b.coverage && a.extrudeScale == b.extrudeScale && a.blendOnce == b.blendOnce
@@ -56,7 +56,7 @@ extension RenderPlanner {
             for c in run { offsets.append(c.origin.x - first.origin.x); offsets.append(c.origin.y - first.origin.y) }
             let key = MeshKey(source: .groundBatch(run.map { ObjectIdentifier($0.mesh) }, offsets: offsets), bucket: 0, cell: nil)
             let (mesh, origin) = cachedBatch(key, retain: run.map { $0.mesh }) {
-                (Self.mergeGround(Array(run), base: first.origin), first.origin)
+                (Self.merge(Array(run), base: first.origin), first.origin)
             }
             var merged = first
             merged.mesh = mesh
@@ -65,47 +65,5 @@ extension RenderPlanner {
             i = j
         }
         return out
-    }
-
-    /// Whether every vertex of a ground mesh sits on its anchor (positions all zero: a shape
-    /// in screen pixels round one point, which the backend draws upright).
-    static func isAnchored(_ mesh: Mesh) -> Bool {
-        let v = mesh.vertices, s = mesh.layout.stride
-        var i = 0
-        while i + 1 < v.count {
-            if v[i] != 0 || v[i + 1] != 0 { return false }
-            i += s
-        }
-        return true
-    }
-
-    /// Ground meshes re-based onto `base` and concatenated; for fills every part's interior
-    /// first and then every part's fringe (`fringeStart` between them).
-    static func mergeGround(_ parts: [DrawCommand], base: MapPoint) -> Mesh {
-        var v: [Float] = []
-        v.reserveCapacity(parts.reduce(0) { $0 + $1.mesh.vertices.count })
-        var starts: [UInt32] = []
-        for p in parts {
-            starts.append(UInt32(v.count / 6))
-            let dx = p.origin.x - base.x, dy = p.origin.y - base.y
-            let m = p.mesh.vertices
-            for k in stride(from: 0, to: m.count, by: 6) {
-                v.append(Float(Double(m[k]) + dx)); v.append(Float(Double(m[k + 1]) + dy))
-                v.append(m[k + 2]); v.append(m[k + 3]); v.append(m[k + 4]); v.append(m[k + 5])
-            }
-        }
-        var idx: [UInt32] = []
-        idx.reserveCapacity(parts.reduce(0) { $0 + $1.mesh.indices.count })
-        let fills = parts[0].mesh.fringeStart != nil
-        for (p, s) in zip(parts, starts) {
-            let end = fills ? p.mesh.fringeStart! : p.mesh.indices.count
-            for k in 0 ..< end { idx.append(s + p.mesh.indices[k]) }
-        }
-        guard fills else { return Mesh(layout: .ground, vertices: v, indices: idx) }
-        let fringeStart = idx.count
-        for (p, s) in zip(parts, starts) {
-            for k in p.mesh.fringeStart! ..< p.mesh.indices.count { idx.append(s + p.mesh.indices[k]) }
-        }
-        return Mesh(layout: .ground, vertices: v, indices: idx, fringeStart: fringeStart)
     }
 }

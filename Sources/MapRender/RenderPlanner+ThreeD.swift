@@ -157,24 +157,35 @@ extension RenderPlanner {
         return out
     }
 
-    /// Solid (or cylinder) meshes re-based onto one origin and concatenated (both layouts keep
-    /// `x, y` in their first two floats of six).
+    /// Meshes of one layout with `x, y` in the first two of six floats (solids, cylinders,
+    /// ground) re-based onto one origin and concatenated. Fills (`fringeStart` set) keep every
+    /// part's interior before every part's fringe.
     static func merge(_ parts: [DrawCommand], base: MapPoint) -> Mesh {
         var v: [Float] = []
-        var idx: [UInt32] = []
         v.reserveCapacity(parts.reduce(0) { $0 + $1.mesh.vertices.count })
-        idx.reserveCapacity(parts.reduce(0) { $0 + $1.mesh.indices.count })
+        var starts: [UInt32] = []
         for p in parts {
-            let first = UInt32(v.count / 6)
+            starts.append(UInt32(v.count / 6))
             let dx = p.origin.x - base.x, dy = p.origin.y - base.y
             let m = p.mesh.vertices
             for i in stride(from: 0, to: m.count, by: 6) {
                 v.append(Float(Double(m[i]) + dx)); v.append(Float(Double(m[i + 1]) + dy))
                 v.append(m[i + 2]); v.append(m[i + 3]); v.append(m[i + 4]); v.append(m[i + 5])
             }
-            for i in p.mesh.indices { idx.append(first + i) }
         }
-        return Mesh(layout: parts.first?.mesh.layout ?? .solid, vertices: v, indices: idx)
+        var idx: [UInt32] = []
+        idx.reserveCapacity(parts.reduce(0) { $0 + $1.mesh.indices.count })
+        let layout = parts.first?.mesh.layout ?? .solid
+        let fills = parts.first?.mesh.fringeStart != nil
+        for (p, s) in zip(parts, starts) {
+            for k in 0 ..< (p.mesh.fringeStart ?? p.mesh.indices.count) { idx.append(s + p.mesh.indices[k]) }
+        }
+        guard fills else { return Mesh(layout: layout, vertices: v, indices: idx) }
+        let fringeStart = idx.count
+        for (p, s) in zip(parts, starts) {
+            for k in (p.mesh.fringeStart ?? p.mesh.indices.count) ..< p.mesh.indices.count { idx.append(s + p.mesh.indices[k]) }
+        }
+        return Mesh(layout: layout, vertices: v, indices: idx, fringeStart: fringeStart)
     }
 
     /// How far up the screen something `height` metres tall can reach, logical pixels.

@@ -1081,7 +1081,7 @@ private final class GPUMesh {
     /// A ground mesh whose vertices all sit on its origin (a pixel circle or dot).
     let pointShape: Bool
     /// A screen mesh whose vertices all sit on its origin (see `ScreenBatch`), found when asked.
-    lazy var anchored = ScreenBatch.isAnchored(mesh)
+    lazy var anchored = mesh.isAnchored
     /// Where the vertices reach (for partial redraws), computed when first asked for.
     lazy var extent = MeshExtent(mesh)
     /// A solid's face fringes (nil for other layouts, for solids without edges and for meshes

@@ -63,19 +63,6 @@ enum ScreenBatch {
         return anchored(cmd.mesh)
     }
 
-    /// True when every vertex of a screen or ground mesh has its position (the first two floats)
-    /// at 0.
-    static func isAnchored(_ mesh: Mesh) -> Bool {
-        guard mesh.layout == .screen || mesh.layout == .ground else { return false }
-        let s = mesh.layout.stride, v = mesh.vertices
-        var i = 0
-        while i + 1 < v.count {
-            if v[i] != 0 || v[i + 1] != 0 { return false }
-            i += s
-        }
-        return true
-    }
-
     /// The run that starts at command `i`, or nil when fewer than `least` markers follow each
     /// other there. The marker's part count is the smallest (1…`maxParts`) for which the next
     /// marker repeats the first: the same meshes, textures and coverage in the same order, each

@@ -42,7 +42,7 @@ enum ThreeD {
 
     /// True when every vertex of a ground mesh sits on its origin (stops at the first that does not).
     static func isPointShape(_ mesh: Mesh) -> Bool {
-        mesh.layout == .ground && !mesh.vertices.isEmpty && ScreenBatch.isAnchored(mesh)
+        mesh.layout == .ground && !mesh.vertices.isEmpty && mesh.isAnchored
     }
 
     private static func isOpaque(_ cmd: DrawCommand) -> Bool {

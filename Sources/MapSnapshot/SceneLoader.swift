@@ -197,7 +197,6 @@ public struct SceneLoader {
                 throw SceneLoadError(key, "unknown style '\(base)' (expected light or dark)")
             }
             if let spec = doc.vectorStyle { style = try vectorStyle(style, spec) }
-            for layer in still.tileLayers where layer.isVector { layer.vectorStyle = style }
             still.vectorStyle = style
             // A vector basemap's ground reaches past its tiles too (dark beyond a dark map's edge).
             if still.tileLayers.first?.isVector == true, basemapStyle == nil { still.background = Color(style.background) }

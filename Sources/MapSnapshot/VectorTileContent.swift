@@ -31,20 +31,14 @@ final class VectorTileContent: @unchecked Sendable {
     }
 
     let id: TileID
-    /// Whether the tile holds a layer of a known basemap schema (so its square is painted).
-    let isBasemap: Bool
     private let base: Shapes
     private let lock = NSLock()
     private var shifted: [Int: Shapes] = [:]
-
-    /// The number of vertices kept (a measure of the tile's weight).
-    let vertexCount: Int
 
     init(tile: VectorTile, id: TileID) {
         self.id = id
         var s = Shapes()
         var known = false
-        var vertices = 0
         for layer in tile.layers {
             let name = layer.name.lowercased()
             if VectorTileSchema.knownLayers.contains(name) { known = true }
@@ -57,7 +51,6 @@ final class VectorTileContent: @unchecked Sendable {
                         guard let exterior = try? GeoPath(points: pts(rings[0])) else { continue }
                         let holes = rings.dropFirst().compactMap { try? GeoPath(points: pts($0)) }
                         s.areas.append(Area(kind: kind, exterior: exterior, holes: holes))
-                        vertices += rings.reduce(0) { $0 + $1.count }
                     }
                 case .lines(let lines):
                     guard let kind = VectorTileSchema.kind(layer: layer.name, properties: f.properties, isArea: false) else { continue }
@@ -65,7 +58,6 @@ final class VectorTileContent: @unchecked Sendable {
                     for line in lines {
                         guard let path = try? GeoPath(points: pts(line)) else { continue }
                         s.lines.append(Line(kind: kind, path: path, tunnel: tunnel))
-                        vertices += line.count
                     }
                 case .points(let points):
                     for p in points {
@@ -78,17 +70,15 @@ final class VectorTileContent: @unchecked Sendable {
                 }
             }
         }
-        isBasemap = known
-        if known {
-            let r = id.mapRect
-            s.square = try? GeoPath(points: [MapPoint(x: r.minX, y: r.minY), MapPoint(x: r.maxX, y: r.minY),
-                                             MapPoint(x: r.maxX, y: r.maxY), MapPoint(x: r.minX, y: r.maxY)])
-        }
-        // Stable by kind: areas, then lines, each in drawing order, features in tile order.
-        s.areas = s.areas.enumerated().sorted { ($0.element.kind, $0.offset) < ($1.element.kind, $1.offset) }.map(\.element)
-        s.lines = s.lines.enumerated().sorted { ($0.element.kind, $0.offset) < ($1.element.kind, $1.offset) }.map(\.element)
+        // A tile holding a layer of a known basemap schema paints its square first.
+        if known { s.square = Self.square(id.mapRect) }
         base = s
-        vertexCount = vertices
+    }
+
+    /// A rectangle as a ring of its four corners.
+    static func square(_ r: MapRect) -> GeoPath? {
+        try? GeoPath(points: [MapPoint(x: r.minX, y: r.minY), MapPoint(x: r.maxX, y: r.minY),
+                              MapPoint(x: r.maxX, y: r.maxY), MapPoint(x: r.minX, y: r.maxY)])
     }
 
     /// The shapes in the copy of the world `wrap` whole widths east (negative: west); with
@@ -104,7 +94,7 @@ final class VectorTileContent: @unchecked Sendable {
             let whole = wrap == 0 ? base : shiftedShapes(wrap)
             var s = Shapes()
             for a in whole.areas {
-                guard let b = a.exterior.bounds, b.maxX >= rect.minX, b.minX <= rect.maxX, b.maxY >= rect.minY, b.minY <= rect.maxY else { continue }
+                guard let b = a.exterior.bounds, rect.intersects(b) else { continue }
                 let ext = rect.clip(ring: a.exterior.points)
                 guard ext.count >= 3, let e = try? GeoPath(points: ext) else { continue }
                 let holes = a.holes.compactMap { h -> GeoPath? in
@@ -114,16 +104,13 @@ final class VectorTileContent: @unchecked Sendable {
                 s.areas.append(Area(kind: a.kind, exterior: e, holes: holes))
             }
             for l in whole.lines {
-                guard let b = l.path.bounds, b.maxX >= rect.minX, b.minX <= rect.maxX, b.maxY >= rect.minY, b.minY <= rect.maxY else { continue }
+                guard let b = l.path.bounds, rect.intersects(b) else { continue }
                 for piece in rect.clip(polyline: l.path.points) {
                     if let p = try? GeoPath(points: piece) { s.lines.append(Line(kind: l.kind, path: p, tunnel: l.tunnel)) }
                 }
             }
             s.places = whole.places.filter { rect.contains($0.point) }
-            if whole.square != nil {
-                s.square = try? GeoPath(points: [MapPoint(x: rect.minX, y: rect.minY), MapPoint(x: rect.maxX, y: rect.minY),
-                                                 MapPoint(x: rect.maxX, y: rect.maxY), MapPoint(x: rect.minX, y: rect.maxY)])
-            }
+            if whole.square != nil { s.square = Self.square(rect) }
             if parts.count > 64 { parts.removeAll() }
             parts[key] = s
             return s
@@ -144,19 +131,19 @@ final class VectorTileContent: @unchecked Sendable {
 
     /// (With the lock held.)
     private func shiftedShapes(_ wrap: Int) -> Shapes {
-            if let s = shifted[wrap] { return s }
-            let dx = Double(wrap)
-            func move(_ p: GeoPath) -> GeoPath {
-                (try? GeoPath(points: p.points.map { MapPoint(x: $0.x + dx, y: $0.y) })) ?? p
-            }
-            var s = Shapes()
-            s.areas = base.areas.map { Area(kind: $0.kind, exterior: move($0.exterior), holes: $0.holes.map(move)) }
-            s.lines = base.lines.map { Line(kind: $0.kind, path: move($0.path), tunnel: $0.tunnel) }
-            s.places = base.places.map { var p = $0; p.point.x += dx; return p }
-            s.square = base.square.map(move)
-            if shifted.count > 4 { shifted.removeAll() }
-            shifted[wrap] = s
-            return s
+        if let s = shifted[wrap] { return s }
+        let dx = Double(wrap)
+        func move(_ p: GeoPath) -> GeoPath {
+            (try? GeoPath(points: p.points.map { MapPoint(x: $0.x + dx, y: $0.y) })) ?? p
+        }
+        var s = Shapes()
+        s.areas = base.areas.map { Area(kind: $0.kind, exterior: move($0.exterior), holes: $0.holes.map(move)) }
+        s.lines = base.lines.map { Line(kind: $0.kind, path: move($0.path), tunnel: $0.tunnel) }
+        s.places = base.places.map { var p = $0; p.point.x += dx; return p }
+        s.square = base.square.map(move)
+        if shifted.count > 4 { shifted.removeAll() }
+        shifted[wrap] = s
+        return s
     }
 }
 
@@ -181,8 +168,11 @@ extension TileLayer {
             m.areas += s.areas
             m.lines += s.lines
         }
-        m.areas = m.areas.enumerated().sorted { ($0.element.kind, $0.offset) < ($1.element.kind, $1.offset) }.map(\.element)
-        m.lines = m.lines.enumerated().sorted { ($0.element.kind, $0.offset) < ($1.element.kind, $1.offset) }.map(\.element)
+        func byKind<T>(_ items: [T], _ kind: (T) -> VectorFeatureKind) -> [T] {
+            items.enumerated().sorted { (kind($0.element), $0.offset) < (kind($1.element), $1.offset) }.map(\.element)
+        }
+        m.areas = byKind(m.areas, \.kind)
+        m.lines = byKind(m.lines, \.kind)
         // A place given by two tiles (a stand-in and a child, two zooms of a pitched view) is
         // labelled once, where the finest tile puts it: the same name within about 400 m (1e-5
         // of the world) is the same place.
@@ -206,20 +196,21 @@ extension TileLayer {
         // Each drawn tile's content, world copy and the part of it drawn (an ancestor standing in
         // for a missing tile is drawn in that tile's square only, as a raster stand-in is).
         var drawn: [(content: VectorTileContent, wrap: Int, part: TileID)] = []
+        var tiles: [VectorGroundKey.Tile] = []
         var seen = Set<VectorGroundKey.Tile>()
         for tile in cover {
             guard let id = tile.tileID else { continue }
             for c in vectorStandIns(for: id) {
                 let part = c.id.z < id.z ? id : c.id
                 let k = VectorGroundKey.Tile(content: ObjectIdentifier(c), wrap: tile.wrap, part: part)
-                if seen.insert(k).inserted { drawn.append((c, tile.wrap, part)) }
+                if seen.insert(k).inserted { drawn.append((c, tile.wrap, part)); tiles.append(k) }
             }
         }
         // Coarser tiles first, so that finer ones are drawn over them within each kind.
-        drawn.sort { $0.content.id.z < $1.content.id.z }
+        let order = drawn.indices.sorted { (drawn[$0].content.id.z, $0) < (drawn[$1].content.id.z, $1) }
+        drawn = order.map { drawn[$0] }
         // The same tiles in the same style at the same zoom (a still, a pan) give the same overlays.
-        let key = VectorGroundKey(tiles: drawn.map { VectorGroundKey.Tile(content: ObjectIdentifier($0.content), wrap: $0.wrap, part: $0.part) },
-                                  style: style, zoom: zoom, opacity: opacity, language: language)
+        let key = VectorGroundKey(tiles: order.map { tiles[$0] }, style: style, zoom: zoom, opacity: opacity, language: language)
         if let hit = lastVectorGround(key) { return hit }
         // The tiles' shapes merged in drawing order, kept while the same tiles are drawn (a zoom
         // within one tile level changes only the widths).

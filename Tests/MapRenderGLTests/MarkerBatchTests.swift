@@ -234,7 +234,7 @@ import Testing
             (0 ..< 3).map { DrawCommand(mesh: parts[$0], origin: at, color: Color(rgb: 0xD1242F).withOpacity(alpha), coverage: .shape) }
         }
         func run(_ cmds: [DrawCommand], from i: Int = 0) -> ScreenBatch.Run? {
-            ScreenBatch.run(in: cmds, from: i, least: 2) { ScreenBatch.joinable(cmds[$0], anchored: ScreenBatch.isAnchored) }
+            ScreenBatch.run(in: cmds, from: i, least: 2) { ScreenBatch.joinable(cmds[$0], anchored: { $0.isAnchored }) }
         }
         // Four pins: one run of four three-part markers.
         #expect(run(o.flatMap { pin($0) }) == ScreenBatch.Run(start: 0, parts: 3, markers: 4))
@@ -281,7 +281,7 @@ import Testing
             Array(pin(at).prefix(2)) + [DrawCommand(mesh: quad, origin: at, color: .white, texture: img, blendOnce: false)]
         }
         func spriteRun(_ cmds: [DrawCommand], sprites: Bool = true) -> ScreenBatch.Run? {
-            ScreenBatch.run(in: cmds, from: 0, least: 2, sprites: sprites) { ScreenBatch.joinable(cmds[$0], anchored: ScreenBatch.isAnchored) }
+            ScreenBatch.run(in: cmds, from: 0, least: 2, sprites: sprites) { ScreenBatch.joinable(cmds[$0], anchored: { $0.isAnchored }) }
         }
         #expect(spriteRun(o.flatMap { symbolPin($0) }) == ScreenBatch.Run(start: 0, parts: 3, markers: 4))
         #expect(spriteRun(o.flatMap { symbolPin($0) }, sprites: false) == nil)
@@ -293,8 +293,8 @@ import Testing
         #expect(ScreenBatch.spriteRect(symbolPin(o[0])[2], ratio: 1.5, box: stampBox) == nil)
         // A mesh that is not anchored at its origin is drawn on its own.
         let loose = Mesh(layout: .screen, vertices: [1, 0, 0, 0, 0, 0, 1, 0, 5, 0, 0, 0, 1, 0, 0, 5, 0, 0], indices: [0, 1, 2])
-        #expect(!ScreenBatch.isAnchored(loose))
-        #expect(ScreenBatch.isAnchored(parts[0]))
+        #expect(!loose.isAnchored)
+        #expect(parts[0].isAnchored)
         // The stamp's box holds every vertex at ratio 2, with 2 to 3 px to spare on each side.
         let box = ScreenBatch.stampBox(pin(o[0]), ratio: 2)
         let xs = parts.flatMap { m in stride(from: 2, to: m.vertices.count, by: 6).map { 2 * Double(m.vertices[$0]) } }

@@ -377,19 +377,16 @@ struct ProtoReader {
         return String(decoding: UnsafeRawBufferPointer(rebasing: raw[r]), as: UTF8.self)
     }
 
-    mutating func fixed32() throws(TileError) -> UInt32 {
-        guard end - offset >= 4 else { throw fail(offset, "a 4-byte field with \(end - offset) left") }
-        var v: UInt32 = 0
-        for i in 0..<4 { v |= UInt32(raw[offset + i]) << (8 * UInt32(i)) }
-        offset += 4
-        return v
-    }
+    mutating func fixed32() throws(TileError) -> UInt32 { UInt32(truncatingIfNeeded: try littleEndian(4, "a 4-byte field")) }
 
-    mutating func fixed64() throws(TileError) -> UInt64 {
-        guard end - offset >= 8 else { throw fail(offset, "an 8-byte field with \(end - offset) left") }
+    mutating func fixed64() throws(TileError) -> UInt64 { try littleEndian(8, "an 8-byte field") }
+
+    /// A little-endian integer of `count` (≤ 8) bytes.
+    private mutating func littleEndian(_ count: Int, _ what: String) throws(TileError) -> UInt64 {
+        guard end - offset >= count else { throw fail(offset, "\(what) with \(end - offset) left") }
         var v: UInt64 = 0
-        for i in 0..<8 { v |= UInt64(raw[offset + i]) << (8 * UInt64(i)) }
-        offset += 8
+        for i in 0..<count { v |= UInt64(raw[offset + i]) << (8 * UInt64(i)) }
+        offset += count
         return v
     }
 

@@ -162,12 +162,12 @@ public enum VectorTileSchema {
 
     /// A labelled place from a point feature of a place layer, or nil (not a place layer, no
     /// name, or a kind of place the style does not label: squares, localities, POIs).
-    /// `language` (e.g. `en`) prefers `name:en` or `name_en` where the feature has it.
+    /// The place keeps every `name:xx`/`name_xx` in `names`; `language` (e.g. `en`) names it in
+    /// that language where it has one (`BasemapPlace.named(in:)`).
     public static func place(layer: String, properties: [String: VectorTile.Value], point: MapPoint,
                              language: String? = nil) -> BasemapPlace? {
         guard placeLayers.contains(layer.lowercased()) else { return nil }
-        let preferred = language.map { ["name:\($0)", "name_\($0)"] } ?? []
-        guard let name = (preferred + ["name", "name:latin", "name_en", "name:en", "name_int"]).lazy
+        guard let name = ["name", "name:latin", "name_en", "name:en", "name_int"].lazy
             .compactMap({ properties[$0]?.description }).first(where: { !$0.isEmpty }) else { return nil }
         let kinds = ["class", "kind", "pmap:kind", "place", "type"].compactMap { properties[$0]?.description.lowercased() }
         var rank: Int?
@@ -203,7 +203,7 @@ public enum VectorTileSchema {
             guard !code.isEmpty, code.count <= 16, case .string(let s) = value, !s.isEmpty else { continue }
             place.names[code] = s
         }
-        return place
+        return place.named(in: language)
     }
 }
 
