@@ -207,15 +207,22 @@ public final class MapServer: Sendable {
         if !layers.isEmpty, doc.basemap == nil { doc.basemap = "none" }
         if doc.basemap == nil, doc.style == nil { doc.style = config.style }
         var snap: Snapshot
-        do { snap = try SceneLoader(baseDirectory: URL(fileURLWithPath: "/nonexistent")).snapshot(from: doc) } catch let e as SceneLoadError {
+        do {
+            let loader = SceneLoader(baseDirectory: URL(fileURLWithPath: "/nonexistent"))
+            snap = try loader.snapshot(from: doc)
+            snap.tileLayers = layers
+            if !layers.isEmpty, snap.basemapStyle == nil { snap.background = Color(rgb: 0xF2EFE9) }
+            // Vector tiles in the request's style (its `vectorStyle`, Mapbox's dark style ids,
+            // Google's theme), else the server's; the ground past them in that style's colour.
+            if layers.contains(where: \.isVector) {
+                if doc.style == nil, doc.vectorStyle?.base == nil { doc.style = config.style }
+                try loader.applyVectorStyle(doc, to: &snap)
+            }
+        } catch let e as SceneLoadError {
             throw APIError.bad(e.location.isEmpty ? nil : e.location, e.reason)
         } catch {
             throw APIError.bad(nil, "\(error)")
         }
-        snap.tileLayers = layers
-        // Vector tiles in the request's style (Mapbox's dark style ids, Google's theme), else the server's.
-        snap.vectorStyle = VectorTileStyle.named(doc.style ?? config.style)
-        if !snap.tileLayers.isEmpty, snap.basemapStyle == nil { snap.background = Color(rgb: 0xF2EFE9) }
         return snap
     }
 
@@ -260,8 +267,9 @@ public final class MapServer: Sendable {
         return try await image(key: key, request: request) { s, left in
             let centre = MapPoint(x: (Double(xi) + 0.5) / Double(n), y: (Double(yi) + 0.5) / Double(n))
             let camera = Camera(center: centre.latLng, zoom: Double(zi) - 1, size: ScreenSize(width: 256, height: 256), pixelRatio: Double(scale))
+            let ground: Color = layers.first.map { $0.isVector ? Color($0.vectorStyle.background) : Color(rgb: 0xF2EFE9) } ?? .transparent
             var snap = Snapshot(camera: camera, overlays: overlays, basemapStyle: style,
-                                background: style == nil ? (layers.isEmpty ? .transparent : Color(rgb: 0xF2EFE9)) : .transparent,
+                                background: style == nil ? ground : .transparent,
                                 attribution: false, scaleBar: false, compass: false)
             snap.tileLayers = layers
             snap.tileWait = min(30, left * 0.8)

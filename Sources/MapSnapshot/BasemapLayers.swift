@@ -230,7 +230,7 @@ extension BasemapLayers {
 
 extension Color {
     /// The scene colour of a basemap colour.
-    init(_ c: BasemapColor) {
+    public init(_ c: BasemapColor) {
         func byte(_ v: Double) -> UInt8 { UInt8(max(0, min(255, (v * 255).rounded()))) }
         self.init(r: byte(c.r), g: byte(c.g), b: byte(c.b), a: byte(c.a))
     }

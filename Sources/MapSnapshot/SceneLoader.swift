@@ -190,17 +190,7 @@ public struct SceneLoader {
         still.labelsMayOverlap = doc.labelOverlap ?? false
         still.placeLabels = doc.placeLabels ?? true
         still.tileLayers = try tileLayers(doc, scale: scale)
-        if still.tileLayers.contains(where: \.isVector) {
-            let base = doc.vectorStyle?.base ?? doc.style ?? "light"
-            guard var style = VectorTileStyle.named(base) else {
-                let key = doc.vectorStyle?.base != nil ? "vectorStyle.base" : "style"
-                throw SceneLoadError(key, "unknown style '\(base)' (expected light or dark)")
-            }
-            if let spec = doc.vectorStyle { style = try vectorStyle(style, spec) }
-            still.vectorStyle = style
-            // A vector basemap's ground reaches past its tiles too (dark beyond a dark map's edge).
-            if still.tileLayers.first?.isVector == true, basemapStyle == nil { still.background = Color(style.background) }
-        }
+        if still.tileLayers.contains(where: \.isVector) { try applyVectorStyle(doc, to: &still) }
         if let lang = doc.language { still.placeLanguage = try Self.languageCode(lang, "language") }
         let wait = doc.tilesTimeout ?? 30
         guard wait.isFinite, wait >= 0, wait <= 3600 else { throw SceneLoadError("tilesTimeout", "\(Self.fmt(wait)) is not in 0…3600 s") }
@@ -700,6 +690,22 @@ public struct SceneLoader {
         guard abs(v[0]) <= 90 else { throw SceneLoadError(where_, "latitude \(Self.fmt(v[0])) is outside -90…90") }
         guard abs(v[1]) <= 1e6 else { throw SceneLoadError(where_, "longitude \(Self.fmt(v[1])) is out of range") }
         return LatLng(lat: v[0], lon: v[1])
+    }
+
+    /// Draws a snapshot's vector tile layers in the document's style (`vectorStyle.base`, else
+    /// `style`, else light) with its `vectorStyle` colours, and, where a vector layer is the
+    /// bottom one and no embedded basemap lies under it, paints the ground past the tiles in the
+    /// style's background (dark beyond a dark map's edge). The server calls it with the
+    /// request's document over its own tile layers.
+    public func applyVectorStyle(_ doc: SceneDocument, to snapshot: inout Snapshot) throws {
+        let base = doc.vectorStyle?.base ?? doc.style ?? "light"
+        guard var style = VectorTileStyle.named(base) else {
+            let key = doc.vectorStyle?.base != nil ? "vectorStyle.base" : "style"
+            throw SceneLoadError(key, "unknown style '\(base)' (expected light or dark)")
+        }
+        if let spec = doc.vectorStyle { style = try vectorStyle(style, spec) }
+        snapshot.vectorStyle = style
+        if snapshot.tileLayers.first?.isVector == true, snapshot.basemapStyle == nil { snapshot.background = Color(style.background) }
     }
 
     /// A built-in vector style with a scene's colour overrides; an unknown kind is an error

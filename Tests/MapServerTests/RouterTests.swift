@@ -593,6 +593,19 @@ import Testing
             let dark = try await client.execute(uri: "/styles/v1/me/dark-v11/static/7.006,46.016,13/100x100?attribution=false", method: .get)
             #expect(dark.status == .ok, "\(dark.body.text)")
             #expect(try Bitmap(imageData: dark.body.bytes).pixel(x: 50, y: 50) == RGBA8(r: 0x0F, g: 0x1B, b: 0x2D, a: 255))
+            // Past the archive's tiles the ground is the request's style's (the dark style's
+            // background #454A53, not the light one's #F2EFE9).
+            let darkAway = try await client.execute(uri: "/styles/v1/me/dark-v11/static/-40,-30,13/100x100?attribution=false", method: .get)
+            #expect(try Bitmap(imageData: darkAway.body.bytes).pixel(x: 50, y: 50) == RGBA8(r: 0x45, g: 0x4A, b: 0x53, a: 255))
+            // A POST's vectorStyle recolours the water over the base it names.
+            let body = #"{"camera":{"center":[46.016,7.006],"zoom":13},"size":[100,100],"attribution":false,"# +
+                ##""vectorStyle":{"base":"dark","colors":{"water":"#FF0000"}}}"##
+            let posted = try await client.execute(uri: "/static", method: .post, body: ByteBuffer(string: body))
+            #expect(posted.status == .ok, "\(posted.body.text)")
+            #expect(try Bitmap(imageData: posted.body.bytes).pixel(x: 50, y: 50) == RGBA8(r: 255, g: 0, b: 0, a: 255))
+            let badKind = try await client.execute(uri: "/static", method: .post,
+                                                   body: ByteBuffer(string: #"{"camera":{"center":[46,7],"zoom":13},"size":[100,100],"vectorStyle":{"colors":{"lava":"red"}}}"#))
+            #expect(badKind.status == .badRequest && badKind.body.text.contains("vectorStyle.colors.lava"), "\(badKind.body.text)")
             // Google's language: the place's name:de where it has one, else its own name.
             func image(_ extra: String) async throws -> Bitmap {
                 let r = try await client.execute(uri: "/maps/api/staticmap?center=46.04,7.025&zoom=14&size=300x100&attribution=false\(extra)",
@@ -606,6 +619,15 @@ import Testing
             #expect(same, "no name:fr: the local name")
             let bad = try await client.execute(uri: "/maps/api/staticmap?center=46.04,7.04&zoom=14&size=300x100&language=e%20n", method: .get)
             #expect(bad.status == .badRequest && bad.body.text.contains("language"), "\(bad.body.text)")
+        }
+        // A dark server's /tiles: the ground away from the archive's tiles is the dark background.
+        c.style = "dark"
+        let darkServer = try MapServer(config: c)
+        defer { darkServer.shutdown() }
+        try await Application(router: darkServer.router()).test(.router) { client in
+            let t = try await client.execute(uri: "/tiles/13/0/0.png", method: .get)
+            #expect(t.status == .ok)
+            #expect(try Bitmap(imageData: t.body.bytes).pixel(x: 128, y: 128) == RGBA8(r: 0x45, g: 0x4A, b: 0x53, a: 255))
         }
     }
 }
