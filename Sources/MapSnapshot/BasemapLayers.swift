@@ -77,6 +77,33 @@ final class BasemapLayers: @unchecked Sendable {
         return path
     }
 
+    /// `places` (the embedded basemap's) less those that `others` (vector tiles') also name: a
+    /// place of the same name in any of its languages (letter case and accents aside) within
+    /// 30 km (1,000 km for a country, whose label points differ more between sources), or any
+    /// place within 2 km (the same town spelt differently).
+    static func withoutDuplicates(_ places: [BasemapPlace], of others: [BasemapPlace]) -> [BasemapPlace] {
+        guard !places.isEmpty, !others.isEmpty else { return places }
+        func key(_ s: String) -> String { s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+        var byName: [String: [BasemapPlace]] = [:]
+        for o in others {
+            for n in Set([o.name] + o.names.values).map(key) { byName[n, default: []].append(o) }
+        }
+        /// Kilometres between two places (equirectangular: exact enough at these distances).
+        func km(_ a: BasemapPlace, _ b: BasemapPlace) -> Double {
+            let rad = Double.pi / 180
+            let dLat = (a.position.lat - b.position.lat) * rad
+            var dLon = (a.position.lon - b.position.lon).truncatingRemainder(dividingBy: 360)
+            if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+            let x = dLon * rad * cos((a.position.lat + b.position.lat) / 2 * rad)
+            return 6371 * (x * x + dLat * dLat).squareRoot()
+        }
+        return places.filter { p in
+            let reach = p.isCountry ? 1000.0 : 30
+            if byName[key(p.name)]?.contains(where: { $0.isCountry == p.isCountry && km($0, p) <= reach }) == true { return false }
+            return !others.contains { !$0.isCountry && !p.isCountry && km($0, p) <= 2 }
+        }
+    }
+
     /// Place dots and labels (`Scene.basemapLabels`), greedily: by importance, skipping any
     /// whose label box would overlap one already placed or a `reserved` box, or leave the
     /// viewport. `labels` measures the text.

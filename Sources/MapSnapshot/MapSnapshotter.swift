@@ -193,7 +193,7 @@ public final class MapSnapshotter: @unchecked Sendable {
             scene.labelFade = snapshot.labelFade
             var attributionText: String?
             var placement: MarkerLabelPlacement?
-            var places: [BasemapPlace] = []
+            var places: [BasemapPlace] = [], vectorPlaces: [BasemapPlace] = []
             // The place names' look: the embedded basemap's, else the first vector layer's.
             var labelStyle = snapshot.basemapStyle
             if let style = snapshot.basemapStyle {
@@ -215,13 +215,16 @@ public final class MapSnapshotter: @unchecked Sendable {
                     let (ground, found) = layer.vectorGround(cover, zoom: camera.zoom, style: style,
                                                              language: snapshot.placeLanguage ?? layer.language)
                     if scene.basemap.isEmpty { scene.basemap = ground } else { scene.basemap += ground }
-                    places += found
+                    vectorPlaces += found
                     if labelStyle == nil { labelStyle = style.labels }
                 } else {
                     scene.basemap += layer.groundImages(cover).map { Overlay.image($0) }
                 }
                 if let a = layer.attribution, !a.isEmpty, !credits.contains(a) { credits.append(a) }
             }
+            // Over the embedded basemap, a place the vector tiles also name is labelled once,
+            // at the tiles' (more precise) position and in their spelling.
+            places = BasemapLayers.withoutDuplicates(places, of: vectorPlaces) + vectorPlaces
             if !credits.isEmpty {
                 attributionText = (credits + [attributionText].compactMap { $0 }).joined(separator: " · ")
             }
