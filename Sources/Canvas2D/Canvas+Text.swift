@@ -76,6 +76,29 @@ extension Canvas {
         return measure(text, font: font, in: cr)
     }
 
+    /// The pen's advance after each character (grapheme cluster) of one line of `text` in `font`
+    /// (logical px; the last is the line's width), or nil for text drawn through Pango (joined,
+    /// reordered or substituted glyphs have no per-character boundaries to cut at).
+    public static func characterAdvances(_ text: String, font: Font = Font()) -> [Double]? {
+        guard validSize(font.size), !text.isEmpty,
+              let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1) else { return nil }
+        defer { cairo_surface_destroy(surface) }
+        guard let cr = cairo_create(surface) else { return nil }
+        defer { cairo_destroy(cr) }
+        configureText(cr)
+        select(font, in: cr)
+        if needsLayout(text, in: cr) { return nil }
+        var out: [Double] = []
+        var prefix = ""
+        var extents = cairo_text_extents_t()
+        for c in text {
+            prefix.append(c)
+            cairo_text_extents(cr, prefix, &extents)
+            out.append(extents.x_advance)
+        }
+        return out
+    }
+
     static func measure(_ text: String, font: Font, in cr: OpaquePointer) -> TextMetrics {
         guard validSize(font.size) else { return .empty }
         select(font, in: cr)

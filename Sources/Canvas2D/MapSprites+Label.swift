@@ -57,6 +57,19 @@ extension MapSprites {
         return (c.width, c.height)
     }
 
+    /// Where a one-line label's characters meet in the bitmap `label(text, font:, halo:, scale:)`
+    /// makes: x in logical px from the bitmap's left edge, from 0 through each boundary between
+    /// characters to the bitmap's width (so consecutive values bound one character's strip,
+    /// the halo and ink beyond the text in the first and last); nil for text of several lines
+    /// or drawn through Pango (`Canvas.characterAdvances`).
+    public static func labelCharacterEdges(
+        _ text: String, font: Font = Font(size: 13), halo: TextHalo? = TextHalo()
+    ) -> [Double]? {
+        guard !text.contains("\n"), let l = try? labelLayout(text, font: font, halo: halo, anchor: .topLeft),
+              let advances = Canvas.characterAdvances(text, font: font), let origin = l.origins.first else { return nil }
+        return [0] + advances.dropLast().map { origin.x - l.left + $0 } + [l.width]
+    }
+
     /// Where `label` puts its lines: their pen origins in text-box coordinates, the bitmap's
     /// top-left corner and logical size (the box, the ink and the halo, to whole pixels) and the
     /// anchor point in the same coordinates.

@@ -181,6 +181,11 @@ public struct Label: Sendable {
     /// Opacity multiplier of the whole label, text and halo, 0…1 (MapLibre's `text-opacity`;
     /// the basemap's place names fade in and out with it).
     public var opacity: Double = 1
+    /// The text laid along a line (a street's or river's name): its image drawn in pieces, each
+    /// turned and placed on screen relative to the projected `position`; nil (the default)
+    /// draws it whole and upright. The pieces are made for one view (the basemap lays them out
+    /// again each frame); `anchor` and `offset` do not apply.
+    public var pieces: [LabelPiece]?
 
     /// The screen box (logical px) of the label's bitmap, `width` × `height`, when its position
     /// lands at (`x`, `y`): the bitmap's `anchor` point there, moved by `offset`.
@@ -220,6 +225,20 @@ public struct Label: Sendable {
         self.position = position; self.text = text; self.size = size; self.color = color
         self.haloColor = haloColor; self.haloWidth = haloWidth; self.anchor = anchor; self.offset = offset
         self.zIndex = zIndex
+    }
+}
+
+/// A vertical strip of a label's image (columns `x0..<x1`, logical px from its left edge, the
+/// image's full height) drawn with its centre `dx`, `dy` screen px from the label's projected
+/// position and turned `angle` degrees clockwise about that centre: one or a few characters of
+/// a name laid along a curving line.
+public struct LabelPiece: Hashable, Sendable {
+    public var x0: Double, x1: Double
+    public var dx: Double, dy: Double
+    public var angle: Double
+
+    public init(x0: Double, x1: Double, dx: Double, dy: Double, angle: Double) {
+        self.x0 = x0; self.x1 = x1; self.dx = dx; self.dy = dy; self.angle = angle
     }
 }
 

@@ -109,12 +109,18 @@ final class BasemapLayers: @unchecked Sendable {
     /// viewport. `labels` measures the text.
     static func placeLabels(_ places: [BasemapPlace], camera: Camera, style: BasemapStyle,
                             labels: CairoLabelRasterizer, reserved: [LabelBox]) -> [PlaceLabel] {
+        var boxes = reserved
+        return placeLabels(places, camera: camera, style: style, labels: labels, boxes: &boxes)
+    }
+
+    /// As `placeLabels(_:camera:style:labels:reserved:)`, adding each placed label's box to `boxes`.
+    static func placeLabels(_ places: [BasemapPlace], camera: Camera, style: BasemapStyle,
+                            labels: CairoLabelRasterizer, boxes: inout [LabelBox]) -> [PlaceLabel] {
         let sorted = places.sorted { a, b in
             if a.isCountry != b.isCountry { return !a.isCountry }  // cities before country names
             if a.labelRank != b.labelRank { return a.labelRank < b.labelRank }
             return a.population > b.population
         }
-        var boxes = reserved
         var out: [PlaceLabel] = []
         let w = camera.size.width, h = camera.size.height
         let textColor = Color(style.labelText), halo = Color(style.labelHalo)

@@ -22,6 +22,8 @@ final class CairoLabelRasterizer: LabelRasterizer, @unchecked Sendable {
     /// renderer then places). Guarded by `sizesLock`.
     nonisolated(unsafe) private static var sizes: [SizeKey: (width: Double, height: Double)] = [:]
     private static let sizesLock = NSLock()
+    /// Character edges by text, size and halo width (`ratio` 0). Guarded by `sizesLock`.
+    nonisolated(unsafe) private static var edges: [SizeKey: [Double]?] = [:]
     private struct SizeKey: Hashable {
         var text: String, size: Double, haloWidth: Double?, ratio: Double
     }
@@ -69,6 +71,18 @@ extension CairoLabelRasterizer {
         let size = (width: Double(px.width) / pixelRatio, height: Double(px.height) / pixelRatio)
         Self.sizesLock.withLock { Self.keep(size, for: sizeKey, in: &Self.sizes, limit: Self.maxSizesCached) }
         return size
+    }
+
+    /// Where the label's characters meet in its image (`MapSprites.labelCharacterEdges`: 0, each
+    /// boundary, the width; logical px), or nil where its text cannot be cut (several lines,
+    /// scripts Pango shapes). Kept per text, size and halo width, as sizes are.
+    func characterEdges(_ label: Label) -> [Double]? {
+        let key = SizeKey(text: label.text, size: label.size, haloWidth: label.haloColor == nil ? nil : label.haloWidth, ratio: 0)
+        if let hit = Self.sizesLock.withLock({ Self.edges[key] }) { return hit }
+        let halo = label.haloColor.map { TextHalo(color: RGBAColor($0), width: label.haloWidth) }
+        let edges = MapSprites.labelCharacterEdges(label.text, font: Font(size: label.size), halo: halo)
+        Self.sizesLock.withLock { Self.keep(edges, for: key, in: &Self.edges, limit: Self.maxSizesCached) }
+        return edges
     }
 
     /// The Maki icon filled in `color`, its 15-unit box `size` logical px square in the middle of

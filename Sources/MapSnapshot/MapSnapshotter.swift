@@ -194,6 +194,7 @@ public final class MapSnapshotter: @unchecked Sendable {
             var attributionText: String?
             var placement: MarkerLabelPlacement?
             var places: [BasemapPlace] = [], vectorPlaces: [BasemapPlace] = []
+            var namedLines: [(lines: [VectorTileContent.NamedLine], style: VectorTileStyle)] = []
             // The place names' look: the embedded basemap's, else the first vector layer's.
             var labelStyle = snapshot.basemapStyle
             if let style = snapshot.basemapStyle {
@@ -212,10 +213,11 @@ public final class MapSnapshotter: @unchecked Sendable {
                 tileProblems += layer.problems(cover)
                 if layer.isVector {
                     let style = snapshot.vectorStyle ?? layer.vectorStyle
-                    let (ground, found) = layer.vectorGround(cover, zoom: camera.zoom, style: style,
-                                                             language: snapshot.placeLanguage ?? layer.language)
-                    if scene.basemap.isEmpty { scene.basemap = ground } else { scene.basemap += ground }
-                    vectorPlaces += found
+                    let ground = layer.vectorGround(cover, zoom: camera.zoom, style: style,
+                                                    language: snapshot.placeLanguage ?? layer.language)
+                    if scene.basemap.isEmpty { scene.basemap = ground.overlays } else { scene.basemap += ground.overlays }
+                    vectorPlaces += ground.places
+                    namedLines.append((ground.namedLines, style))
                     if labelStyle == nil { labelStyle = style.labels }
                 } else {
                     scene.basemap += layer.groundImages(cover).map { Overlay.image($0) }
@@ -233,8 +235,15 @@ public final class MapSnapshotter: @unchecked Sendable {
                 // it, is handed to the plan rather than made again.
                 let reserved = BasemapLayers.reserved(scene, camera: camera, labels: labels)
                 placement = reserved.placement
-                let placed = snapshot.placeLabels
-                    ? BasemapLayers.placeLabels(places, camera: camera, style: style, labels: labels, reserved: reserved.boxes) : []
+                var placed: [PlaceLabel] = []
+                if snapshot.placeLabels {
+                    // Place names first, then the names along roads and waterways around them.
+                    var boxes = reserved.boxes
+                    placed = BasemapLayers.placeLabels(places, camera: camera, style: style, labels: labels, boxes: &boxes)
+                    for (lines, vectorStyle) in namedLines where !lines.isEmpty {
+                        placed += LineLabels.place(lines, camera: camera, style: vectorStyle, labels: labels, boxes: &boxes)
+                    }
+                }
                 scene.basemapLabels = placeFades.step(placed.map { ($0.key, $0) }, duration: snapshot.labelFade, time: snapshot.time)
                     .flatMap { $0.item.overlays(opacity: $0.opacity) }
             }

@@ -49,12 +49,12 @@ public final class TileLayer: @unchecked Sendable {
     private var _language: String?
     /// The last view's vector ground, with the tile contents it was made of (kept alive so their
     /// identities in the key stay theirs).
-    private var vectorGroundMemo: (key: VectorGroundKey, contents: [VectorTileContent], overlays: [Overlay], places: [BasemapPlace])?
+    private var vectorGroundMemo: (key: VectorGroundKey, contents: [VectorTileContent], ground: VectorGround)?
 
-    func lastVectorGround(_ key: VectorGroundKey) -> (overlays: [Overlay], places: [BasemapPlace])? {
+    func lastVectorGround(_ key: VectorGroundKey) -> VectorGround? {
         lock.withLock {
             guard let m = vectorGroundMemo, m.key == key else { return nil }
-            return (m.overlays, m.places)
+            return m.ground
         }
     }
 
@@ -69,8 +69,8 @@ public final class TileLayer: @unchecked Sendable {
         lock.withLock { mergedMemo = (tiles, contents, shapes) }
     }
 
-    func keepVectorGround(_ key: VectorGroundKey, contents: [VectorTileContent], overlays: [Overlay], places: [BasemapPlace]) {
-        lock.withLock { vectorGroundMemo = (key, contents, overlays, places) }
+    func keepVectorGround(_ key: VectorGroundKey, contents: [VectorTileContent], _ ground: VectorGround) {
+        lock.withLock { vectorGroundMemo = (key, contents, ground) }
     }
     /// Called (on any thread) when a requested tile has arrived or failed.
     public var onChange: (@Sendable () -> Void)? {

@@ -22,10 +22,31 @@ final class VectorTileContent: @unchecked Sendable {
         var tunnel = false
     }
 
+    /// A named road or waterway: its pieces of the tile joined where they meet end to end, and
+    /// the square its names may be centred in (the tile's: buffers repeat a neighbour's lines).
+    struct NamedLine {
+        var name: String
+        var names: [String: String]
+        var kind: VectorFeatureKind
+        var points: [MapPoint]
+        var square: MapRect
+
+        /// Named in `language` where it has a name in it (`zh-CN` falls back to `zh`).
+        func named(in language: String?) -> NamedLine {
+            guard let language else { return self }
+            let base = language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? language
+            guard let n = names[language] ?? names[base], !n.isEmpty else { return self }
+            var l = self
+            l.name = n
+            return l
+        }
+    }
+
     struct Shapes {
         var areas: [Area] = []
         var lines: [Line] = []
         var places: [BasemapPlace] = []
+        var namedLines: [NamedLine] = []
         /// The tile's square, drawn first in the background colour when the tile is a basemap's.
         var square: GeoPath?
     }
@@ -39,6 +60,7 @@ final class VectorTileContent: @unchecked Sendable {
         self.id = id
         var s = Shapes()
         var known = false
+        var pieces: [NamedLine] = []
         for layer in tile.layers {
             let name = layer.name.lowercased()
             if VectorTileSchema.knownLayers.contains(name) { known = true }
@@ -53,6 +75,12 @@ final class VectorTileContent: @unchecked Sendable {
                         s.areas.append(Area(kind: kind, exterior: exterior, holes: holes))
                     }
                 case .lines(let lines):
+                    if let named = VectorTileSchema.lineLabel(layer: layer.name, properties: f.properties) {
+                        for line in lines where line.count >= 2 {
+                            pieces.append(NamedLine(name: named.name, names: named.names, kind: named.kind, points: pts(line),
+                                                    square: id.mapRect))
+                        }
+                    }
                     guard let kind = VectorTileSchema.kind(layer: layer.name, properties: f.properties, isArea: false) else { continue }
                     let tunnel = kind >= .path && VectorTileSchema.isTunnel(f.properties)
                     for line in lines {
@@ -70,9 +98,45 @@ final class VectorTileContent: @unchecked Sendable {
                 }
             }
         }
+        s.namedLines = Self.joined(pieces)
         // A tile holding a layer of a known basemap schema paints its square first.
         if known { s.square = Self.square(id.mapRect) }
         base = s
+    }
+
+    /// Pieces of the same name and kind joined where one ends where the next begins (a street
+    /// is many OSM ways), either way round; the longest chains first.
+    static func joined(_ pieces: [NamedLine]) -> [NamedLine] {
+        struct End: Hashable { var x: Double, y: Double }
+        var out: [NamedLine] = []
+        let groups = Dictionary(grouping: pieces.indices) { "\(pieces[$0].kind.rawValue)|\(pieces[$0].name)" }
+        for key in groups.keys.sorted() {
+            let group = groups[key]!
+            var used = Set<Int>()
+            var byEnd: [End: [Int]] = [:]
+            for i in group {
+                byEnd[End(x: pieces[i].points.first!.x, y: pieces[i].points.first!.y), default: []].append(i)
+                byEnd[End(x: pieces[i].points.last!.x, y: pieces[i].points.last!.y), default: []].append(i)
+            }
+            for i in group where !used.contains(i) {
+                used.insert(i)
+                var chain = pieces[i].points
+                // Grow the chain at its end, then (reversed) at its start.
+                for _ in 0 ..< 2 {
+                    while let last = chain.last,
+                          let j = byEnd[End(x: last.x, y: last.y)]?.first(where: { !used.contains($0) }) {
+                        used.insert(j)
+                        let next = pieces[j].points
+                        chain += (next.first! == last ? next : next.reversed()).dropFirst()
+                    }
+                    chain.reverse()
+                }
+                var line = pieces[i]
+                line.points = chain
+                out.append(line)
+            }
+        }
+        return out
     }
 
     /// A rectangle as a ring of its four corners.
@@ -110,6 +174,12 @@ final class VectorTileContent: @unchecked Sendable {
                 }
             }
             s.places = whole.places.filter { rect.contains($0.point) }
+            s.namedLines = whole.namedLines.compactMap { l in
+                guard l.points.contains(where: { rect.contains($0) }) else { return nil }
+                var l = l
+                l.square = rect
+                return l
+            }
             if whole.square != nil { s.square = Self.square(rect) }
             if parts.count > 64 { parts.removeAll() }
             parts[key] = s
@@ -140,6 +210,12 @@ final class VectorTileContent: @unchecked Sendable {
         s.areas = base.areas.map { Area(kind: $0.kind, exterior: move($0.exterior), holes: $0.holes.map(move)) }
         s.lines = base.lines.map { Line(kind: $0.kind, path: move($0.path), tunnel: $0.tunnel) }
         s.places = base.places.map { var p = $0; p.point.x += dx; return p }
+        s.namedLines = base.namedLines.map { l in
+            var l = l
+            l.points = l.points.map { MapPoint(x: $0.x + dx, y: $0.y) }
+            l.square.origin.x += dx
+            return l
+        }
         s.square = base.square.map(move)
         if shifted.count > 4 { shifted.removeAll() }
         shifted[wrap] = s
@@ -153,6 +229,7 @@ struct MergedVectorShapes {
     var lines: [VectorTileContent.Line] = []
     var squares: [GeoPath] = []
     var places: [BasemapPlace] = []
+    var namedLines: [VectorTileContent.NamedLine] = []
 }
 
 extension TileLayer {
@@ -167,6 +244,7 @@ extension TileLayer {
         for s in shapes {
             m.areas += s.areas
             m.lines += s.lines
+            m.namedLines += s.namedLines
         }
         func byKind<T>(_ items: [T], _ kind: (T) -> VectorFeatureKind) -> [T] {
             items.enumerated().sorted { (kind($0.element), $0.offset) < (kind($1.element), $1.offset) }.map(\.element)
@@ -192,7 +270,7 @@ extension TileLayer {
     /// across every tile) and their places, each once. Tiles not loaded are stood in for by
     /// loaded children and the nearest loaded ancestor, as raster tiles are.
     func vectorGround(_ cover: [CoverTile], zoom: Double, style: VectorTileStyle,
-                      language: String? = nil) -> (overlays: [Overlay], places: [BasemapPlace]) {
+                      language: String? = nil) -> VectorGround {
         // Each drawn tile's content, world copy and the part of it drawn (an ancestor standing in
         // for a missing tile is drawn in that tile's square only, as a raster stand-in is).
         var drawn: [(content: VectorTileContent, wrap: Int, part: TileID)] = []
@@ -255,10 +333,19 @@ extension TileLayer {
             guard let w = style.lineWidth(l.kind, zoom: zoom), let c = style.colors[l.kind] else { continue }
             stroke(l.path, width: w, c, round: l.kind != .rail)
         }
-        let places = merged.places.map { $0.named(in: language) }
-        keepVectorGround(key, contents: drawn.map(\.content), overlays: out, places: places)
-        return (out, places)
+        let ground = VectorGround(overlays: out, places: merged.places.map { $0.named(in: language) },
+                                  namedLines: merged.namedLines.map { $0.named(in: language) })
+        keepVectorGround(key, contents: drawn.map(\.content), ground)
+        return ground
     }
+}
+
+/// A view's vector ground: what is drawn (areas, lines), the places to label and the roads
+/// and waterways to name along their lines.
+struct VectorGround {
+    var overlays: [Overlay]
+    var places: [BasemapPlace]
+    var namedLines: [VectorTileContent.NamedLine]
 }
 
 /// What decides a view's vector ground: the tiles drawn (their contents and world copies), the

@@ -196,14 +196,47 @@ public enum VectorTileSchema {
         var place = BasemapPlace(name: name, position: position, point: point, rank: rank, labelRank: labelRank, minZoom: 0,
                                  population: population, isCapital: isCapital, isRegionalCapital: isRegional,
                                  isMajorCity: false, isCountry: isCountry)
-        // The other languages' names (name:de, name_de; not name:latin-like scripts' variants).
+        place.names = names(properties)
+        return place.named(in: language)
+    }
+
+    /// A feature's names in other languages by code: `name:de`, `name_de` (`name:latin` too).
+    static func names(_ properties: [String: VectorTile.Value]) -> [String: String] {
+        var out: [String: String] = [:]
         for (key, value) in properties {
             guard key.hasPrefix("name:") || key.hasPrefix("name_") else { continue }
             let code = String(key.dropFirst(5))
             guard !code.isEmpty, code.count <= 16, case .string(let s) = value, !s.isEmpty else { continue }
-            place.names[code] = s
+            out[code] = s
         }
-        return place.named(in: language)
+        return out
+    }
+
+    /// Layers whose lines are only names to draw along roads and waterways (Shortbread,
+    /// OpenMapTiles' `transportation_name`).
+    static let roadLabelLayers: Set<String> = ["transportation_name", "street_labels"]
+    static let waterLabelLayers: Set<String> = ["water_lines_labels"]
+
+    /// The name to draw along a line feature, and the kind of line it names (a road rank, a
+    /// river or a stream), or nil: no name, or not a road or waterway. Roads' names come from
+    /// Protomaps' and Mapbox's road layers and the label layers of OpenMapTiles and Shortbread;
+    /// waterways' from the waterway layers. `names` holds the other languages' names.
+    public static func lineLabel(layer: String, properties: [String: VectorTile.Value])
+        -> (name: String, names: [String: String], kind: VectorFeatureKind)? {
+        let lower = layer.lowercased()
+        let kind: VectorFeatureKind?
+        if roadLabelLayers.contains(lower) {
+            kind = self.kind(layer: "roads", properties: properties, isArea: false)
+        } else if waterLabelLayers.contains(lower) {
+            kind = self.kind(layer: "waterway", properties: properties, isArea: false)
+        } else if roadLayers.contains(lower) || waterwayLayers.contains(lower) || waterLayers.contains(lower) || lower == "physical_line" {
+            kind = self.kind(layer: layer, properties: properties, isArea: false)
+        } else {
+            return nil
+        }
+        guard let kind, kind.isCasedRoad || kind == .path || kind == .river || kind == .stream else { return nil }
+        guard let name = properties["name"]?.description, !name.isEmpty, name.count <= 200 else { return nil }
+        return (name, names(properties), kind)
     }
 }
 

@@ -1,0 +1,203 @@
+import Foundation
+import GeoKit
+import MapCamera
+import MapScene
+import MapTiles
+
+/// Names along roads and waterways of vector tiles, laid out character by character along
+/// their lines for one view, as MapLibre's `symbol-placement: line` does: the name centred on
+/// points spaced along each line, reading left to right, only where the line bends gently
+/// under it, never over a place name, a marker's label or another name.
+enum LineLabels {
+    /// Screen px between the names along one line (MapLibre's `symbol-spacing` is 250).
+    static let spacing = 280.0
+    /// The most a line may turn from one character to the next, and under the whole name, degrees.
+    static let maxTurn = 22.0, maxTotalTurn = 50.0
+    /// The same name is not placed again within this many px.
+    static let repeatDistance = 180.0
+
+    /// The text size (logical px) and the smallest zoom at which a kind of line is named.
+    static func look(_ kind: VectorFeatureKind) -> (size: Double, minZoom: Double)? {
+        switch kind {
+        case .motorway: (11.5, 12.5)
+        case .majorRoad: (11.5, 13.5)
+        case .mediumRoad: (11, 14.5)
+        case .minorRoad: (10.5, 15.5)
+        case .path: (10, 16.5)
+        case .river: (11.5, 12)
+        case .stream: (10.5, 15)
+        default: nil
+        }
+    }
+
+    /// Lays out the names of `lines` for `camera`, most important first (larger roads and
+    /// rivers, longer lines), clear of `boxes` (which grows by every character box placed).
+    static func place(_ lines: [VectorTileContent.NamedLine], camera: Camera, style: VectorTileStyle,
+                      labels: CairoLabelRasterizer, boxes: inout [LabelBox]) -> [PlaceLabel] {
+        let zoom = camera.zoom
+        let text = Color(style.labels.labelText), halo = Color(style.labels.labelHalo)
+        let water = Color((style.colors[.river] ?? style.labels.labelText).mixed(with: style.labels.labelText, 0.55))
+        func priority(_ k: VectorFeatureKind) -> Int {
+            switch k {
+            case .motorway: 0
+            case .majorRoad: 1
+            case .river: 2
+            case .mediumRoad: 3
+            case .minorRoad: 4
+            case .stream: 5
+            default: 6
+            }
+        }
+        var candidates: [(line: VectorTileContent.NamedLine, screen: [[ScreenPoint]], length: Double)] = []
+        let w = camera.size.width, h = camera.size.height
+        for line in lines {
+            guard let look = look(line.kind), zoom >= look.minZoom else { continue }
+            // Projected runs (a pitched view may not show every point).
+            var runs: [[ScreenPoint]] = [], run: [ScreenPoint] = []
+            var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+            for p in line.points {
+                guard let s = camera.project(p), s.x.isFinite, s.y.isFinite else {
+                    if run.count >= 2 { runs.append(run) }
+                    run = []
+                    continue
+                }
+                run.append(s)
+                minX = min(minX, s.x); maxX = max(maxX, s.x); minY = min(minY, s.y); maxY = max(maxY, s.y)
+            }
+            if run.count >= 2 { runs.append(run) }
+            guard !runs.isEmpty, maxX >= 0, minX <= w, maxY >= 0, minY <= h else { continue }
+            let length = runs.reduce(0) { $0 + Self.length($1) }
+            candidates.append((line, runs, length))
+        }
+        candidates.sort { a, b in
+            let pa = priority(a.line.kind), pb = priority(b.line.kind)
+            return pa != pb ? pa < pb : a.length != b.length ? a.length > b.length : a.line.name < b.line.name
+        }
+        var out: [PlaceLabel] = []
+        var placedAt: [String: [ScreenPoint]] = [:]
+        for c in candidates {
+            let look = look(c.line.kind)!
+            let isWater = c.line.kind == .river || c.line.kind == .stream
+            guard var label = try? Label(position: LatLng(lat: 0, lon: 0), text: c.line.name, size: look.size,
+                                         color: isWater ? water : text, haloColor: halo,
+                                         haloWidth: style.labels.labelHaloWidth * 0.75),
+                  let size = labels.labelSize(label, pixelRatio: camera.pixelRatio),
+                  let edges = labels.characterEdges(label), edges.count >= 2 else { continue }
+            label.worldCopies = false
+            for run in c.screen {
+                let along = Along(run)
+                guard along.length >= size.width + 8 else { continue }
+                let n = max(1, Int(along.length / spacing))
+                for k in 0 ..< n {
+                    let s = (Double(k) + 0.5) * along.length / Double(n)
+                    guard let placed = lay(edges: edges, width: size.width, height: size.height, at: s, along: along,
+                                           view: (w, h)) else { continue }
+                    // The line's own tile places it (buffers repeat a neighbour's lines).
+                    guard let anchor = camera.unproject(placed.anchor).map(MapPoint.init),
+                          c.line.square.contains(nearestCopy(anchor, of: c.line.square)) else { continue }
+                    if placedAt[c.line.name]?.contains(where: { hypot($0.x - placed.anchor.x, $0.y - placed.anchor.y) < repeatDistance }) == true {
+                        continue
+                    }
+                    if placed.boxes.contains(where: { b in boxes.contains { $0.0 < b.2 && b.0 < $0.2 && $0.1 < b.3 && b.1 < $0.3 } }) {
+                        continue
+                    }
+                    boxes += placed.boxes
+                    placedAt[c.line.name, default: []].append(placed.anchor)
+                    var l = label
+                    let point = nearestCopy(anchor, of: c.line.square)
+                    l.position = LatLng(lat: point.latLng.lat, lon: point.x * 360 - 180)
+                    l.pieces = placed.pieces
+                    out.append(PlaceLabel(dot: nil, label: l))
+                }
+            }
+        }
+        return out
+    }
+
+    /// `p` moved by whole worlds to the copy nearest `square`.
+    static func nearestCopy(_ p: MapPoint, of square: MapRect) -> MapPoint {
+        MapPoint(x: p.x + (square.mid.x - p.x).rounded(), y: p.y)
+    }
+
+    /// The polyline's length in px.
+    static func length(_ points: [ScreenPoint]) -> Double {
+        zip(points, points.dropFirst()).reduce(0) { $0 + hypot($1.1.x - $1.0.x, $1.1.y - $1.0.y) }
+    }
+
+    /// A screen polyline measured along its length.
+    struct Along {
+        let points: [ScreenPoint]
+        /// Distance from the start to each point.
+        let at: [Double]
+        var length: Double { at.last ?? 0 }
+
+        init(_ points: [ScreenPoint]) {
+            self.points = points
+            var at = [0.0]
+            for (a, b) in zip(points, points.dropFirst()) { at.append(at.last! + hypot(b.x - a.x, b.y - a.y)) }
+            self.at = at
+        }
+
+        /// The point `s` px along (clamped to the ends).
+        func point(_ s: Double) -> ScreenPoint {
+            guard s > 0 else { return points[0] }
+            guard s < length else { return points[points.count - 1] }
+            var lo = 0, hi = at.count - 1
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2
+                if at[mid] <= s { lo = mid } else { hi = mid }
+            }
+            let span = at[hi] - at[lo]
+            let t = span > 0 ? (s - at[lo]) / span : 0
+            return ScreenPoint(x: points[lo].x + t * (points[hi].x - points[lo].x), y: points[lo].y + t * (points[hi].y - points[lo].y))
+        }
+    }
+
+    /// The name's characters laid along the line centred `s` px along it: each character's
+    /// strip of the image (between consecutive `edges`) centred on the line where its middle
+    /// falls and turned to the line's direction there (the chord across the strip), read left
+    /// to right; nil where the name would run off the line or the view, or the line turns too
+    /// much under it.
+    static func lay(edges: [Double], width: Double, height: Double, at s: Double, along: Along,
+                    view: (w: Double, h: Double)) -> (anchor: ScreenPoint, pieces: [LabelPiece], boxes: [LabelBox])? {
+        let half = width / 2
+        guard s - half >= 0, s + half <= along.length else { return nil }
+        // Read left to right: along the line, or back along it where it runs leftwards.
+        let a = along.point(s - half), b = along.point(s + half)
+        let sign: Double = b.x >= a.x ? 1 : -1
+        let anchor = along.point(s)
+        var pieces: [LabelPiece] = [], boxes: [LabelBox] = []
+        var previous: Double?, lowest = Double.infinity, highest = -Double.infinity
+        for i in 0 ..< edges.count - 1 {
+            let x0 = edges[i], x1 = edges[i + 1]
+            guard x1 > x0 else { continue }
+            let mid = (x0 + x1) / 2 - half
+            let reach = max((x1 - x0) / 2, 2)
+            let p = along.point(s + sign * mid)
+            let from = along.point(s + sign * (mid - reach)), to = along.point(s + sign * (mid + reach))
+            // (Backwards along a leftward line, `from` → `to` already runs rightwards.)
+            var angle = atan2(to.y - from.y, to.x - from.x) * 180 / .pi
+            // Turning, unwrapped against the previous character's angle.
+            if let prev = previous {
+                var d = angle - prev
+                while d > 180 { d -= 360 }
+                while d < -180 { d += 360 }
+                guard abs(d) <= maxTurn else { return nil }
+                angle = prev + d
+            }
+            previous = angle
+            lowest = min(lowest, angle); highest = max(highest, angle)
+            guard highest - lowest <= maxTotalTurn else { return nil }
+            pieces.append(LabelPiece(x0: x0, x1: x1, dx: p.x - anchor.x, dy: p.y - anchor.y, angle: angle))
+            // The strip's box, turned, padded by a pixel.
+            let c = cos(angle * .pi / 180), sn = sin(angle * .pi / 180)
+            let hw = (x1 - x0) / 2, hh = height / 2
+            let ex = abs(c) * hw + abs(sn) * hh, ey = abs(sn) * hw + abs(c) * hh
+            let box: LabelBox = (p.x - ex - 1, p.y - ey - 1, p.x + ex + 1, p.y + ey + 1)
+            guard box.0 >= 0, box.1 >= 0, box.2 <= view.w, box.3 <= view.h else { return nil }
+            boxes.append(box)
+        }
+        guard !pieces.isEmpty else { return nil }
+        return (anchor, pieces, boxes)
+    }
+}
