@@ -1065,28 +1065,29 @@ public final class RenderPlanner: @unchecked Sendable {
     }
 
     /// A label laid along a line: one mesh of turned strips of its image (`Label.pieces`), in
-    /// 1/16 px and tenths of a degree (so a label laid out the same way again shares the mesh).
+    /// 1/256 px and tenths of a degree (so a label laid out the same way again shares the mesh).
     private func addPieces(_ pieces: [LabelPiece], at position: LatLng, image: SpriteImage, _ view: PlanView,
                            _ out: inout [DrawCommand], opacity: Double) {
         guard position.isValid, !pieces.isEmpty, pieces.count <= 4096 else { return }
         let w = image.logicalWidth, h = image.logicalHeight
         guard w > 0, h > 0 else { return }
-        var q: [Int] = [Int((w * 16).rounded()), Int((h * 16).rounded())]
+        var q: [Int] = [Int((w * 256).rounded()), Int((h * 256).rounded())]
         for piece in pieces {
             let values = [piece.x0, piece.x1, piece.dx, piece.dy]
             guard values.allSatisfy({ $0.isFinite && abs($0) < 1e5 }), piece.angle.isFinite else { return }
-            q += values.map { Int(($0 * 16).rounded()) } + [Self.tenths(piece.angle)]
+            q += values.map { Int(($0 * 256).rounded()) } + [Self.tenths(piece.angle)]
         }
         let p = MapPoint(position)
         guard view.mayBeVisible(MapRect(origin: p, width: 0, height: 0), marginPx: 2 * w + h) else { return }
         let (mesh, _) = cached(MeshKey(source: .pieces(q), bucket: 0, cell: nil)) {
             var vertices: [Float] = [], indices: [UInt32] = []
             for k in 0 ..< pieces.count {
-                let v = q[2 + 5 * k ..< 6 + 5 * k].map { Double($0) / 16 }
+                let v = q[2 + 5 * k ..< 6 + 5 * k].map { Double($0) / 256 }
                 let (x0, x1, dx, dy) = (v[0], v[1], v[2], v[3])
                 let half = (x1 - x0) / 2
-                let turned = Self.turnedVertices([(-half, -h / 2, x0 / w, 0), (half, -h / 2, x1 / w, 0),
-                                                  (half, h / 2, x1 / w, 1), (-half, h / 2, x0 / w, 1)], tenths: q[6 + 5 * k])
+                // (Texture v raised by 2 marks strips that the vertex shader leaves unsnapped.)
+                let turned = Self.turnedVertices([(-half, -h / 2, x0 / w, 2), (half, -h / 2, x1 / w, 2),
+                                                  (half, h / 2, x1 / w, 3), (-half, h / 2, x0 / w, 3)], tenths: q[6 + 5 * k])
                 for c in 0 ..< 4 {
                     var corner = Array(turned[6 * c ..< 6 * c + 6])
                     corner[2] += Float(dx)

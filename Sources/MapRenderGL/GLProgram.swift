@@ -204,12 +204,15 @@ enum Shaders {
         vec4 c = u_matrix * vec4(a_pos * u_worldSize, 0.0, 1.0);
         vec2 px = (c.xy / c.w * 0.5 + 0.5) * u_viewport;
         // Sprites land on whole pixels (crisp); shapes with a fringe keep their exact outline
-        // about the snapped anchor.
+        // about the snapped anchor; sprite strips turned along a line (texture v raised by 2)
+        // keep their exact corners, so that neighbouring strips meet.
+        bool strip = a_uv.y > 1.5;
         if (u_shape > 0.5) px = floor(px + 0.5) + a_offset * vec2(1.0, -1.0) * u_ratio;
+        else if (strip) px = px + a_offset * vec2(1.0, -1.0) * u_ratio;
         else px = floor(px + a_offset * vec2(1.0, -1.0) * u_ratio + 0.5);
         gl_Position = vec4((px / u_viewport * 2.0 - 1.0) * c.w, c.z, c.w);
         // Shapes read only the coverage ramp in uv.x; uv.y = −1 marks them.
-        v_uv = vec2(a_uv.x, u_shape > 0.5 ? -1.0 : a_uv.y);
+        v_uv = vec2(a_uv.x, u_shape > 0.5 ? -1.0 : (strip ? a_uv.y - 2.0 : a_uv.y));
         v_color = u_color;
     }
     """
