@@ -50,8 +50,15 @@ enum LineLabels {
         }
         var candidates: [(line: VectorTileContent.NamedLine, screen: [[ScreenPoint]], length: Double)] = []
         let w = camera.size.width, h = camera.size.height
+        // Lines that cannot reach the view are not projected (a view's tiles reach past it).
+        let visible = BasemapLayers.visibleRect(camera)
         for line in lines {
             guard let look = look(line.kind), zoom >= look.minZoom else { continue }
+            if let visible, let b = MapRect(bounding: line.points),
+               ![-1.0, 0, 1].contains(where: { visible.intersects(MapRect(origin: MapPoint(x: b.minX + $0, y: b.minY),
+                                                                         width: b.width, height: b.height)) }) {
+                continue
+            }
             // Projected runs (a pitched view may not show every point).
             var runs: [[ScreenPoint]] = [], run: [ScreenPoint] = []
             var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity

@@ -157,6 +157,12 @@ import Testing
         let v4 = VectorTileSchema.lineLabel(layer: "roads", properties: ["kind": value("major_road"), "name": value("Via Roma"),
                                                                        "name:en": value("Rome Street")])
         #expect(v4?.name == "Via Roma" && v4?.kind == .majorRoad && v4?.names["en"] == "Rome Street")
+        // Named in the language asked for (a regional code falls back), else locally.
+        if let v4 {
+            let line = VectorTileContent.NamedLine(name: v4.name, names: v4.names, kind: v4.kind, points: [],
+                                                   square: MapRect(origin: MapPoint(x: 0, y: 0), width: 1, height: 1))
+            #expect(line.named(in: "en-GB").name == "Rome Street" && line.named(in: "fr").name == "Via Roma")
+        }
         #expect(VectorTileSchema.lineLabel(layer: "street_labels", properties: ["kind": value("residential"), "name": value("Elm St")])?.kind
             == .minorRoad)
         #expect(VectorTileSchema.lineLabel(layer: "transportation_name", properties: ["class": value("motorway"), "name": value("A1")])?.kind
