@@ -14,7 +14,9 @@ enum LineLabels {
     /// The most a line may turn from one character to the next, and under the whole name, degrees.
     static let maxTurn = 22.0, maxTotalTurn = 50.0
     /// The same name is not placed again within this many px.
-    static let repeatDistance = 180.0
+    static let repeatDistance = 200.0
+    /// Px between the centres tried along a line.
+    static let candidateStep = 70.0
 
     /// The text size (logical px) and the smallest zoom at which a kind of line is named.
     static func look(_ kind: VectorFeatureKind) -> (size: Double, minZoom: Double)? {
@@ -94,9 +96,23 @@ enum LineLabels {
             for run in c.screen {
                 let along = Along(run)
                 guard along.length >= size.width + 8 else { continue }
+                // The ideal centres (`spacing` apart), then candidates every ~70 px, nearest
+                // those first, all at fixed fractions of the line (so a name keeps its place as
+                // the view pans): a name whose ideal place runs off the view or over a bend
+                // slides along the line.
                 let n = max(1, Int(along.length / spacing))
-                for k in 0 ..< n {
-                    let s = (Double(k) + 0.5) * along.length / Double(n)
+                let m = max(n, Int(along.length / candidateStep))
+                let length = along.length
+                let ideal: [Double] = (0 ..< n).map { (Double($0) + 0.5) * length / Double(n) }
+                var tries: [(s: Double, off: Double)] = ideal.map { ($0, -1) }
+                for j in 0 ..< m {
+                    let s = (Double(j) + 0.5) * length / Double(m)
+                    var off = Double.infinity
+                    for i in ideal { off = min(off, abs(i - s)) }
+                    tries.append((s, off))
+                }
+                tries.sort { a, b in a.off != b.off ? a.off < b.off : a.s < b.s }
+                for (s, _) in tries {
                     guard let placed = lay(edges: edges, width: size.width, height: size.height, at: s, along: along,
                                            view: (w, h)) else { continue }
                     // The line's own tile places it (buffers repeat a neighbour's lines).

@@ -126,6 +126,20 @@ import Testing
         var taken: [LabelBox] = [(0, 0, 300, 200)]
         let east1 = LineLabels.place([line], camera: camera, style: .light, labels: CairoLabelRasterizer(), boxes: &taken)
         #expect(east1.count == 1 && abs((camera.project(east1[0].label.position)?.x ?? 0) - 440) < 0.5)
+        // A street from 300 px west of the view to 150 px into it: its ideal centre (225 px
+        // along, x −75) is off the view, so the name slides to the nearest candidate that fits
+        // (candidates 75 px apart at 37.5, 112.5, … 412.5 px along, x −262.5 … 112.5: the name,
+        // under 70 px wide, fits first at x 37.5).
+        var sliding = line
+        sliding.points = [MapPoint(try #require(camera.unproject(ScreenPoint(x: -300, y: 100)))),
+                          MapPoint(try #require(camera.unproject(ScreenPoint(x: 150, y: 100))))]
+        var free: [LabelBox] = []
+        let slid = LineLabels.place([sliding], camera: camera, style: .light, labels: CairoLabelRasterizer(), boxes: &free)
+        let nameWidth = try #require(CairoLabelRasterizer().labelSize(try Label(position: LatLng(lat: 0, lon: 0), text: "Long Street",
+                                                                                size: 10.5, haloWidth: 1.5), pixelRatio: 1)).width
+        #expect(nameWidth < 70 && nameWidth > 40)
+        #expect(slid.count == 1 && abs((camera.project(slid[0].label.position)?.x ?? 0) - 37.5) < 0.5,
+                "\(slid.map { camera.project($0.label.position) })")
         // Below the zoom a minor road is named at (15.5), none.
         var none: [LabelBox] = []
         let far = Camera(center: LatLng(lat: 0, lon: 0), zoom: 15, size: ScreenSize(width: 600, height: 200))
