@@ -172,7 +172,7 @@ public final class RenderPlanner: @unchecked Sendable {
             if o > 0 { addLabel(label, view, &commands, opacity: o) }
         case .sprite(let sprite):
             addQuad(at: sprite.position, image: sprite.image, anchor: sprite.anchor, offset: sprite.offset,
-                    view, &commands)
+                    view, &commands, opacity: min(1, max(0, sprite.opacity.isNaN ? 1 : sprite.opacity)))
         case .column(let column): addColumn(column, view, &commands)
         case .extrusion(let extrusion): addExtrusion(extrusion, view, &commands)
         case .arc(let arc): addArc(arc, view, &commands)

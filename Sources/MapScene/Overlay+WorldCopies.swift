@@ -40,7 +40,7 @@ extension Overlay {
             guard let first = c.markers.first else { return nil }
             return c.markers.reduce((x(first.position), x(first.position))) { (min($0.0, x($1.position)), max($0.1, x($1.position))) }
         case .label(let l): return l.worldCopies ? (x(l.position), x(l.position)) : nil
-        case .sprite(let s): return (x(s.position), x(s.position))
+        case .sprite(let s): return s.worldCopies ? (x(s.position), x(s.position)) : nil
         case .column(let c): return (x(c.position), x(c.position))
         case .arc(let a):
             // The arc runs from `from` the shorter way round.

@@ -65,6 +65,11 @@ public struct Sprite: Sendable {
     public var offset: (x: Double, y: Double)
     /// Drawing order; nil takes the default for sprites (above labels).
     public var zIndex: Int?
+    /// Opacity multiplier, 0…1 (the basemap fades its icons in and out with it).
+    public var opacity: Double = 1
+    /// Drawn again in every copy of the world the view shows (true), or only where its
+    /// coordinates put it (false: the basemap places its icons per copy itself).
+    public var worldCopies = true
 
     /// Creates a sprite.
     public init(position: LatLng, image: SpriteImage, anchor: (x: Double, y: Double) = (0.5, 0.5),

@@ -187,6 +187,8 @@ final class BasemapLayers: @unchecked Sendable {
 struct PlaceLabel {
     var dot: Circle?
     var label: Label
+    /// A point of interest's icon.
+    var icon: Sprite?
 
     /// The same place from one frame to the next: its name where it stands (the position
     /// carries the world copy).
@@ -204,6 +206,10 @@ struct PlaceLabel {
     func overlays(opacity: Double) -> [Overlay] {
         var l = label
         l.opacity = opacity
+        if var icon {
+            icon.opacity = opacity
+            return [.sprite(icon), .label(l)]
+        }
         guard var d = dot else { return [.label(l)] }
         if opacity < 1 {
             d.fill = d.fill.withOpacity(opacity)

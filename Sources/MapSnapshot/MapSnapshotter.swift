@@ -194,7 +194,7 @@ public final class MapSnapshotter: @unchecked Sendable {
             var attributionText: String?
             var placement: MarkerLabelPlacement?
             var places: [BasemapPlace] = [], vectorPlaces: [BasemapPlace] = []
-            var namedLines: [(lines: [VectorTileContent.NamedLine], style: VectorTileStyle)] = []
+            var vectorLabels: [(ground: VectorGround, style: VectorTileStyle)] = []
             // The place names' look: the embedded basemap's, else the first vector layer's.
             var labelStyle = snapshot.basemapStyle
             if let style = snapshot.basemapStyle {
@@ -217,7 +217,7 @@ public final class MapSnapshotter: @unchecked Sendable {
                                                     language: snapshot.placeLanguage ?? layer.language)
                     if scene.basemap.isEmpty { scene.basemap = ground.overlays } else { scene.basemap += ground.overlays }
                     vectorPlaces += ground.places
-                    namedLines.append((ground.namedLines, style))
+                    vectorLabels.append((ground, style))
                     if labelStyle == nil { labelStyle = style.labels }
                 } else {
                     scene.basemap += layer.groundImages(cover).map { Overlay.image($0) }
@@ -237,11 +237,20 @@ public final class MapSnapshotter: @unchecked Sendable {
                 placement = reserved.placement
                 var placed: [PlaceLabel] = []
                 if snapshot.placeLabels {
-                    // Place names first, then the names along roads and waterways around them.
+                    // Place names first, then landmarks, the names along roads and waterways, and
+                    // the other points of interest around them.
                     var boxes = reserved.boxes
                     placed = BasemapLayers.placeLabels(places, camera: camera, style: style, labels: labels, boxes: &boxes)
-                    for (lines, vectorStyle) in namedLines where !lines.isEmpty {
-                        placed += LineLabels.place(lines, camera: camera, style: vectorStyle, labels: labels, boxes: &boxes)
+                    for (ground, vectorStyle) in vectorLabels where !ground.pois.isEmpty {
+                        placed += POILabels.place(ground.pois, tiers: 0 ... 0, camera: camera, style: vectorStyle, labels: labels,
+                                                  boxes: &boxes)
+                    }
+                    for (ground, vectorStyle) in vectorLabels where !ground.namedLines.isEmpty {
+                        placed += LineLabels.place(ground.namedLines, camera: camera, style: vectorStyle, labels: labels, boxes: &boxes)
+                    }
+                    for (ground, vectorStyle) in vectorLabels where !ground.pois.isEmpty {
+                        placed += POILabels.place(ground.pois, tiers: 1 ... 2, camera: camera, style: vectorStyle, labels: labels,
+                                                  boxes: &boxes)
                     }
                 }
                 scene.basemapLabels = placeFades.step(placed.map { ($0.key, $0) }, duration: snapshot.labelFade, time: snapshot.time)

@@ -47,6 +47,7 @@ final class VectorTileContent: @unchecked Sendable {
         var lines: [Line] = []
         var places: [BasemapPlace] = []
         var namedLines: [NamedLine] = []
+        var pois: [VectorPOI] = []
         /// The tile's square, drawn first in the background colour when the tile is a basemap's.
         var square: GeoPath?
     }
@@ -90,10 +91,13 @@ final class VectorTileContent: @unchecked Sendable {
                 case .points(let points):
                     for p in points {
                         // Only points on the tile itself: buffers repeat a neighbour's places.
-                        guard p.x >= 0, p.y >= 0, Int(p.x) < layer.extent, Int(p.y) < layer.extent,
-                              let place = VectorTileSchema.place(layer: layer.name, properties: f.properties,
-                                                                 point: layer.mapPoint(p, tile: id)) else { continue }
-                        s.places.append(place)
+                        guard p.x >= 0, p.y >= 0, Int(p.x) < layer.extent, Int(p.y) < layer.extent else { continue }
+                        let point = layer.mapPoint(p, tile: id)
+                        if let place = VectorTileSchema.place(layer: layer.name, properties: f.properties, point: point) {
+                            s.places.append(place)
+                        } else if let poi = VectorTileSchema.poi(layer: layer.name, properties: f.properties, point: point) {
+                            s.pois.append(poi)
+                        }
                     }
                 }
             }
@@ -174,6 +178,7 @@ final class VectorTileContent: @unchecked Sendable {
                 }
             }
             s.places = whole.places.filter { rect.contains($0.point) }
+            s.pois = whole.pois.filter { rect.contains($0.point) }
             s.namedLines = whole.namedLines.compactMap { l in
                 guard l.points.contains(where: { rect.contains($0) }) else { return nil }
                 var l = l
@@ -210,6 +215,7 @@ final class VectorTileContent: @unchecked Sendable {
         s.areas = base.areas.map { Area(kind: $0.kind, exterior: move($0.exterior), holes: $0.holes.map(move)) }
         s.lines = base.lines.map { Line(kind: $0.kind, path: move($0.path), tunnel: $0.tunnel) }
         s.places = base.places.map { var p = $0; p.point.x += dx; return p }
+        s.pois = base.pois.map { var p = $0; p.point.x += dx; return p }
         s.namedLines = base.namedLines.map { l in
             var l = l
             l.points = l.points.map { MapPoint(x: $0.x + dx, y: $0.y) }
@@ -230,6 +236,7 @@ struct MergedVectorShapes {
     var squares: [GeoPath] = []
     var places: [BasemapPlace] = []
     var namedLines: [VectorTileContent.NamedLine] = []
+    var pois: [VectorPOI] = []
 }
 
 extension TileLayer {
@@ -260,6 +267,13 @@ extension TileLayer {
                 if byName[p.name]?.contains(where: { abs($0.x - p.point.x) < 1e-5 && abs($0.y - p.point.y) < 1e-5 }) == true { continue }
                 byName[p.name, default: []].append(p.point)
                 m.places.append(p)
+            }
+        }
+        // A point of interest given by two tiles (stand-ins, two zooms) is drawn once.
+        var seenPOIs = Set<String>()
+        for s in shapes.reversed() {
+            for p in s.pois where seenPOIs.insert("\(p.name)|\(Int(p.point.x * 1e5))|\(Int(p.point.y * 1e5))").inserted {
+                m.pois.append(p)
             }
         }
         keepMergedShapes(tiles, contents: drawn.map(\.content), m)
@@ -334,7 +348,8 @@ extension TileLayer {
             stroke(l.path, width: w, c, round: l.kind != .rail)
         }
         let ground = VectorGround(overlays: out, places: merged.places.map { $0.named(in: language) },
-                                  namedLines: merged.namedLines.map { $0.named(in: language) })
+                                  namedLines: merged.namedLines.map { $0.named(in: language) },
+                                  pois: merged.pois.map { $0.named(in: language) })
         keepVectorGround(key, contents: drawn.map(\.content), ground)
         return ground
     }
@@ -346,6 +361,7 @@ struct VectorGround {
     var overlays: [Overlay]
     var places: [BasemapPlace]
     var namedLines: [VectorTileContent.NamedLine]
+    var pois: [VectorPOI]
 }
 
 /// What decides a view's vector ground: the tiles drawn (their contents and world copies), the

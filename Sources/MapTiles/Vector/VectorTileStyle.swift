@@ -254,6 +254,23 @@ public struct VectorTileStyle: Hashable, Sendable {
     public var casing: BasemapColor
     /// The place labels' look (text, halo, dot), shared with the embedded basemap.
     public var labels: BasemapStyle
+    /// Points of interest: the icon's and name's colour by category.
+    public var poiColors: [VectorPOICategory: BasemapColor] = VectorTileStyle.lightPOIColors
+
+    /// Darker colours for icons and names on light ground.
+    public static let lightPOIColors: [VectorPOICategory: BasemapColor] = [
+        .food: BasemapColor(rgb: 0xB8621E), .culture: BasemapColor(rgb: 0x7B4F9E), .lodging: BasemapColor(rgb: 0x2F64A0),
+        .health: BasemapColor(rgb: 0xB93A32), .transport: BasemapColor(rgb: 0x3D6384), .shopping: BasemapColor(rgb: 0x9A4A78),
+        .education: BasemapColor(rgb: 0x7D5E34), .worship: BasemapColor(rgb: 0x555555), .services: BasemapColor(rgb: 0x4E5F6E),
+        .park: BasemapColor(rgb: 0x3C7D45),
+    ]
+    /// Lighter colours for icons and names on dark ground.
+    public static let darkPOIColors: [VectorPOICategory: BasemapColor] = [
+        .food: BasemapColor(rgb: 0xE8A064), .culture: BasemapColor(rgb: 0xC3A0E0), .lodging: BasemapColor(rgb: 0x8DB6E6),
+        .health: BasemapColor(rgb: 0xF08C84), .transport: BasemapColor(rgb: 0x9BB8D2), .shopping: BasemapColor(rgb: 0xDE9CC2),
+        .education: BasemapColor(rgb: 0xCDB08A), .worship: BasemapColor(rgb: 0xC8C8C8), .services: BasemapColor(rgb: 0xAEBCC8),
+        .park: BasemapColor(rgb: 0x92CC98),
+    ]
 
     public init(name: String, background: BasemapColor, colors: [VectorFeatureKind: BasemapColor], casing: BasemapColor,
                 labels: BasemapStyle) {
@@ -276,7 +293,13 @@ public struct VectorTileStyle: Hashable, Sendable {
         casing: BasemapColor(rgb: 0xCFC7BC), labels: .light)
 
     /// Dark: the embedded basemap's dark land and water, muted greens, grey roads.
-    public static let dark = VectorTileStyle(
+    public static let dark: VectorTileStyle = {
+        var style = darkAreasAndLines
+        style.poiColors = darkPOIColors
+        return style
+    }()
+
+    private static let darkAreasAndLines = VectorTileStyle(
         name: "dark", background: BasemapColor(rgb: 0x454A53),
         colors: [
             .earth: BasemapColor(rgb: 0x454A53), .farmland: BasemapColor(rgb: 0x474D52), .institutional: BasemapColor(rgb: 0x4B4A52),

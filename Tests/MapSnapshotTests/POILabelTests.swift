@@ -1,0 +1,94 @@
+import Foundation
+import GeoKit
+import MapCamera
+import MapImage
+import MapScene
+@testable import MapSnapshot
+import MapTiles
+import Testing
+
+/// Points of interest of vector tiles: read from each schema's tags, placed by importance with
+/// the name beside the icon, and drawn in the category's colour where the point is.
+@Suite struct POILabelTests {
+    func value(_ s: String) -> VectorTile.Value { .string(s) }
+    let here = MapPoint(LatLng(lat: 0, lon: 0))
+
+    @Test func eachSchemasTagsGiveAnIconAndATier() throws {
+        // Protomaps v2 (OSM tags), OpenMapTiles (class, subclass), Protomaps v4 (kind, min_zoom),
+        // Mapbox Streets (maki).
+        let v2 = try #require(VectorTileSchema.poi(layer: "pois", properties: ["amenity": value("restaurant"), "name": value("Da Mario")],
+                                                   point: here))
+        #expect(v2.icon == "restaurant" && v2.category == .food && v2.tier == 2 && v2.name == "Da Mario")
+        let omt = try #require(VectorTileSchema.poi(layer: "poi", properties: ["class": value("lodging"), "subclass": value("hotel"),
+                                                                              "name": value("Hotel Roma"), "rank": .uint(3)],
+                                                    point: here))
+        #expect(omt.icon == "lodging" && omt.tier == 1 && omt.rank == 3)
+        let v4 = try #require(VectorTileSchema.poi(layer: "pois", properties: ["kind": value("museum"), "name": value("Uffizi"),
+                                                                              "min_zoom": .double(14), "name:en": value("Uffizi Gallery")],
+                                                   point: here))
+        #expect(v4.icon == "museum" && v4.tier == 0 && v4.rank == 14 && v4.named(in: "en").name == "Uffizi Gallery")
+        let church = try #require(VectorTileSchema.poi(layer: "pois", properties: ["amenity": value("place_of_worship"),
+                                                                                  "religion": value("christian"), "name": value("San Marco")],
+                                                       point: here))
+        #expect(church.icon == "religious-christian" && church.category == .worship)
+        #expect(VectorTileSchema.poi(layer: "poi_label", properties: ["maki": value("cafe"), "name": value("Blue")], point: here)?.icon == "cafe")
+        // Unnamed, a bench, a layer that is not a POI layer: nothing.
+        #expect(VectorTileSchema.poi(layer: "pois", properties: ["amenity": value("cafe")], point: here) == nil)
+        #expect(VectorTileSchema.poi(layer: "pois", properties: ["amenity": value("bench"), "name": value("B")], point: here) == nil)
+        #expect(VectorTileSchema.poi(layer: "roads", properties: ["amenity": value("cafe"), "name": value("C")], point: here) == nil)
+    }
+
+    func poi(_ name: String, tier: Int, at s: ScreenPoint, _ camera: Camera) throws -> VectorPOI {
+        VectorPOI(name: name, names: [:], point: MapPoint(try #require(camera.unproject(s))), icon: tier == 0 ? "museum" : "cafe",
+                  category: tier == 0 ? .culture : .food, tier: tier, rank: 0)
+    }
+
+    @Test func landmarksFirstNamesBesideTheirIcons() throws {
+        let camera = Camera(center: LatLng(lat: 0, lon: 0), zoom: 18, size: ScreenSize(width: 400, height: 200))
+        // A café 10 px from a museum listed after it: the museum is placed, the café is not.
+        let museum = try poi("Museum", tier: 0, at: ScreenPoint(x: 100, y: 100), camera)
+        let cafe = try poi("Cafe", tier: 2, at: ScreenPoint(x: 110, y: 100), camera)
+        var boxes: [LabelBox] = []
+        let placed = POILabels.place([cafe, museum], tiers: 0 ... 2, camera: camera, style: .light, labels: CairoLabelRasterizer(),
+                                     boxes: &boxes)
+        #expect(placed.map(\.label.text) == ["Museum"])
+        // Its name starts `gap` px right of the icon's centre; two boxes taken (icon, name).
+        let museumLabel = try #require(placed.first?.label)
+        #expect(museumLabel.anchor == (0, 0.5) && museumLabel.offset == (POILabels.gap, 0))
+        #expect(boxes.count == 2 && boxes[0] == (92, 92, 108, 108))
+        // A café near the view's right edge: its name goes on the icon's left.
+        let east = try poi("Espresso", tier: 2, at: ScreenPoint(x: 380, y: 100), camera)
+        var more: [LabelBox] = []
+        let flipped = POILabels.place([east], tiers: 0 ... 2, camera: camera, style: .light, labels: CairoLabelRasterizer(), boxes: &more)
+        let espresso = try #require(flipped.first?.label)
+        #expect(espresso.anchor == (1, 0.5) && espresso.offset == (-POILabels.gap, 0))
+        // Below its tier's zoom (17.5), or outside the tiers asked for: none.
+        var none: [LabelBox] = []
+        let z17 = Camera(center: LatLng(lat: 0, lon: 0), zoom: 17, size: ScreenSize(width: 400, height: 200))
+        #expect(POILabels.place([try poi("Cafe", tier: 2, at: ScreenPoint(x: 100, y: 100), z17)], tiers: 0 ... 2, camera: z17,
+                                style: .light, labels: CairoLabelRasterizer(), boxes: &none).isEmpty)
+        #expect(POILabels.place([cafe], tiers: 0 ... 0, camera: camera, style: .light, labels: CairoLabelRasterizer(), boxes: &none).isEmpty)
+    }
+
+    @Test func theIconAndNameAreDrawnInTheCategorysColour() throws {
+        let camera = Camera(center: LatLng(lat: 0, lon: 0), zoom: 18, size: ScreenSize(width: 300, height: 100))
+        let museum = try poi("Museum", tier: 0, at: ScreenPoint(x: 60, y: 50), camera)
+        var boxes: [LabelBox] = []
+        let placed = POILabels.place([museum], tiers: 0 ... 2, camera: camera, style: .light, labels: CairoLabelRasterizer(), boxes: &boxes)
+        let snap = Snapshot(camera: camera, overlays: placed.flatMap { $0.overlays(opacity: 1) }, basemapStyle: nil, background: .white,
+                            attribution: false)
+        let image = try MapSnapshotter().render(snap)
+        let purple = VectorTileStyle.light.poiColors[.culture]!
+        func isPurple(_ p: RGBA8) -> Bool {
+            abs(Double(p.r) / 255 - purple.r) < 0.08 && abs(Double(p.g) / 255 - purple.g) < 0.08 && abs(Double(p.b) / 255 - purple.b) < 0.08
+        }
+        // The icon fills part of its 14-px box round the point; the name lies right of it.
+        var icon = 0, name = 0, elsewhere = 0
+        for y in 0 ..< 100 {
+            for x in 0 ..< 300 where isPurple(image.pixel(x: x, y: y)!) {
+                if abs(x - 60) <= 7 && abs(y - 50) <= 7 { icon += 1 } else if x > 68 && x < 130 && abs(y - 50) <= 8 { name += 1 } else { elsewhere += 1 }
+            }
+        }
+        #expect(icon > 20 && name > 20 && elsewhere == 0, "icon \(icon), name \(name), elsewhere \(elsewhere)")
+    }
+}
