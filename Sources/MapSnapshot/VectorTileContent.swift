@@ -127,8 +127,7 @@ final class VectorTileContent: @unchecked Sendable {
                 var chain = pieces[i].points
                 // Grow the chain at its end, then (reversed) at its start.
                 for _ in 0 ..< 2 {
-                    while let last = chain.last,
-                          let j = byEnd[End(x: last.x, y: last.y)]?.first(where: { !used.contains($0) }) {
+                    while let last = chain.last, let j = straightest(from: chain, byEnd[End(x: last.x, y: last.y)] ?? [], used) {
                         used.insert(j)
                         let next = pieces[j].points
                         chain += (next.first! == last ? next : next.reversed()).dropFirst()
@@ -141,6 +140,25 @@ final class VectorTileContent: @unchecked Sendable {
             }
         }
         return out
+
+        /// Of the unused pieces meeting the chain's end, the one that carries on most nearly
+        /// straight (where a street forks, or its two carriageways meet).
+        func straightest(from chain: [MapPoint], _ candidates: [Int], _ used: Set<Int>) -> Int? {
+            let free = candidates.filter { !used.contains($0) }
+            guard free.count > 1, chain.count >= 2 else { return free.first }
+            let a = chain[chain.count - 2], b = chain[chain.count - 1]
+            let dx = b.x - a.x, dy = b.y - a.y
+            return free.max { i, j in
+                func along(_ k: Int) -> Double {
+                    let p = pieces[k].points
+                    let next = p.first! == b ? p[1] : p[p.count - 2]
+                    let ex = next.x - b.x, ey = next.y - b.y
+                    let n = (dx * dx + dy * dy).squareRoot() * (ex * ex + ey * ey).squareRoot()
+                    return n > 0 ? (dx * ex + dy * ey) / n : -1
+                }
+                return along(i) < along(j)
+            }
+        }
     }
 
     /// A rectangle as a ring of its four corners.

@@ -163,6 +163,14 @@ import Testing
         let xs = a.first?.points.map(\.x) ?? []
         #expect(xs == [0.1, 0.2, 0.3, 0.4] || xs == [0.4, 0.3, 0.2, 0.1], "\(xs)")
         #expect(joined.filter { $0.name == "B" }.count == 1)
+        // Where the street forks, the chain carries on straight; the branch stays apart.
+        let branch = VectorTileContent.NamedLine(name: "A", names: [:], kind: .minorRoad,
+                                                 points: [MapPoint(x: 0.2, y: 0.5), MapPoint(x: 0.15, y: 0.45)],
+                                                 square: MapRect(origin: MapPoint(x: 0, y: 0), width: 1, height: 1))
+        let fork = VectorTileContent.joined([line("A", [0.1, 0.2]), branch, line("A", [0.2, 0.3])])
+        #expect(fork.count == 2)
+        let long = fork.max { $0.points.count < $1.points.count }?.points.map(\.x) ?? []
+        #expect(long == [0.1, 0.2, 0.3] || long == [0.3, 0.2, 0.1], "\(long)")
     }
 
     @Test func theSchemasNamedLines() {
