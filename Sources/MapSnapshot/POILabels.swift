@@ -22,7 +22,7 @@ enum POILabels {
         let w = camera.size.width, h = camera.size.height
         let halo = Color(style.labels.labelHalo)
         var shown: [(poi: VectorPOI, at: ScreenPoint)] = []
-        for poi in pois where tiers.contains(poi.tier) && zoom >= VectorPOI.minZoom(tier: poi.tier) {
+        for poi in pois where tiers.contains(poi.tier) && zoom >= poi.minZoom {
             guard let s = camera.project(poi.point), s.x >= 0, s.y >= 0, s.x <= w, s.y <= h else { continue }
             shown.append((poi, s))
         }
@@ -33,6 +33,19 @@ enum POILabels {
         let half = iconSize / 2 + 1
         for (poi, s) in shown {
             let colour = Color(style.poiColors[poi.category] ?? style.labels.labelText)
+            if poi.icon.isEmpty {
+                // A water name alone, centred on its point.
+                guard var label = try? Label(position: LatLng(lat: poi.point.latLng.lat, lon: poi.point.x * 360 - 180), text: poi.name,
+                                             size: poi.tier == 0 ? 13 : 11.5, color: colour, haloColor: halo,
+                                             haloWidth: style.labels.labelHaloWidth * 0.75),
+                      let size = labels.labelSize(label, pixelRatio: camera.pixelRatio) else { continue }
+                let box: LabelBox = (s.x - size.width / 2, s.y - size.height / 2, s.x + size.width / 2, s.y + size.height / 2)
+                guard inView(box, w, h), !meets(box, boxes) else { continue }
+                boxes.append(box)
+                label.worldCopies = false
+                out.append(PlaceLabel(dot: nil, label: label))
+                continue
+            }
             let iconBox: LabelBox = (s.x - half, s.y - half, s.x + half, s.y + half)
             guard inView(iconBox, w, h), !meets(iconBox, boxes) else { continue }
             let position = LatLng(lat: poi.point.latLng.lat, lon: poi.point.x * 360 - 180)

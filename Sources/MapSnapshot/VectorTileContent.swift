@@ -95,7 +95,8 @@ final class VectorTileContent: @unchecked Sendable {
                         let point = layer.mapPoint(p, tile: id)
                         if let place = VectorTileSchema.place(layer: layer.name, properties: f.properties, point: point) {
                             s.places.append(place)
-                        } else if let poi = VectorTileSchema.poi(layer: layer.name, properties: f.properties, point: point) {
+                        } else if let poi = VectorTileSchema.poi(layer: layer.name, properties: f.properties, point: point)
+                            ?? VectorTileSchema.waterName(layer: layer.name, properties: f.properties, point: point) {
                             s.pois.append(poi)
                         }
                     }

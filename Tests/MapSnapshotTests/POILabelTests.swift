@@ -38,6 +38,32 @@ import Testing
         #expect(VectorTileSchema.poi(layer: "roads", properties: ["amenity": value("cafe"), "name": value("C")], point: here) == nil)
     }
 
+    @Test func waterNamesAreDrawnAloneFromTheirZoom() throws {
+        // OpenMapTiles' water_name: a lake (from zoom 9) and a sea (from 2); a river is not a
+        // point name; Protomaps v4's min_zoom wins.
+        let lake = try #require(VectorTileSchema.waterName(layer: "water_name", properties: ["class": value("lake"), "name": value("Lago")],
+                                                           point: here))
+        #expect(lake.category == .water && lake.icon.isEmpty && lake.minZoom == 9)
+        #expect(VectorTileSchema.waterName(layer: "water_name", properties: ["class": value("sea"), "name": value("Mare")], point: here)?.minZoom == 2)
+        #expect(VectorTileSchema.waterName(layer: "water", properties: ["kind": value("lake"), "name": value("L"), "min_zoom": .double(6)],
+                                           point: here)?.minZoom == 6)
+        #expect(VectorTileSchema.waterName(layer: "water_name", properties: ["class": value("river"), "name": value("R")], point: here) == nil)
+        #expect(VectorTileSchema.waterName(layer: "water_name", properties: ["class": value("lake")], point: here) == nil)
+        // Drawn centred on its point, no icon; not at zoom 8.
+        let camera = Camera(center: LatLng(lat: 0, lon: 0), zoom: 10, size: ScreenSize(width: 300, height: 100))
+        var named = lake
+        named.point = MapPoint(LatLng(lat: 0, lon: 0))
+        var boxes: [LabelBox] = []
+        let placed = POILabels.place([named], tiers: 0 ... 2, camera: camera, style: .light, labels: CairoLabelRasterizer(), boxes: &boxes)
+        #expect(placed.count == 1 && placed.first?.icon == nil)
+        #expect(try #require(placed.first?.label).anchor == (0.5, 0.5))
+        let box = try #require(boxes.first)
+        #expect(abs((box.0 + box.2) / 2 - 150) < 1e-9 && abs((box.1 + box.3) / 2 - 50) < 1e-9)
+        var none: [LabelBox] = []
+        let z8 = Camera(center: LatLng(lat: 0, lon: 0), zoom: 8, size: ScreenSize(width: 300, height: 100))
+        #expect(POILabels.place([named], tiers: 0 ... 2, camera: z8, style: .light, labels: CairoLabelRasterizer(), boxes: &none).isEmpty)
+    }
+
     func poi(_ name: String, tier: Int, at s: ScreenPoint, _ camera: Camera) throws -> VectorPOI {
         VectorPOI(name: name, names: [:], point: MapPoint(try #require(camera.unproject(s))), icon: tier == 0 ? "museum" : "cafe",
                   category: tier == 0 ? .culture : .food, tier: tier, rank: 0)

@@ -4,6 +4,8 @@ import GeoKit
 /// What a point of interest is, for its colour.
 public enum VectorPOICategory: String, CaseIterable, Sendable {
     case food, culture, lodging, health, transport, shopping, education, worship, services, park
+    /// A sea's, lake's or bay's name (no icon).
+    case water
 }
 
 /// A named point of interest of a vector tile's POI layer: a Maki icon and a name, drawn from
@@ -14,7 +16,7 @@ public struct VectorPOI: Hashable, Sendable {
     public var names: [String: String]
     /// The position in normalised Web Mercator (shifted by whole worlds in wrapped views).
     public var point: MapPoint
-    /// The Maki icon (`Maki.names`).
+    /// The Maki icon (`Maki.names`); empty for a water name, drawn alone.
     public var icon: String
     public var category: VectorPOICategory
     /// 0 (landmarks: museums, stations, hospitals, universities, places of worship), 1 (hotels,
@@ -32,6 +34,13 @@ public struct VectorPOI: Hashable, Sendable {
 
     /// The zoom from which a tier is drawn.
     public static func minZoom(tier: Int) -> Double { tier == 0 ? 15.5 : tier == 1 ? 16.5 : 17.5 }
+
+    /// The zoom from which it is drawn: a water name's own (seas from 2, lakes and bays from 9,
+    /// or the tile's `min_zoom`), else its tier's.
+    public var minZoom: Double {
+        guard category == .water else { return Self.minZoom(tier: tier) }
+        return rank < 100 ? Double(rank) : tier == 0 ? 2 : 9
+    }
 
     /// Named in `language` where it has a name in it (`zh-CN` falls back to `zh`).
     public func named(in language: String?) -> VectorPOI {
@@ -117,6 +126,26 @@ extension VectorTileSchema {
         add(["playground"], "playground", .park, 2)
         return t.mapValues { (icon: $0.0, category: $0.1, tier: $0.2) }
     }()
+
+    /// Layers of water names at points: OpenMapTiles' `water_name`, Shortbread's
+    /// `water_polygons_labels`, Protomaps v4's `water` points.
+    static let waterNameLayers: Set<String> = ["water_name", "water_polygons_labels", "water", "natural_label"]
+
+    /// A named sea, lake or bay at a point of a water-name layer, or nil. Seas and oceans are
+    /// tier 0 (from zoom 2), lakes, bays and straits tier 1 (from 9), unless the tile gives a
+    /// `min_zoom`.
+    public static func waterName(layer: String, properties: [String: VectorTile.Value], point: MapPoint) -> VectorPOI? {
+        let lower = layer.lowercased()
+        guard waterNameLayers.contains(lower) else { return nil }
+        guard let name = properties["name"]?.description, !name.isEmpty, name.count <= 200 else { return nil }
+        let kind = ["class", "kind", "pmap:kind", "type"].lazy.compactMap { properties[$0]?.description.lowercased() }.first ?? ""
+        let seas: Set<String> = ["ocean", "sea"], lakes: Set<String> = ["lake", "bay", "strait", "lagoon", "reservoir", "water", "pond", "gulf",
+                                                                         "fjord", "sound"]
+        guard seas.contains(kind) || lakes.contains(kind) else { return nil }
+        let minZoom = ["min_zoom", "pmap:min_zoom"].lazy.compactMap { properties[$0]?.number }.first(where: \.isFinite)
+        return VectorPOI(name: name, names: names(properties), point: point, icon: "", category: .water,
+                         tier: seas.contains(kind) ? 0 : 1, rank: minZoom.map { Int(max(0, min(24, $0))) } ?? 100)
+    }
 
     /// The keys a POI's kind is read from, most specific first.
     static let poiKeys = ["maki", "subclass", "kind", "pmap:kind", "amenity", "tourism", "historic", "railway", "shop",

@@ -262,14 +262,14 @@ public struct VectorTileStyle: Hashable, Sendable {
         .food: BasemapColor(rgb: 0xB8621E), .culture: BasemapColor(rgb: 0x7B4F9E), .lodging: BasemapColor(rgb: 0x2F64A0),
         .health: BasemapColor(rgb: 0xB93A32), .transport: BasemapColor(rgb: 0x3D6384), .shopping: BasemapColor(rgb: 0x9A4A78),
         .education: BasemapColor(rgb: 0x7D5E34), .worship: BasemapColor(rgb: 0x555555), .services: BasemapColor(rgb: 0x4E5F6E),
-        .park: BasemapColor(rgb: 0x3C7D45),
+        .park: BasemapColor(rgb: 0x3C7D45), .water: BasemapColor(rgb: 0x4A7FA8),
     ]
     /// Lighter colours for icons and names on dark ground.
     public static let darkPOIColors: [VectorPOICategory: BasemapColor] = [
         .food: BasemapColor(rgb: 0xE8A064), .culture: BasemapColor(rgb: 0xC3A0E0), .lodging: BasemapColor(rgb: 0x8DB6E6),
         .health: BasemapColor(rgb: 0xF08C84), .transport: BasemapColor(rgb: 0x9BB8D2), .shopping: BasemapColor(rgb: 0xDE9CC2),
         .education: BasemapColor(rgb: 0xCDB08A), .worship: BasemapColor(rgb: 0xC8C8C8), .services: BasemapColor(rgb: 0xAEBCC8),
-        .park: BasemapColor(rgb: 0x92CC98),
+        .park: BasemapColor(rgb: 0x92CC98), .water: BasemapColor(rgb: 0x8FB4D6),
     ]
 
     public init(name: String, background: BasemapColor, colors: [VectorFeatureKind: BasemapColor], casing: BasemapColor,
