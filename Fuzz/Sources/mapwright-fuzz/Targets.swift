@@ -122,9 +122,15 @@ func fuzzVectorTile(_ bytes: [UInt8]) {
                 for rings in p { for ring in rings { for q in ring { _ = layer.mapPoint(q, tile: id) } } }
             case .lines(let l):
                 _ = VectorTileSchema.kind(layer: layer.name, properties: f.properties, isArea: false)
+                _ = VectorTileSchema.lineLabel(layer: layer.name, properties: f.properties)
                 for line in l { for q in line { _ = layer.mapPoint(q, tile: id) } }
             case .points(let pts):
-                for q in pts { _ = VectorTileSchema.place(layer: layer.name, properties: f.properties, point: layer.mapPoint(q, tile: id)) }
+                for q in pts {
+                    let point = layer.mapPoint(q, tile: id)
+                    _ = VectorTileSchema.place(layer: layer.name, properties: f.properties, point: point)
+                    _ = VectorTileSchema.poi(layer: layer.name, properties: f.properties, point: point)
+                    _ = VectorTileSchema.waterName(layer: layer.name, properties: f.properties, point: point)
+                }
             }
         }
     }
