@@ -50,7 +50,7 @@ enum LineLabels {
             default: 6
             }
         }
-        var candidates: [(line: VectorTileContent.NamedLine, screen: [[ScreenPoint]], length: Double)] = []
+        var candidates: [(line: VectorTileContent.NamedLine, runs: [Along], length: Double)] = []
         let w = camera.size.width, h = camera.size.height
         // Lines that cannot reach the view are not projected (a view's tiles reach past it).
         let visible = BasemapLayers.visibleRect(camera)
@@ -61,22 +61,23 @@ enum LineLabels {
                                                                          width: b.width, height: b.height)) }) {
                 continue
             }
-            // Projected runs (a pitched view may not show every point).
-            var runs: [[ScreenPoint]] = [], run: [ScreenPoint] = []
+            // Projected runs (a pitched view may not show every point), with their map points.
+            var runs: [Along] = [], run: [ScreenPoint] = [], world: [MapPoint] = []
             var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
             for p in line.points {
                 guard let s = camera.project(p), s.x.isFinite, s.y.isFinite else {
-                    if run.count >= 2 { runs.append(run) }
+                    if run.count >= 2 { runs.append(Along(run, world: world)) }
                     run = []
+                    world = []
                     continue
                 }
                 run.append(s)
+                world.append(p)
                 minX = min(minX, s.x); maxX = max(maxX, s.x); minY = min(minY, s.y); maxY = max(maxY, s.y)
             }
-            if run.count >= 2 { runs.append(run) }
+            if run.count >= 2 { runs.append(Along(run, world: world)) }
             guard !runs.isEmpty, maxX >= 0, minX <= w, maxY >= 0, minY <= h else { continue }
-            let length = runs.reduce(0) { $0 + Self.length($1) }
-            candidates.append((line, runs, length))
+            candidates.append((line, runs, runs.reduce(0) { $0 + $1.length }))
         }
         candidates.sort { a, b in
             let pa = priority(a.line.kind), pb = priority(b.line.kind)
@@ -93,31 +94,29 @@ enum LineLabels {
                   let size = labels.labelSize(label, pixelRatio: camera.pixelRatio),
                   let edges = labels.characterEdges(label), edges.count >= 2 else { continue }
             label.worldCopies = false
-            for run in c.screen {
-                let along = Along(run)
+            for along in c.runs {
                 guard along.length >= size.width + 8 else { continue }
                 // The ideal centres (`spacing` apart), then candidates every ~70 px, nearest
-                // those first, all at fixed fractions of the line (so a name keeps its place as
-                // the view pans): a name whose ideal place runs off the view or over a bend
-                // slides along the line.
+                // those first, all at fixed fractions of the line's length on the map (so a name
+                // keeps its place, and its fade, as the view pans, zooms, turns and tilts): a name
+                // whose ideal place runs off the view or over a bend slides along the line.
                 let n = max(1, Int(along.length / spacing))
                 let m = max(n, Int(along.length / candidateStep))
-                let length = along.length
-                let ideal: [Double] = (0 ..< n).map { (Double($0) + 0.5) * length / Double(n) }
-                var tries: [(s: Double, off: Double)] = ideal.map { ($0, -1) }
+                let ideal: [Double] = (0 ..< n).map { (Double($0) + 0.5) / Double(n) }
+                var tries: [(f: Double, off: Double)] = ideal.map { ($0, -1) }
                 for j in 0 ..< m {
-                    let s = (Double(j) + 0.5) * length / Double(m)
+                    let f = (Double(j) + 0.5) / Double(m)
                     var off = Double.infinity
-                    for i in ideal { off = min(off, abs(i - s)) }
-                    tries.append((s, off))
+                    for i in ideal { off = min(off, abs(i - f)) }
+                    tries.append((f, off))
                 }
-                tries.sort { a, b in a.off != b.off ? a.off < b.off : a.s < b.s }
-                for (s, _) in tries {
+                tries.sort { a, b in a.off != b.off ? a.off < b.off : a.f < b.f }
+                for (f, _) in tries {
+                    let (s, anchor) = along.at(fraction: f)
                     guard let placed = lay(edges: edges, width: size.width, height: size.height, at: s, along: along,
                                            view: (w, h)) else { continue }
                     // The line's own tile places it (buffers repeat a neighbour's lines).
-                    guard let anchor = camera.unproject(placed.anchor).map(MapPoint.init),
-                          c.line.square.contains(nearestCopy(anchor, of: c.line.square)) else { continue }
+                    guard c.line.square.contains(nearestCopy(anchor, of: c.line.square)) else { continue }
                     if placedAt[c.line.name]?.contains(where: { hypot($0.x - placed.anchor.x, $0.y - placed.anchor.y) < repeatDistance }) == true {
                         continue
                     }
@@ -127,8 +126,7 @@ enum LineLabels {
                     boxes += placed.boxes
                     placedAt[c.line.name, default: []].append(placed.anchor)
                     var l = label
-                    let point = nearestCopy(anchor, of: c.line.square)
-                    l.position = LatLng(lat: point.latLng.lat, lon: point.x * 360 - 180)
+                    l.position = LatLng(lat: anchor.latLng.lat, lon: anchor.x * 360 - 180)
                     l.pieces = placed.pieces
                     out.append(PlaceLabel(dot: nil, label: l))
                 }
@@ -142,23 +140,45 @@ enum LineLabels {
         MapPoint(x: p.x + (square.mid.x - p.x).rounded(), y: p.y)
     }
 
-    /// The polyline's length in px.
-    static func length(_ points: [ScreenPoint]) -> Double {
-        zip(points, points.dropFirst()).reduce(0) { $0 + hypot($1.1.x - $1.0.x, $1.1.y - $1.0.y) }
-    }
-
-    /// A screen polyline measured along its length.
+    /// A screen polyline measured along its length, with the map points it was projected from.
     struct Along {
         let points: [ScreenPoint]
         /// Distance from the start to each point.
         let at: [Double]
         var length: Double { at.last ?? 0 }
+        /// The map points (as many as `points`; empty for a screen-only line) and the map
+        /// distance from the start to each.
+        let world: [MapPoint]
+        let worldAt: [Double]
 
-        init(_ points: [ScreenPoint]) {
+        init(_ points: [ScreenPoint], world: [MapPoint] = []) {
             self.points = points
             var at = [0.0]
             for (a, b) in zip(points, points.dropFirst()) { at.append(at.last! + hypot(b.x - a.x, b.y - a.y)) }
             self.at = at
+            self.world = world.count == points.count ? world : []
+            var worldAt = [0.0]
+            for (a, b) in zip(self.world, self.world.dropFirst()) { worldAt.append(worldAt.last! + hypot(b.x - a.x, b.y - a.y)) }
+            self.worldAt = worldAt
+        }
+
+        /// The point `f` (0…1) of the way along the line on the map: its distance along the
+        /// screen line (the segment it falls in, in the same proportion) and its map point.
+        func at(fraction f: Double) -> (s: Double, point: MapPoint) {
+            guard world.count >= 2, let total = worldAt.last, total > 0 else {
+                let s = f * length
+                return (s, MapPoint(x: point(s).x, y: point(s).y))
+            }
+            let d = min(max(f, 0), 1) * total
+            var lo = 0, hi = worldAt.count - 1
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2
+                if worldAt[mid] <= d { lo = mid } else { hi = mid }
+            }
+            let span = worldAt[hi] - worldAt[lo]
+            let t = span > 0 ? (d - worldAt[lo]) / span : 0
+            let p = MapPoint(x: world[lo].x + t * (world[hi].x - world[lo].x), y: world[lo].y + t * (world[hi].y - world[lo].y))
+            return (at[lo] + t * (at[hi] - at[lo]), p)
         }
 
         /// The point `s` px along (clamped to the ends).

@@ -122,6 +122,14 @@ import Testing
         let xs = placed.compactMap { camera.project($0.label.position)?.x }.sorted()
         #expect(xs.count == 2 && abs(xs[0] - 160) < 0.5 && abs(xs[1] - 440) < 0.5, "\(xs)")
         #expect(!boxes.isEmpty)
+        // Panned, zoomed a little, turned and tilted, the names stay where they were on the map
+        // (the same positions, so their fades carry on).
+        let moved = Camera(center: try #require(camera.unproject(ScreenPoint(x: 330, y: 110))), zoom: 16.2, bearing: 8, pitch: 20,
+                           size: ScreenSize(width: 600, height: 200))
+        var fresh: [LabelBox] = []
+        let again = LineLabels.place([line], camera: moved, style: .light, labels: CairoLabelRasterizer(), boxes: &fresh)
+        #expect(again.count == 2)
+        #expect(Set(again.map { "\($0.key.lat),\($0.key.lon)" }) == Set(placed.map { "\($0.key.lat),\($0.key.lon)" }))
         // A box over the street's west half (a place name) leaves the east name only.
         var taken: [LabelBox] = [(0, 0, 300, 200)]
         let east1 = LineLabels.place([line], camera: camera, style: .light, labels: CairoLabelRasterizer(), boxes: &taken)
