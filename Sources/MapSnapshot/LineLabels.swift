@@ -241,6 +241,24 @@ enum LineLabels {
             boxes.append(box)
         }
         guard !pieces.isEmpty else { return nil }
+        // Characters that lie straight on (each turned within 0.75° of the first of its run)
+        // are drawn as one strip: llvmpipe fills few wide quads faster than many thin tilted ones.
+        var merged: [LabelPiece] = []
+        var start = 0
+        for i in 1 ... pieces.count {
+            if i < pieces.count, abs(pieces[i].angle - pieces[start].angle) <= 0.75 { continue }
+            if i - start == 1 {
+                merged.append(pieces[start])
+            } else {
+                let x0 = pieces[start].x0, x1 = pieces[i - 1].x1
+                let p = along.point(s + sign * ((x0 + x1) / 2 - half))
+                let a = pieces[start], b = pieces[i - 1]
+                let angle = atan2(b.dy - a.dy, b.dx - a.dx) * 180 / .pi
+                merged.append(LabelPiece(x0: x0, x1: x1, dx: p.x - anchor.x, dy: p.y - anchor.y, angle: angle))
+            }
+            start = i
+        }
+        pieces = merged
         return (anchor, pieces, boxes)
     }
 }
