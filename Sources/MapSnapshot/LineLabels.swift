@@ -50,13 +50,13 @@ enum LineLabels {
             default: 6
             }
         }
-        var candidates: [(line: VectorTileContent.NamedLine, runs: [Along], length: Double)] = []
+        var candidates: [(index: Int, runs: [Along], length: Double)] = []
         let w = camera.size.width, h = camera.size.height
         // Lines that cannot reach the view are not projected (a view's tiles reach past it).
         let visible = BasemapLayers.visibleRect(camera)
-        for line in lines {
+        for (index, line) in lines.enumerated() {
             guard let look = look(line.kind), zoom >= look.minZoom else { continue }
-            if let visible, let b = MapRect(bounding: line.points),
+            if let visible, let b = line.bounds,
                ![-1.0, 0, 1].contains(where: { visible.intersects(MapRect(origin: MapPoint(x: b.minX + $0, y: b.minY),
                                                                          width: b.width, height: b.height)) }) {
                 continue
@@ -77,18 +77,20 @@ enum LineLabels {
             }
             if run.count >= 2 { runs.append(Along(run, world: world)) }
             guard !runs.isEmpty, maxX >= 0, minX <= w, maxY >= 0, minY <= h else { continue }
-            candidates.append((line, runs, runs.reduce(0) { $0 + $1.length }))
+            candidates.append((index, runs, runs.reduce(0) { $0 + $1.length }))
         }
         candidates.sort { a, b in
-            let pa = priority(a.line.kind), pb = priority(b.line.kind)
-            return pa != pb ? pa < pb : a.length != b.length ? a.length > b.length : a.line.name < b.line.name
+            let la = lines[a.index], lb = lines[b.index]
+            let pa = priority(la.kind), pb = priority(lb.kind)
+            return pa != pb ? pa < pb : a.length != b.length ? a.length > b.length : la.name < lb.name
         }
         var out: [PlaceLabel] = []
         var placedAt: [String: [ScreenPoint]] = [:]
         for c in candidates {
-            let look = look(c.line.kind)!
-            let isWater = c.line.kind == .river || c.line.kind == .stream
-            guard var label = try? Label(position: LatLng(lat: 0, lon: 0), text: c.line.name, size: look.size,
+            let line = lines[c.index]
+            let look = look(line.kind)!
+            let isWater = line.kind == .river || line.kind == .stream
+            guard var label = try? Label(position: LatLng(lat: 0, lon: 0), text: line.name, size: look.size,
                                          color: isWater ? water : text, haloColor: halo,
                                          haloWidth: style.labels.labelHaloWidth * 0.75),
                   let size = labels.labelSize(label, pixelRatio: camera.pixelRatio),
@@ -116,15 +118,15 @@ enum LineLabels {
                     guard let placed = lay(edges: edges, width: size.width, height: size.height, at: s, along: along,
                                            view: (w, h)) else { continue }
                     // The line's own tile places it (buffers repeat a neighbour's lines).
-                    guard c.line.square.contains(nearestCopy(anchor, of: c.line.square)) else { continue }
-                    if placedAt[c.line.name]?.contains(where: { hypot($0.x - placed.anchor.x, $0.y - placed.anchor.y) < repeatDistance }) == true {
+                    guard line.square.contains(nearestCopy(anchor, of: line.square)) else { continue }
+                    if placedAt[line.name]?.contains(where: { hypot($0.x - placed.anchor.x, $0.y - placed.anchor.y) < repeatDistance }) == true {
                         continue
                     }
                     if placed.boxes.contains(where: { b in boxes.contains { $0.0 < b.2 && b.0 < $0.2 && $0.1 < b.3 && b.1 < $0.3 } }) {
                         continue
                     }
                     boxes += placed.boxes
-                    placedAt[c.line.name, default: []].append(placed.anchor)
+                    placedAt[line.name, default: []].append(placed.anchor)
                     var l = label
                     l.position = LatLng(lat: anchor.latLng.lat, lon: anchor.x * 360 - 180)
                     l.pieces = placed.pieces

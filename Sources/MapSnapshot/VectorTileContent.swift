@@ -28,8 +28,15 @@ final class VectorTileContent: @unchecked Sendable {
         var name: String
         var names: [String: String]
         var kind: VectorFeatureKind
-        var points: [MapPoint]
+        var points: [MapPoint] { didSet { bounds = MapRect(bounding: points) } }
         var square: MapRect
+        /// The points' bounding box.
+        private(set) var bounds: MapRect?
+
+        init(name: String, names: [String: String], kind: VectorFeatureKind, points: [MapPoint], square: MapRect) {
+            self.name = name; self.names = names; self.kind = kind; self.points = points; self.square = square
+            bounds = MapRect(bounding: points)
+        }
 
         /// Named in `language` where it has a name in it (`zh-CN` falls back to `zh`).
         func named(in language: String?) -> NamedLine {
