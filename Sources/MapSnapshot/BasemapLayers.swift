@@ -142,7 +142,7 @@ final class BasemapLayers: @unchecked Sendable {
             let x0 = s.x - anchor.x * lw + offset.x - dot, y0 = s.y - anchor.y * lh
             let box: LabelBox = (x0 - 2, y0 - 1, x0 + lw + dot + 2, y0 + lh + 1)
             guard box.0 >= 0, box.1 >= 0, box.2 <= w, box.3 <= h else { continue }
-            if boxes.contains(where: { $0.0 < box.2 && box.0 < $0.2 && $0.1 < box.3 && box.1 < $0.3 }) { continue }
+            if meets(box, boxes) { continue }
             boxes.append(box)
             var dotCircle: Circle?
             if !place.isCountry,
@@ -221,6 +221,11 @@ struct PlaceLabel {
 
 /// A screen box (minX, minY, maxX, maxY) in logical px that place labels must keep clear of.
 typealias LabelBox = (Double, Double, Double, Double)
+
+/// Whether `b` overlaps any of `boxes` (touching edges do not).
+func meets(_ b: LabelBox, _ boxes: [LabelBox]) -> Bool {
+    boxes.contains { $0.0 < b.2 && b.0 < $0.2 && $0.1 < b.3 && b.1 < $0.3 }
+}
 
 extension BasemapLayers {
     /// The screen boxes the scene's markers and labels take, so basemap place labels avoid

@@ -38,7 +38,7 @@ enum LineLabels {
                       labels: CairoLabelRasterizer, boxes: inout [LabelBox]) -> [PlaceLabel] {
         let zoom = camera.zoom
         let text = Color(style.labels.labelText), halo = Color(style.labels.labelHalo)
-        let water = Color((style.colors[.river] ?? style.labels.labelText).mixed(with: style.labels.labelText, 0.55))
+        let water = Color(style.poiColors[.water] ?? style.labels.labelText)
         func priority(_ k: VectorFeatureKind) -> Int {
             switch k {
             case .motorway: 0
@@ -122,7 +122,7 @@ enum LineLabels {
                     if placedAt[line.name]?.contains(where: { hypot($0.x - placed.anchor.x, $0.y - placed.anchor.y) < repeatDistance }) == true {
                         continue
                     }
-                    if placed.boxes.contains(where: { b in boxes.contains { $0.0 < b.2 && b.0 < $0.2 && $0.1 < b.3 && b.1 < $0.3 } }) {
+                    if placed.boxes.contains(where: { meets($0, boxes) }) {
                         continue
                     }
                     boxes += placed.boxes

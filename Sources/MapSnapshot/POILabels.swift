@@ -77,8 +77,4 @@ enum POILabels {
     }
 
     static func inView(_ b: LabelBox, _ w: Double, _ h: Double) -> Bool { b.0 >= 0 && b.1 >= 0 && b.2 <= w && b.3 <= h }
-
-    static func meets(_ b: LabelBox, _ boxes: [LabelBox]) -> Bool {
-        boxes.contains { $0.0 < b.2 && b.0 < $0.2 && $0.1 < b.3 && b.1 < $0.3 }
-    }
 }

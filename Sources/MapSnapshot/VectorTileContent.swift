@@ -40,9 +40,7 @@ final class VectorTileContent: @unchecked Sendable {
 
         /// Named in `language` where it has a name in it (`zh-CN` falls back to `zh`).
         func named(in language: String?) -> NamedLine {
-            guard let language else { return self }
-            let base = language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? language
-            guard let n = names[language] ?? names[base], !n.isEmpty else { return self }
+            guard let n = BasemapPlace.name(in: language, of: names) else { return self }
             var l = self
             l.name = n
             return l

@@ -91,12 +91,19 @@ public struct BasemapPlace: Hashable, Sendable {
 
     /// This place named in `language` where it has a name in it (`zh-CN` falls back to `zh`).
     public func named(in language: String?) -> BasemapPlace {
-        guard let language else { return self }
-        let base = language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? language
-        guard let n = names[language] ?? names[base], !n.isEmpty else { return self }
+        guard let n = Self.name(in: language, of: names) else { return self }
         var p = self
         p.name = n
         return p
+    }
+
+    /// The name in `language` among `names` (by language code), falling back from a regional
+    /// code (`zh-CN`, `pt_BR`) to its language; nil where there is none.
+    public static func name(in language: String?, of names: [String: String]) -> String? {
+        guard let language, !names.isEmpty else { return nil }
+        let base = language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? language
+        guard let n = names[language] ?? names[base], !n.isEmpty else { return nil }
+        return n
     }
 
     /// Creates a place.

@@ -44,9 +44,7 @@ public struct VectorPOI: Hashable, Sendable {
 
     /// Named in `language` where it has a name in it (`zh-CN` falls back to `zh`).
     public func named(in language: String?) -> VectorPOI {
-        guard let language else { return self }
-        let base = language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? language
-        guard let n = names[language] ?? names[base], !n.isEmpty else { return self }
+        guard let n = BasemapPlace.name(in: language, of: names) else { return self }
         var p = self
         p.name = n
         return p
