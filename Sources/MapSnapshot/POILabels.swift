@@ -39,6 +39,10 @@ enum POILabels {
                                              size: poi.tier == 0 ? 13 : 11.5, color: colour, haloColor: halo,
                                              haloWidth: style.labels.labelHaloWidth * 0.75),
                       let size = labels.labelSize(label, pixelRatio: camera.pixelRatio) else { continue }
+                // An area's name only where the area is wide enough for it on screen.
+                if let e = poi.extent, e.width * camera.worldSize < size.width + 8 || e.height * camera.worldSize < 2 * size.height {
+                    continue
+                }
                 let box: LabelBox = (s.x - size.width / 2, s.y - size.height / 2, s.x + size.width / 2, s.y + size.height / 2)
                 guard inView(box, w, h), !meets(box, boxes) else { continue }
                 boxes.append(box)

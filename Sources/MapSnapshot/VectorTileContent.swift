@@ -75,10 +75,19 @@ final class VectorTileContent: @unchecked Sendable {
                 switch f.geometry {
                 case .polygons(let polygons):
                     guard let kind = VectorTileSchema.kind(layer: layer.name, properties: f.properties, isArea: true) else { continue }
+                    var largest: (ring: [MapPoint], area: Double)?
                     for rings in polygons {
                         guard let exterior = try? GeoPath(points: pts(rings[0])) else { continue }
                         let holes = rings.dropFirst().compactMap { try? GeoPath(points: pts($0)) }
                         s.areas.append(Area(kind: kind, exterior: exterior, holes: holes))
+                        let area = abs(Self.signedArea(exterior.points))
+                        if area > (largest?.area ?? 0) { largest = (exterior.points, area) }
+                    }
+                    // A named park, lake or campus: its name at a point inside its largest part.
+                    if let largest, f.properties["name"] != nil, let extent = MapRect(bounding: largest.ring),
+                       let point = Self.labelPoint(largest.ring),
+                       let named = VectorTileSchema.areaName(kind: kind, properties: f.properties, point: point, extent: extent) {
+                        s.pois.append(named)
                     }
                 case .lines(let lines):
                     if let named = VectorTileSchema.lineLabel(layer: layer.name, properties: f.properties) {
@@ -167,6 +176,65 @@ final class VectorTileContent: @unchecked Sendable {
         }
     }
 
+    /// Named areas, each once: pieces of one name whose boxes meet (an area cut by tile edges,
+    /// or given by two zooms) keep the largest piece's label; largest first.
+    static func onePerArea(_ areas: [VectorPOI]) -> [VectorPOI] {
+        var kept: [String: [MapRect]] = [:]
+        var out: [VectorPOI] = []
+        let sized = areas.compactMap { p in p.extent.map { (p, $0.width * $0.height) } }
+        for (p, _) in sized.sorted(by: { ($0.1, $0.0.name, $0.0.point.x) > ($1.1, $1.0.name, $1.0.point.x) }) {
+            let e = p.extent!
+            let grown = MapRect(origin: MapPoint(x: e.minX - e.width * 0.01, y: e.minY - e.height * 0.01),
+                                width: e.width * 1.02, height: e.height * 1.02)
+            if kept[p.name]?.contains(where: { $0.intersects(grown) }) == true { continue }
+            kept[p.name, default: []].append(e)
+            out.append(p)
+        }
+        return out
+    }
+
+    /// Twice the signed area of a ring (shoelace).
+    static func signedArea(_ ring: [MapPoint]) -> Double {
+        guard ring.count >= 3 else { return 0 }
+        var sum = 0.0
+        for i in ring.indices {
+            let a = ring[i], b = ring[(i + 1) % ring.count]
+            sum += a.x * b.y - b.x * a.y
+        }
+        return sum
+    }
+
+    /// A point inside a ring to label it at: its centroid where that lies inside, else the
+    /// middle of the widest stretch inside along the centroid's horizontal line (a C-shaped or
+    /// ring-shaped area); nil for a degenerate ring.
+    static func labelPoint(_ ring: [MapPoint]) -> MapPoint? {
+        let a = signedArea(ring)
+        guard ring.count >= 3, a != 0, a.isFinite else { return nil }
+        var cx = 0.0, cy = 0.0
+        for i in ring.indices {
+            let p = ring[i], q = ring[(i + 1) % ring.count]
+            let c = p.x * q.y - q.x * p.y
+            cx += (p.x + q.x) * c
+            cy += (p.y + q.y) * c
+        }
+        cx /= 3 * a
+        cy /= 3 * a
+        // Where the ring crosses the line y = cy, left to right.
+        var xs: [Double] = []
+        for i in ring.indices {
+            let p = ring[i], q = ring[(i + 1) % ring.count]
+            if (p.y <= cy) != (q.y <= cy) { xs.append(p.x + (cy - p.y) / (q.y - p.y) * (q.x - p.x)) }
+        }
+        xs.sort()
+        guard xs.count >= 2 else { return nil }
+        var best: (Double, Double)?
+        for k in stride(from: 0, to: xs.count - 1, by: 2) {
+            if (xs[k] ... xs[k + 1]).contains(cx) { return MapPoint(x: cx, y: cy) }
+            if xs[k + 1] - xs[k] > (best.map { $0.1 - $0.0 } ?? -1) { best = (xs[k], xs[k + 1]) }
+        }
+        return best.map { MapPoint(x: ($0.0 + $0.1) / 2, y: cy) }
+    }
+
     /// A rectangle as a ring of its four corners.
     static func square(_ r: MapRect) -> GeoPath? {
         try? GeoPath(points: [MapPoint(x: r.minX, y: r.minY), MapPoint(x: r.maxX, y: r.minY),
@@ -239,7 +307,12 @@ final class VectorTileContent: @unchecked Sendable {
         s.areas = base.areas.map { Area(kind: $0.kind, exterior: move($0.exterior), holes: $0.holes.map(move)) }
         s.lines = base.lines.map { Line(kind: $0.kind, path: move($0.path), tunnel: $0.tunnel) }
         s.places = base.places.map { var p = $0; p.point.x += dx; return p }
-        s.pois = base.pois.map { var p = $0; p.point.x += dx; return p }
+        s.pois = base.pois.map { p in
+            var p = p
+            p.point.x += dx
+            p.extent?.origin.x += dx
+            return p
+        }
         s.namedLines = base.namedLines.map { l in
             var l = l
             l.points = l.points.map { MapPoint(x: $0.x + dx, y: $0.y) }
@@ -293,13 +366,18 @@ extension TileLayer {
                 m.places.append(p)
             }
         }
-        // A point of interest given by two tiles (stand-ins, two zooms) is drawn once.
+        // A point of interest given by two tiles (stand-ins, two zooms) is drawn once; an area
+        // cut by tile edges is named once, at its largest piece's point (pieces of one name whose
+        // boxes meet are one area).
         var seenPOIs = Set<String>()
+        var areas: [VectorPOI] = []
         for s in shapes.reversed() {
-            for p in s.pois where seenPOIs.insert("\(p.name)|\(Int(p.point.x * 1e5))|\(Int(p.point.y * 1e5))").inserted {
-                m.pois.append(p)
+            for p in s.pois {
+                if p.extent != nil { areas.append(p); continue }
+                if seenPOIs.insert("\(p.name)|\(Int(p.point.x * 1e5))|\(Int(p.point.y * 1e5))").inserted { m.pois.append(p) }
             }
         }
+        m.pois += VectorTileContent.onePerArea(areas)
         keepMergedShapes(tiles, contents: drawn.map(\.content), m)
         return m
     }

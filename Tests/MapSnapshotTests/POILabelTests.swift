@@ -118,3 +118,55 @@ import Testing
         #expect(icon > 20 && name > 20 && elsewhere == 0, "icon \(icon), name \(name), elsewhere \(elsewhere)")
     }
 }
+
+/// Named areas: a label point inside each (hand-derived for a square and a U), one name per
+/// area across tile pieces, drawn only where it fits.
+@Suite struct AreaNameTests {
+    func ring(_ xy: [(Double, Double)]) -> [MapPoint] { xy.map { MapPoint(x: $0.0, y: $0.1) } }
+
+    @Test func theLabelPointLiesInside() throws {
+        // A square: its centre.
+        let square = try #require(VectorTileContent.labelPoint(ring([(0, 0), (4, 0), (4, 4), (0, 4)])))
+        #expect(abs(square.x - 2) < 1e-12 && abs(square.y - 2) < 1e-12)
+        // A 6 × 6 square less a 2 × 4 notch (x 2…4, y 0…4): area 36 − 8 = 28, centroid
+        // (3, (36·3 − 8·2) / 28 = 23/7), in the notch. The label goes to the middle of the widest
+        // stretch inside along y = 23/7: the two arms are 2 wide each, so the first, x 1.
+        let u = ring([(0, 0), (2, 0), (2, 4), (4, 4), (4, 0), (6, 0), (6, 6), (0, 6)])
+        #expect(abs(VectorTileContent.signedArea(u)) == 56)
+        let p = try #require(VectorTileContent.labelPoint(u))
+        #expect(abs(p.y - 23.0 / 7) < 1e-12 && abs(p.x - 1) < 1e-12, "\(p)")
+        #expect(VectorTileContent.labelPoint(ring([(0, 0), (1, 1), (2, 2)])) == nil)
+    }
+
+    func area(_ name: String, _ x: Double, _ w: Double) -> VectorPOI {
+        let e = MapRect(origin: MapPoint(x: x, y: 0.5), width: w, height: w)
+        return VectorTileSchema.areaName(kind: .green, properties: ["name": .string(name)], point: e.mid, extent: e)!
+    }
+
+    @Test func anAreaCutByTilesIsNamedOnce() {
+        // Two pieces of one park side by side (boxes touching), the larger kept; a park of the
+        // same name far away kept too; another name kept.
+        let kept = VectorTileContent.onePerArea([area("Park", 0.1, 0.01), area("Park", 0.11, 0.02), area("Park", 0.5, 0.01),
+                                                 area("Wood", 0.105, 0.01)])
+        #expect(kept.map(\.name).sorted() == ["Park", "Park", "Wood"])
+        #expect(kept.first { $0.name == "Park" }?.extent?.width == 0.02)
+        #expect(kept.contains { $0.name == "Park" && $0.point.x > 0.5 })
+        // Parks, woods, water and campuses are named; buildings are not; larger areas rank first.
+        #expect(area("A", 0, 0.001).rank < area("B", 0, 0.0001).rank && area("A", 0, 0.001).category == .park)
+        #expect(VectorTileSchema.areaName(kind: .building, properties: ["name": .string("X")], point: MapPoint(x: 0, y: 0),
+                                          extent: MapRect(origin: MapPoint(x: 0, y: 0), width: 1, height: 1)) == nil)
+    }
+
+    @Test func aNameIsDrawnWhereItsAreaIsWideEnough() throws {
+        // A park 0.0004 of the world wide: 209 px at zoom 10, 52 px at zoom 8.
+        let e = MapRect(origin: MapPoint(x: 0.4998, y: 0.4998), width: 0.0004, height: 0.0004)
+        let park = try #require(VectorTileSchema.areaName(kind: .green, properties: ["name": .string("Big Park")], point: e.mid, extent: e))
+        for (zoom, drawn) in [(10.0, true), (8.0, false)] {
+            let camera = Camera(center: e.mid.latLng, zoom: zoom, size: ScreenSize(width: 400, height: 300))
+            var boxes: [LabelBox] = []
+            let placed = POILabels.place([park], tiers: 0 ... 2, camera: camera, style: .light, labels: CairoLabelRasterizer(),
+                                         boxes: &boxes)
+            #expect(placed.count == (drawn ? 1 : 0), "zoom \(zoom)")
+        }
+    }
+}

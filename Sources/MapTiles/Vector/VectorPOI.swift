@@ -25,6 +25,9 @@ public struct VectorPOI: Hashable, Sendable {
     /// Importance within a tier from the tile (OpenMapTiles' `rank`, Protomaps' `min_zoom`);
     /// lower first.
     public var rank: Int
+    /// For a named area (a park, a lake), the bounding box of the part of it its label point was
+    /// found in: the name is drawn only where it fits in it. Nil for points.
+    public var extent: MapRect?
 
     public init(name: String, names: [String: String], point: MapPoint, icon: String, category: VectorPOICategory,
                 tier: Int, rank: Int) {
@@ -38,6 +41,7 @@ public struct VectorPOI: Hashable, Sendable {
     /// The zoom from which it is drawn: a water name's own (seas from 2, lakes and bays from 9,
     /// or the tile's `min_zoom`), else its tier's.
     public var minZoom: Double {
+        if extent != nil { return 0 }
         guard category == .water else { return Self.minZoom(tier: tier) }
         return rank < 100 ? Double(rank) : tier == 0 ? 2 : 9
     }
@@ -143,6 +147,26 @@ extension VectorTileSchema {
         let minZoom = ["min_zoom", "pmap:min_zoom"].lazy.compactMap { properties[$0]?.number }.first(where: \.isFinite)
         return VectorPOI(name: name, names: names(properties), point: point, icon: "", category: .water,
                          tier: seas.contains(kind) ? 0 : 1, rank: minZoom.map { Int(max(0, min(24, $0))) } ?? 100)
+    }
+
+    /// A named area (a park or wood, water, a campus) labelled at `point` inside it, or nil: no
+    /// name, or a kind whose areas are not named. `extent` is the area's bounding box; larger
+    /// areas come first (`rank`).
+    public static func areaName(kind: VectorFeatureKind, properties: [String: VectorTile.Value], point: MapPoint,
+                                extent: MapRect) -> VectorPOI? {
+        let category: VectorPOICategory
+        switch kind {
+        case .green, .wood: category = .park
+        case .water: category = .water
+        case .institutional: category = .education
+        default: return nil
+        }
+        guard let name = properties["name"]?.description, !name.isEmpty, name.count <= 200,
+              extent.width > 0, extent.height > 0, extent.width.isFinite, extent.height.isFinite else { return nil }
+        let rank = Int(max(0, min(1000, -log2(extent.width * extent.height))))
+        var poi = VectorPOI(name: name, names: names(properties), point: point, icon: "", category: category, tier: 1, rank: rank)
+        poi.extent = extent
+        return poi
     }
 
     /// The keys a POI's kind is read from, most specific first.
