@@ -41,6 +41,9 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         /// building, stream, river, regionBorder, path, otherLine, minorRoad, mediumRoad,
         /// majorRoad, motorway, rail, countryBorder.
         public var colors: [String: String]?
+        /// Points of interest (icons and names), water names and area names by category: food,
+        /// culture, lodging, health, transport, shopping, education, worship, services, park, water.
+        public var poiColors: [String: String]?
 
         public init() {}
     }

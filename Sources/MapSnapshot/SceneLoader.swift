@@ -725,6 +725,13 @@ public struct SceneLoader {
             }
             if let c = try color(value, "vectorStyle.colors.\(name)") { style.colors[kind] = basemapColor(c) }
         }
+        for (name, value) in (spec.poiColors ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let category = VectorPOICategory(rawValue: name) else {
+                throw SceneLoadError("vectorStyle.poiColors.\(name.prefix(40))",
+                                     "unknown category (known: \(VectorPOICategory.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            if let c = try color(value, "vectorStyle.poiColors.\(name)") { style.poiColors[category] = basemapColor(c) }
+        }
         style.name = "\(base.name), customised"
         return style
     }

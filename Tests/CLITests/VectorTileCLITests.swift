@@ -148,6 +148,8 @@ import Testing
             == ["255,0,0", "238,238,238", "128,134,143"])
         for (text, why) in [(##"{"colors": {"lake": "#FF0000"}}"##, "vectorStyle.colors.lake: unknown kind (known: earth,"),
                             (##"{"colors": {"water": "#FF00"}}"##, "vectorStyle.colors.water: unknown colour"),
+                            (##"{"poiColors": {"snacks": "#FF0000"}}"##, "vectorStyle.poiColors.snacks: unknown category (known: food,"),
+                            (##"{"poiColors": {"food": "nope"}}"##, "vectorStyle.poiColors.food: unknown colour"),
                             (#"{"base": "sepia"}"#, "vectorStyle.base: unknown style 'sepia'"),
                             ("[1]", "not a vector style")] {
             let file = try dir.write("bad.json", text)

@@ -1,6 +1,7 @@
 import Foundation
 import GeoKit
 import MapCamera
+import MapFormats
 import MapImage
 import MapScene
 @testable import MapSnapshot
@@ -94,6 +95,19 @@ import Testing
         #expect(POILabels.place([try poi("Cafe", tier: 2, at: ScreenPoint(x: 100, y: 100), z17)], tiers: 0 ... 2, camera: z17,
                                 style: .light, labels: CairoLabelRasterizer(), boxes: &none).isEmpty)
         #expect(POILabels.place([cafe], tiers: 0 ... 0, camera: camera, style: .light, labels: CairoLabelRasterizer(), boxes: &none).isEmpty)
+    }
+
+    @Test func aSceneRecoloursCategories() throws {
+        let archive = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../MapTilesTests/Fixtures/vector/vector-fixture.mbtiles").standardized.path
+        let json = ##"{"camera": {"center": [46.02, 7.01], "zoom": 14}, "tiles": [{"source": "\##(archive)"}], "##
+            + ##""vectorStyle": {"base": "dark", "poiColors": {"food": "#FF0000", "water": "blue"}}}"##
+        let doc = try JSONDecoder().decode(SceneDocument.self, from: Data(json.utf8))
+        let snap = try SceneLoader(baseDirectory: URL(fileURLWithPath: "/")).snapshot(from: doc)
+        let style = try #require(snap.vectorStyle)
+        #expect(style.poiColors[.food] == BasemapColor(rgb: 0xFF0000) && style.poiColors[.water] == BasemapColor(rgb: 0x0000FF))
+        // The other categories keep the dark style's colours.
+        #expect(style.poiColors[.culture] == VectorTileStyle.darkPOIColors[.culture])
     }
 
     @Test func theIconAndNameAreDrawnInTheCategorysColour() throws {
