@@ -128,7 +128,7 @@ enum LineLabels {
                     boxes += placed.boxes
                     placedAt[line.name, default: []].append(placed.anchor)
                     var l = label
-                    l.position = LatLng(lat: anchor.latLng.lat, lon: anchor.x * 360 - 180)
+                    l.position = anchor.latLng
                     l.pieces = placed.pieces
                     out.append(PlaceLabel(dot: nil, label: l))
                 }
@@ -168,32 +168,31 @@ enum LineLabels {
         /// screen line (the segment it falls in, in the same proportion) and its map point.
         func at(fraction f: Double) -> (s: Double, point: MapPoint) {
             guard world.count >= 2, let total = worldAt.last, total > 0 else {
-                let s = f * length
-                return (s, MapPoint(x: point(s).x, y: point(s).y))
+                let s = f * length, p = point(s)
+                return (s, MapPoint(x: p.x, y: p.y))
             }
-            let d = min(max(f, 0), 1) * total
-            var lo = 0, hi = worldAt.count - 1
-            while hi - lo > 1 {
-                let mid = (lo + hi) / 2
-                if worldAt[mid] <= d { lo = mid } else { hi = mid }
-            }
-            let span = worldAt[hi] - worldAt[lo]
-            let t = span > 0 ? (d - worldAt[lo]) / span : 0
+            let (lo, hi, t) = Self.segment(worldAt, min(max(f, 0), 1) * total)
             let p = MapPoint(x: world[lo].x + t * (world[hi].x - world[lo].x), y: world[lo].y + t * (world[hi].y - world[lo].y))
             return (at[lo] + t * (at[hi] - at[lo]), p)
+        }
+
+        /// The segment `lo`–`hi` of a polyline, given each point's distance from the start
+        /// (`cumulative`, ascending), that distance `d` falls in, and how far along it (0…1).
+        static func segment(_ cumulative: [Double], _ d: Double) -> (lo: Int, hi: Int, t: Double) {
+            var lo = 0, hi = cumulative.count - 1
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2
+                if cumulative[mid] <= d { lo = mid } else { hi = mid }
+            }
+            let span = cumulative[hi] - cumulative[lo]
+            return (lo, hi, span > 0 ? (d - cumulative[lo]) / span : 0)
         }
 
         /// The point `s` px along (clamped to the ends).
         func point(_ s: Double) -> ScreenPoint {
             guard s > 0 else { return points[0] }
             guard s < length else { return points[points.count - 1] }
-            var lo = 0, hi = at.count - 1
-            while hi - lo > 1 {
-                let mid = (lo + hi) / 2
-                if at[mid] <= s { lo = mid } else { hi = mid }
-            }
-            let span = at[hi] - at[lo]
-            let t = span > 0 ? (s - at[lo]) / span : 0
+            let (lo, hi, t) = Self.segment(at, s)
             return ScreenPoint(x: points[lo].x + t * (points[hi].x - points[lo].x), y: points[lo].y + t * (points[hi].y - points[lo].y))
         }
     }

@@ -33,9 +33,11 @@ enum POILabels {
         let half = iconSize / 2 + 1
         for (poi, s) in shown {
             let colour = Color(style.poiColors[poi.category] ?? style.labels.labelText)
+            // (In the world copy its point is in: `latLng` does not wrap the longitude.)
+            let position = poi.point.latLng
             if poi.icon.isEmpty {
                 // A water name alone, centred on its point.
-                guard var label = try? Label(position: LatLng(lat: poi.point.latLng.lat, lon: poi.point.x * 360 - 180), text: poi.name,
+                guard var label = try? Label(position: position, text: poi.name,
                                              size: poi.tier == 0 ? 13 : 11.5, color: colour, haloColor: halo,
                                              haloWidth: style.labels.labelHaloWidth * 0.75),
                       let size = labels.labelSize(label, pixelRatio: camera.pixelRatio) else { continue }
@@ -52,7 +54,6 @@ enum POILabels {
             }
             let iconBox: LabelBox = (s.x - half, s.y - half, s.x + half, s.y + half)
             guard inView(iconBox, w, h), !meets(iconBox, boxes) else { continue }
-            let position = LatLng(lat: poi.point.latLng.lat, lon: poi.point.x * 360 - 180)
             guard var label = try? Label(position: position, text: poi.name, size: textSize, color: colour, haloColor: halo,
                                          haloWidth: style.labels.labelHaloWidth * 0.75, anchor: (0, 0.5), offset: (gap, 0)),
                   let size = labels.labelSize(label, pixelRatio: camera.pixelRatio),

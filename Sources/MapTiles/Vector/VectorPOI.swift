@@ -139,7 +139,7 @@ extension VectorTileSchema {
     public static func waterName(layer: String, properties: [String: VectorTile.Value], point: MapPoint) -> VectorPOI? {
         let lower = layer.lowercased()
         guard waterNameLayers.contains(lower) else { return nil }
-        guard let name = properties["name"]?.description, !name.isEmpty, name.count <= 200 else { return nil }
+        guard let name = featureName(properties) else { return nil }
         let kind = ["class", "kind", "pmap:kind", "type"].lazy.compactMap { properties[$0]?.description.lowercased() }.first ?? ""
         let seas: Set<String> = ["ocean", "sea"], lakes: Set<String> = ["lake", "bay", "strait", "lagoon", "reservoir", "water", "pond", "gulf",
                                                                          "fjord", "sound"]
@@ -161,7 +161,7 @@ extension VectorTileSchema {
         case .institutional: category = .education
         default: return nil
         }
-        guard let name = properties["name"]?.description, !name.isEmpty, name.count <= 200,
+        guard let name = featureName(properties),
               extent.width > 0, extent.height > 0, extent.width.isFinite, extent.height.isFinite else { return nil }
         let rank = Int(max(0, min(1000, -log2(extent.width * extent.height))))
         var poi = VectorPOI(name: name, names: names(properties), point: point, icon: "", category: category, tier: 1, rank: rank)
@@ -177,7 +177,7 @@ extension VectorTileSchema {
     /// or a kind this style does not show: benches, bins, unnamed things).
     public static func poi(layer: String, properties: [String: VectorTile.Value], point: MapPoint) -> VectorPOI? {
         guard poiLayers.contains(layer.lowercased()) else { return nil }
-        guard let name = properties["name"]?.description, !name.isEmpty, name.count <= 200 else { return nil }
+        guard let name = featureName(properties) else { return nil }
         var found: (icon: String, category: VectorPOICategory, tier: Int)?
         for key in poiKeys {
             guard let value = properties[key]?.description.lowercased() else { continue }

@@ -235,8 +235,15 @@ public enum VectorTileSchema {
             return nil
         }
         guard let kind, kind.isCasedRoad || kind == .path || kind == .river || kind == .stream else { return nil }
-        guard let name = properties["name"]?.description, !name.isEmpty, name.count <= 200 else { return nil }
+        guard let name = featureName(properties) else { return nil }
         return (name, names(properties), kind)
+    }
+
+    /// A feature's `name` to draw: non-empty and at most 200 characters (longer ones are
+    /// data errors, not names), else nil.
+    static func featureName(_ properties: [String: VectorTile.Value]) -> String? {
+        guard let name = properties["name"]?.description, !name.isEmpty, name.count <= 200 else { return nil }
+        return name
     }
 }
 
