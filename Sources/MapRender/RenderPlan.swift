@@ -52,6 +52,11 @@ public struct DrawCommand: Sendable {
     public var coverage: Coverage
     /// Colour adjustments of raster meshes (their opacity is the colour's alpha).
     public var raster: RasterAdjustments = .none
+    /// The layer this command is drawn in, when it belongs to one drawn at an opacity below 1
+    /// (`Scene.basemapGroups`): consecutive commands of one group are drawn as they are and the
+    /// result is mixed with what was under them at the group's opacity, so each pixel is faded
+    /// once however many of the group's commands cover it.
+    public var group: DrawGroup?
 
     /// Creates a command. `coverage` defaults to `.stroke` for ground meshes and `.none` otherwise.
     public init(mesh: Mesh, origin: MapPoint, color: Color, extrudeScale: Double = 0, dash: [Double] = [],
@@ -60,6 +65,17 @@ public struct DrawCommand: Sendable {
         self.dash = dash; self.texture = texture; self.blendOnce = blendOnce
         self.coverage = coverage ?? (mesh.layout == .ground ? .stroke : .none)
     }
+}
+
+/// A layer of commands drawn together and faded as one (see `DrawCommand.group`).
+public struct DrawGroup: Sendable, Hashable {
+    /// Tells groups apart (consecutive commands with the same group form one layer).
+    public var id: Int
+    /// 0…1.
+    public var opacity: Double
+
+    /// Creates a group.
+    public init(id: Int, opacity: Double) { self.id = id; self.opacity = opacity }
 }
 
 /// Everything a backend needs to draw one frame, in order (first drawn first).

@@ -29,7 +29,7 @@ extension RenderPlanner {
         }
         func alike(_ a: DrawCommand, _ b: DrawCommand) -> Bool {
             a.color == b.color && a.coverage == b.coverage && a.extrudeScale == b.extrudeScale && a.blendOnce == b.blendOnce
-                && a.widthOnGround == b.widthOnGround
+                && a.widthOnGround == b.widthOnGround && a.group == b.group
         }
         // Offsets from the run's first origin past this many world pixels start a new run (the
         // merged positions are Floats relative to that origin: 1e5 px keeps them within 0.01 px).

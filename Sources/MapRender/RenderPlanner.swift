@@ -104,7 +104,19 @@ public final class RenderPlanner: @unchecked Sendable {
             body(copyView(k))
             if k != 0 { for i in first ..< commands.count { commands[i].origin.x += Double(k) } }
         }
+        // The basemap comes first in the drawing order: the n-th overlay drawn is basemap[n]
+        // while n < basemap.count, and its commands join the group that holds it.
+        let groups = scene.basemapGroups.filter { $0.opacity < 1 && !$0.range.isEmpty }
+        var drawn = 0
         scene.forEachInDrawingOrder { overlay in
+            let first = commands.count
+            defer {
+                if drawn < scene.basemap.count, let g = groups.firstIndex(where: { $0.range.contains(drawn) }) {
+                    let group = DrawGroup(id: g + 1, opacity: max(0, groups[g].opacity))
+                    for i in first ..< commands.count { commands[i].group = group }
+                }
+                drawn += 1
+            }
             guard let x = overlay.worldXExtent else {
                 plan(overlay, view, copy: 0, &commands, &labels)
                 return

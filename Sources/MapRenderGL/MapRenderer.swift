@@ -213,6 +213,8 @@ private final class GLState {
     let solidFringeFog = LazyProgram(Shaders.fogged(Shaders.solidFringeVertex), Shaders.fogged(Shaders.solidFringeFragment))
     let ribbonFog = LazyProgram(Shaders.fogged(Shaders.ribbonVertex), Shaders.fogged(Shaders.ribbonFragment))
     let skyProgram = LazyProgram(Shaders.skyVertex, Shaders.skyFragment)
+    /// What lay under a faded layer (`DrawGroup`), mixed back over it.
+    let underProgram = LazyProgram(Shaders.underVertex, Shaders.underFragment)
     let raster = LazyProgram(Shaders.rasterVertex, Shaders.rasterFragment)
     var skyQuad = GPUQuad()
     let samples: Int
@@ -698,11 +700,41 @@ private final class GLState {
                 }
             }
         }
+        /// The flat commands, each run of one faded layer (`DrawGroup`) drawn as it is and then
+        /// mixed with the frame as it was before the run: frame = α·layer-over-under + (1 − α)·under,
+        /// which is the layer at opacity α over what was under it, each pixel faded once.
+        func drawLayers(_ cmds: [DrawCommand]) throws {
+            guard cmds.contains(where: { $0.group != nil }) else { return try drawList(cmds) }
+            var i = 0
+            while i < cmds.count {
+                let group = cmds[i].group
+                var j = i + 1
+                while j < cmds.count, cmds[j].group == group { j += 1 }
+                defer { i = j }
+                guard let group, group.opacity < 1 else { try drawList(Array(cmds[i ..< j])); continue }
+                guard group.opacity > 0 else { continue }
+                glActiveTexture(GLenum(GL_TEXTURE0))
+                target.copyColor(into: behindTexture(width: w, height: h), scissored: !scissors.isEmpty)
+                try drawList(Array(cmds[i ..< j]))
+                let program = try underProgram.get()
+                useProgram(program)
+                glDisable(GLenum(GL_STENCIL_TEST))
+                setBlend(true)
+                glActiveTexture(GLenum(GL_TEXTURE0))
+                glBindTexture(GLenum(GL_TEXTURE_2D), behind.id)
+                glUniform1i(program.uniform("u_under"), 0)
+                glBlendColor(0, 0, 0, Float(group.opacity))
+                glBlendFunc(GLenum(GL_ONE_MINUS_CONSTANT_ALPHA), GLenum(GL_CONSTANT_ALPHA))
+                skyQuad.draw()
+                glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+                triangles += 2
+            }
+        }
         func drawAll() throws {
             glClear(GLbitfield(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
             stencilRef = 0
             glDisable(GLenum(GL_DEPTH_TEST))
-            try drawList(passes.flat)
+            try drawLayers(passes.flat)
             if let sky {
                 glDisable(GLenum(GL_STENCIL_TEST))
                 glEnable(GLenum(GL_BLEND))
@@ -1037,7 +1069,7 @@ struct CommandSignature: Hashable {
             && a.extrudeScale == b.extrudeScale && a.dashOffset == b.dashOffset && a.fadeLength == b.fadeLength
             && a.raster.brightnessMin == b.raster.brightnessMin && a.raster.brightnessMax == b.raster.brightnessMax
             && a.raster.saturation == b.raster.saturation && a.raster.contrast == b.raster.contrast && a.dash == b.dash
-            && a.blendOnce == b.blendOnce && a.widthOnGround == b.widthOnGround
+            && a.blendOnce == b.blendOnce && a.widthOnGround == b.widthOnGround && a.group == b.group
     }
 
     init(_ c: DrawCommand) {
@@ -1046,7 +1078,7 @@ struct CommandSignature: Hashable {
         origin = c.origin
         color = c.color
         numbers = [c.extrudeScale, c.dashOffset, c.fadeLength, c.raster.brightnessMin, c.raster.brightnessMax, c.raster.saturation,
-                   c.raster.contrast] + c.dash
+                   c.raster.contrast, Double(c.group?.id ?? 0), c.group?.opacity ?? 1] + c.dash
         flags = (c.blendOnce ? 1 : 0) | (c.widthOnGround ? 2 : 0)
     }
 }

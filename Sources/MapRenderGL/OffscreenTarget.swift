@@ -99,6 +99,19 @@ final class OffscreenTarget {
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), msaaFBO)
     }
 
+    /// Copies the frame drawn so far (resolved) into `texture`, a texture of the frame's size,
+    /// leaving it bound on the active unit and the drawing framebuffer bound again. The scissor
+    /// test is turned off for the copy (a resolving blit honours it) and back on after when
+    /// `scissored`.
+    func copyColor(into texture: GLuint, scissored: Bool) {
+        if scissored { glDisable(GLenum(GL_SCISSOR_TEST)) }
+        resolve(x: 0, y: 0, w: GLsizei(width), h: GLsizei(height))
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glCopyTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, 0, 0, GLsizei(width), GLsizei(height))
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), msaaFBO)
+        if scissored { glEnable(GLenum(GL_SCISSOR_TEST)) }
+    }
+
     /// Makes the rectangle readable: resolved into the single-sample buffer, or (no
     /// multisampling) the drawn buffer itself bound for reading.
     private func resolve(x: GLint, y: GLint, w: GLsizei, h: GLsizei) {

@@ -487,6 +487,22 @@ extension Shaders {
         }
         """
 
+    /// A full-frame quad giving back the frame as it was under a faded layer (see
+    /// `MapRenderer.drawLayers`), pixel for pixel.
+    static let underVertex = """
+        #version 300 es
+        layout(location = 0) in vec2 a_pos;
+        void main() { gl_Position = vec4(a_pos, 0.0, 1.0); }
+        """
+
+    static let underFragment = """
+        #version 300 es
+        precision highp float;
+        uniform highp sampler2D u_under;
+        out vec4 fragColor;
+        void main() { fragColor = texelFetch(u_under, ivec2(gl_FragCoord.xy), 0); }
+        """
+
     /// `groundScreenWidthVertex` for a run of pixel discs drawn instanced (`ScreenBatch`): the
     /// anchor comes in clip space and the colour per part from the instance; `u_matrix` is the
     /// frame's matrix untranslated, for the directions it still maps. With the position 0 the

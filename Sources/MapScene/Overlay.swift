@@ -87,6 +87,17 @@ public enum Overlay: Sendable {
     }
 }
 
+/// A run of a scene's basemap overlays drawn as one layer at an opacity (`Scene.basemapGroups`).
+public struct BasemapGroup: Sendable, Equatable {
+    /// Indices into `Scene.basemap`.
+    public var range: Range<Int>
+    /// 0…1.
+    public var opacity: Double
+
+    /// Creates a group.
+    public init(range: Range<Int>, opacity: Double) { self.range = range; self.opacity = opacity }
+}
+
 /// What to draw: a background, basemap layers (always under the overlays), the basemap's
 /// labels (between the overlays below z-index `basemapLabelsZIndex` and the rest), and overlays
 /// ordered by z-index (ties keep insertion order).
@@ -104,6 +115,12 @@ public struct Scene: Sendable {
     /// The z-index the basemap's labels are drawn at: an overlay whose z-index is this or more
     /// is drawn over them (MapKit's `.aboveLabels`).
     public static let basemapLabelsZIndex = 350
+    /// Ranges of `basemap` each drawn as one layer at an opacity (a faded vector basemap):
+    /// every overlay in the range is drawn as it is and the layer is then mixed with what lies
+    /// under it, so a pixel covered by several of its overlays (a road over its casing, areas
+    /// repeated in neighbouring tiles' buffers) is faded once, as a faded raster tile would be.
+    /// Ranges must not overlap; those past `basemap`'s end are ignored.
+    public var basemapGroups: [BasemapGroup] = []
     /// The overlays.
     public var overlays: [Overlay]
     /// Whether every marker label is drawn (on its marker's right). By default (false) a

@@ -215,7 +215,12 @@ public final class MapSnapshotter: @unchecked Sendable {
                     let style = snapshot.vectorStyle ?? layer.vectorStyle
                     let ground = layer.vectorGround(cover, zoom: camera.zoom, style: style,
                                                     language: snapshot.placeLanguage ?? layer.language)
+                    let first = scene.basemap.count
                     if scene.basemap.isEmpty { scene.basemap = ground.overlays } else { scene.basemap += ground.overlays }
+                    // Faded as one layer: each pixel once, however many of its shapes cover it.
+                    if layer.opacity < 1 {
+                        scene.basemapGroups.append(BasemapGroup(range: first ..< scene.basemap.count, opacity: layer.opacity))
+                    }
                     vectorPlaces += ground.places
                     vectorLabels.append((ground, style))
                     if labelStyle == nil { labelStyle = style.labels }

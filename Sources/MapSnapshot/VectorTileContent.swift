@@ -404,14 +404,15 @@ extension TileLayer {
         let order = drawn.indices.sorted { (drawn[$0].content.id.z, $0) < (drawn[$1].content.id.z, $1) }
         drawn = order.map { drawn[$0] }
         // The same tiles in the same style at the same zoom (a still, a pan) give the same overlays.
-        let key = VectorGroundKey(tiles: order.map { tiles[$0] }, style: style, zoom: zoom, opacity: opacity, language: language)
+        let key = VectorGroundKey(tiles: order.map { tiles[$0] }, style: style, zoom: zoom, language: language)
         if let hit = lastVectorGround(key) { return hit }
         // The tiles' shapes merged in drawing order, kept while the same tiles are drawn (a zoom
         // within one tile level changes only the widths).
         let merged = mergedShapes(key.tiles, drawn: drawn)
         let areas = merged.areas, lines = merged.lines
         var out: [Overlay] = []
-        func color(_ c: BasemapColor) -> Color { Color(c).withOpacity(opacity) }
+        // At full opacity: the layer's opacity fades the drawn layer as a whole (`BasemapGroup`).
+        func color(_ c: BasemapColor) -> Color { Color(c) }
         for square in merged.squares {
             var p = Polygon(exterior: square, fill: color(style.background))
             p.worldCopies = false
@@ -467,7 +468,7 @@ struct VectorGround {
 }
 
 /// What decides a view's vector ground: the tiles drawn (their contents and world copies), the
-/// style, the zoom (line widths) and the layer's opacity.
+/// style, the zoom (line widths) and the language.
 struct VectorGroundKey: Equatable {
     struct Tile: Hashable {
         var content: ObjectIdentifier
@@ -477,6 +478,5 @@ struct VectorGroundKey: Equatable {
     var tiles: [Tile]
     var style: VectorTileStyle
     var zoom: Double
-    var opacity: Double
     var language: String?
 }

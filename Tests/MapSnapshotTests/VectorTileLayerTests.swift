@@ -15,12 +15,13 @@ import Testing
         .appendingPathComponent("../MapTilesTests/Fixtures/vector/vector-fixture.mbtiles").standardized.path
 
     func render(center: LatLng, zoom: Double, size: Double = 800, style: VectorTileStyle = .light,
-                pitch: Double = 0) throws -> (Bitmap, Camera, MapSnapshotter) {
-        let layer = TileLayer(source: try MBTilesSource(path: Self.archive))
+                pitch: Double = 0, opacity: Double = 1, labels: Bool = true) throws -> (Bitmap, Camera, MapSnapshotter) {
+        let layer = TileLayer(source: try MBTilesSource(path: Self.archive), opacity: opacity)
         #expect(layer.isVector && layer.tileSize == 512)
         layer.vectorStyle = style
         let camera = Camera(center: center, zoom: zoom, pitch: pitch, size: ScreenSize(width: size, height: size))
         var snap = Snapshot(camera: camera, basemapStyle: nil, background: Color(rgb: 0x0000FF), attribution: false)
+        snap.placeLabels = labels
         snap.tileLayers = [layer]
         snap.tileWait = 10
         let snapshotter = try MapSnapshotter()
@@ -89,6 +90,30 @@ import Testing
         let c = try #require(c17b.project(LatLng(lat: 46.025, lon: 7.005)))
         let reds = (-3 ... 3).compactMap { z17.pixel(x: Int(c.x) + $0, y: Int(c.y))?.r }
         #expect(reds.min()! < 200 && reds.max()! >= 240, "across the path: \(reds)")
+    }
+
+    /// A faded layer is faded as a whole, as a faded raster tile is: every pixel is the opaque
+    /// layer's mixed with the background at the layer's opacity, where roads lie over their
+    /// casings and areas over the ground, and where tiles' buffers repeat a neighbour's shapes.
+    @Test func aFadedLayerIsFadedAsAWhole() throws {
+        let center = LatLng(lat: 46.026, lon: 7.012)
+        let (opaque, _, _) = try render(center: center, zoom: 12.5, size: 600, labels: false)
+        let (faded, _, _) = try render(center: center, zoom: 12.5, size: 600, opacity: 0.4, labels: false)
+        var worst = 0
+        for y in 0 ..< 600 {
+            for x in 0 ..< 600 {
+                let a = opaque.pixel(x: x, y: y)!, f = faded.pixel(x: x, y: y)!
+                let expected = [0.4 * Double(a.r), 0.4 * Double(a.g), 0.4 * Double(a.b) + 0.6 * 255]
+                for (v, e) in zip([f.r, f.g, f.b], expected) { worst = max(worst, abs(Int(v) - Int(e.rounded()))) }
+            }
+        }
+        #expect(worst <= 1, "largest difference from 0.4 × the opaque layer over blue: \(worst)")
+        // The road's middle: its own colour faded, not its casing's showing through.
+        let road = rgb(VectorTileStyle.light.colors[.majorRoad]!)
+        let (image, camera, _) = try render(center: center, zoom: 13, opacity: 0.4, labels: false)
+        let p = try pixel(image, camera, 46.03, 7.0)
+        let want = (Double(road.r) * 0.4, Double(road.g) * 0.4, Double(road.b) * 0.4 + 153)
+        #expect(abs(Double(p.r) - want.0) <= 6 && abs(Double(p.g) - want.1) <= 6 && abs(Double(p.b) - want.2) <= 6, "\(p)")
     }
 
     @Test func pitchedViewsDrawTheGroundToo() throws {
