@@ -52,6 +52,7 @@ struct PlanView {
         }
         viewRadius = reachesHorizon || !radius.isFinite ? nil : radius
         worldCopies = WorldCopies(camera: camera)
+        (viewCell, viewCellSize) = Self.cell(center: center, viewRadius: viewRadius, worldSize: worldSize)
     }
 
     /// A length in logical pixels at this view.
@@ -75,15 +76,23 @@ struct PlanView {
     /// clip rectangle is the cell grown by one cell size on every side, so every camera whose
     /// centre lies in the cell sees only clipped-in geometry, and the clipped mesh is cached per cell.
     func clipCell(for bounds: MapRect) -> ClipCell? {
-        guard let r = viewRadius else { return nil }
+        guard let viewCell, max(bounds.width, bounds.height) > 4 * viewCellSize else { return nil }
+        return viewCell
+    }
+
+    /// The view's clip cell and its size (see `clipCell(for:)`), made once per view.
+    private let viewCell: ClipCell?
+    private let viewCellSize: Double
+
+    private static func cell(center: MapPoint, viewRadius: Double?, worldSize: Double) -> (ClipCell?, Double) {
+        guard let r = viewRadius else { return (nil, .infinity) }
         let need = r + 64 / worldSize
         let exp = Int(log2(need).rounded(.up))
         let size = pow(2, Double(exp))
-        guard max(bounds.width, bounds.height) > 4 * size else { return nil }
         let cx = Int((center.x / size).rounded(.down)), cy = Int((center.y / size).rounded(.down))
         let rect = MapRect(origin: MapPoint(x: Double(cx - 1) * size, y: Double(cy - 1) * size),
                            width: 3 * size, height: 3 * size)
-        return ClipCell(key: ClipCell.Key(exp: exp, x: cx, y: cy), rect: rect)
+        return (ClipCell(key: ClipCell.Key(exp: exp, x: cx, y: cy), rect: rect), size)
     }
 }
 

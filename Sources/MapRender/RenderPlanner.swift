@@ -346,7 +346,7 @@ public final class RenderPlanner: @unchecked Sendable {
         let detail = max(0, min(12, Int(log2(max(halfWidth + casing, 1)).rounded(.up))))
         let variant = 1 + Self.code(style.join) * 3 + Self.code(style.cap) + (line.geodesic ? 100 : 0) + detail * 1000
             + (_discJoins ? 0 : 100_000)
-        let key = MeshKey(source: .path([ObjectIdentifier(path)], variant: variant), bucket: view.bucket, cell: cell?.key)
+        let key = MeshKey(source: .one(ObjectIdentifier(path), variant: variant), bucket: view.bucket, cell: cell?.key)
         // Simplify to 0.5 px, or to a quarter of the line width (at most 1 px) for wider lines:
         // jitter narrower than a quarter of the stroke is invisible, yet a noisy GPS track kept
         // at 0.5 px costs ~25× the triangles (shared/bench route-1m: 96k points left at 0.5 px,
@@ -430,7 +430,7 @@ public final class RenderPlanner: @unchecked Sendable {
         guard _cullsOverdraw, cam.pitch == 0, view.viewRadius != nil, !entry.pieces.isEmpty else { return nil }
         let area = cam.size.width * cam.size.height
         guard area > 0, entry.length * view.worldSize * 2 * widest > 8 * area else { return nil }
-        guard case .path(let ids, let variant) = key.source, let id = ids.first else { return nil }
+        guard case .one(let id, let variant) = key.source else { return nil }
         let viewKey = [cam.center.lat, cam.center.lon, cam.zoom, cam.bearing, cam.size.width, cam.size.height,
                        cam.pixelRatio, cam.padding.top, cam.padding.left, cam.padding.bottom, cam.padding.right,
                        Double(key.cell?.x ?? 0), Double(key.cell?.y ?? 0), widest, narrowest]
@@ -537,10 +537,16 @@ public final class RenderPlanner: @unchecked Sendable {
         let strokeHalf = poly.stroke != nil && poly.strokeWidth.isFinite ? max(0, poly.strokeWidth) / 2 : 0
         guard view.mayBeVisible(bounds, marginPx: strokeHalf + 2) else { return }
         let cell = view.clipCell(for: bounds)
-        let rings = [poly.exterior] + poly.holes
-        let ids = rings.map { ObjectIdentifier($0) }
+        // (A polygon without holes, most of a vector basemap's, is keyed by its exterior alone:
+        // no arrays made for every polygon in every frame.)
+        let rings = { [poly.exterior] + poly.holes }
+        func source(_ variant: Int) -> MeshKey.Source {
+            poly.holes.isEmpty ? .one(ObjectIdentifier(poly.exterior), variant: variant)
+                : .path(rings().map { ObjectIdentifier($0) }, variant: variant)
+        }
         // Index 0 is always the exterior (empty when clipped away); degenerate holes are dropped.
         let prepared: () -> [[MapPoint]] = {
+            let rings = rings()
             var result: [[MapPoint]] = []
             for (k, ring) in rings.enumerated() {
                 var pts = ring.points
@@ -555,8 +561,8 @@ public final class RenderPlanner: @unchecked Sendable {
             return result
         }
         if poly.fill.a > 0 {
-            let key = MeshKey(source: .path(ids, variant: 0), bucket: view.bucket, cell: cell?.key)
-            let (mesh, origin) = cached(key, retain: rings) {
+            let key = MeshKey(source: source(0), bucket: view.bucket, cell: cell?.key)
+            let (mesh, origin) = cached(key, retain: rings()) {
                 let origin = cell?.rect.mid ?? bounds.mid
                 let rs = prepared()
                 return (Self.fillMesh(rs, origin: origin, clip: cell?.rect), origin)
@@ -566,8 +572,8 @@ public final class RenderPlanner: @unchecked Sendable {
             }
         }
         if let stroke = poly.stroke, strokeHalf > 0 {
-            let key = MeshKey(source: .path(ids, variant: 1), bucket: view.bucket, cell: cell?.key)
-            let (mesh, origin) = cached(key, retain: rings) {
+            let key = MeshKey(source: source(1), bucket: view.bucket, cell: cell?.key)
+            let (mesh, origin) = cached(key, retain: rings()) {
                 let origin = cell?.rect.mid ?? bounds.mid
                 var b = GroundMeshBuilder(origin: origin)
                 let stroker = LineStroker(join: .miter, cap: .butt)
@@ -1141,6 +1147,8 @@ public final class RenderPlanner: @unchecked Sendable {
 struct MeshKey: Hashable {
     enum Source: Hashable {
         case path([ObjectIdentifier], variant: Int)
+        /// One path (a line, or a polygon without holes).
+        case one(ObjectIdentifier, variant: Int)
         case geoCircle(lat: Double, lon: Double, radius: Double, segments: Int, part: Int)
         case pixelDisc(radius: Double, segments: Int)
         case pixelRing(radius: Double, half: Double, segments: Int)

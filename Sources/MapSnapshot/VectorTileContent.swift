@@ -75,18 +75,21 @@ final class VectorTileContent: @unchecked Sendable {
                 switch f.geometry {
                 case .polygons(let polygons):
                     guard let kind = VectorTileSchema.kind(layer: layer.name, properties: f.properties, isArea: true) else { continue }
-                    var largest: (ring: [MapPoint], area: Double)?
+                    var largest: (area: Area, size: Double)?
                     for rings in polygons {
                         guard let exterior = try? GeoPath(points: pts(rings[0])) else { continue }
                         let holes = rings.dropFirst().compactMap { try? GeoPath(points: pts($0)) }
-                        s.areas.append(Area(kind: kind, exterior: exterior, holes: holes))
-                        let area = abs(Self.signedArea(exterior.points))
-                        if area > (largest?.area ?? 0) { largest = (exterior.points, area) }
+                        let a = Area(kind: kind, exterior: exterior, holes: holes)
+                        s.areas.append(a)
+                        let size = abs(Self.signedArea(exterior.points))
+                        if size > (largest?.size ?? 0) { largest = (a, size) }
                     }
-                    // A named park, lake or campus: its name at a point inside its largest part.
-                    if let largest, f.properties["name"] != nil, let extent = MapRect(bounding: largest.ring),
-                       let point = Self.labelPoint(largest.ring),
-                       let named = VectorTileSchema.areaName(kind: kind, properties: f.properties, point: point, extent: extent) {
+                    // A named park, lake or campus: its name at the point inside its largest part
+                    // farthest from its edges.
+                    if let largest, f.properties["name"] != nil, let extent = MapRect(bounding: largest.area.exterior.points),
+                       var named = VectorTileSchema.areaName(kind: kind, properties: f.properties, point: extent.mid, extent: extent),
+                       let point = Self.labelPoint(largest.area.exterior.points, holes: largest.area.holes.map(\.points)) {
+                        named.point = point
                         s.pois.append(named)
                     }
                 case .lines(let lines):
@@ -204,10 +207,79 @@ final class VectorTileContent: @unchecked Sendable {
         return sum
     }
 
-    /// A point inside a ring to label it at: its centroid where that lies inside, else the
-    /// middle of the widest stretch inside along the centroid's horizontal line (a C-shaped or
-    /// ring-shaped area); nil for a degenerate ring.
-    static func labelPoint(_ ring: [MapPoint]) -> MapPoint? {
+    /// The point inside a polygon (`ring` less its `holes`) farthest from its edges, its pole of
+    /// inaccessibility, to within a 200th of its box's longer side: where its name has the
+    /// most room (a C-shaped park is named in its widest arm, not at a centroid in the gap; a
+    /// long diagonal wood along its middle, not near an edge). Found as Garcia-Castellanos &
+    /// Lombardo (2007) and Agafonkin's polylabel (2016) describe: square cells over the box, the
+    /// most promising first (its centre's distance plus its half-diagonal), split in four until
+    /// no cell can beat the best centre by more than the precision. Nil for a degenerate ring.
+    static func labelPoint(_ ring: [MapPoint], holes: [[MapPoint]] = []) -> MapPoint? {
+        guard ring.count >= 3, let box = MapRect(bounding: ring), box.width > 0, box.height > 0,
+              box.width.isFinite, box.height.isFinite, signedArea(ring) != 0 else { return nil }
+        let rings = [ring] + holes.filter { $0.count >= 3 }
+        let precision = max(box.width, box.height) / 200
+        struct Cell {
+            var x: Double, y: Double, half: Double, distance: Double
+            var potential: Double { distance + half * 2.0.squareRoot() }
+        }
+        func cell(_ x: Double, _ y: Double, _ half: Double) -> Cell {
+            Cell(x: x, y: y, half: half, distance: signedDistance(MapPoint(x: x, y: y), rings))
+        }
+        // A max-heap of cells by potential.
+        var heap: [Cell] = []
+        func push(_ c: Cell) {
+            heap.append(c)
+            var i = heap.count - 1
+            while i > 0, heap[(i - 1) / 2].potential < heap[i].potential { heap.swapAt(i, (i - 1) / 2); i = (i - 1) / 2 }
+        }
+        func pop() -> Cell {
+            let top = heap[0]
+            heap[0] = heap[heap.count - 1]
+            heap.removeLast()
+            var i = 0
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var m = i
+                if l < heap.count, heap[l].potential > heap[m].potential { m = l }
+                if r < heap.count, heap[r].potential > heap[m].potential { m = r }
+                if m == i { break }
+                heap.swapAt(i, m)
+                i = m
+            }
+            return top
+        }
+        let size = min(box.width, box.height)
+        var y = box.minY
+        while y < box.maxY {
+            var x = box.minX
+            while x < box.maxX {
+                push(cell(x + size / 2, y + size / 2, size / 2))
+                x += size
+            }
+            y += size
+        }
+        // Start from the centroid, or the box's middle.
+        var best = cell(box.mid.x, box.mid.y, 0)
+        if let c = centroid(ring) {
+            let k = cell(c.x, c.y, 0)
+            if k.distance > best.distance { best = k }
+        }
+        // (Bounded: a few thousand cells reach the precision for any ring a tile holds.)
+        var visited = 0
+        while !heap.isEmpty, visited < 20_000 {
+            let c = pop()
+            visited += 1
+            if c.distance > best.distance { best = c }
+            guard c.potential - best.distance > precision else { continue }
+            let h = c.half / 2
+            for (dx, dy) in [(-h, -h), (h, -h), (-h, h), (h, h)] { push(cell(c.x + dx, c.y + dy, h)) }
+        }
+        return best.distance > 0 ? MapPoint(x: best.x, y: best.y) : nil
+    }
+
+    /// The centroid of a ring (nil for a degenerate one).
+    static func centroid(_ ring: [MapPoint]) -> MapPoint? {
         let a = signedArea(ring)
         guard ring.count >= 3, a != 0, a.isFinite else { return nil }
         var cx = 0.0, cy = 0.0
@@ -217,22 +289,28 @@ final class VectorTileContent: @unchecked Sendable {
             cx += (p.x + q.x) * c
             cy += (p.y + q.y) * c
         }
-        cx /= 3 * a
-        cy /= 3 * a
-        // Where the ring crosses the line y = cy, left to right.
-        var xs: [Double] = []
-        for i in ring.indices {
-            let p = ring[i], q = ring[(i + 1) % ring.count]
-            if (p.y <= cy) != (q.y <= cy) { xs.append(p.x + (cy - p.y) / (q.y - p.y) * (q.x - p.x)) }
+        return MapPoint(x: cx / (3 * a), y: cy / (3 * a))
+    }
+
+    /// The distance from `p` to the nearest edge of `rings` (an exterior and its holes),
+    /// positive inside (even–odd), negative outside.
+    static func signedDistance(_ p: MapPoint, _ rings: [[MapPoint]]) -> Double {
+        var inside = false
+        var nearest = Double.infinity
+        for ring in rings {
+            var j = ring.count - 1
+            for i in ring.indices {
+                let a = ring[i], b = ring[j]
+                j = i
+                if (a.y > p.y) != (b.y > p.y), p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
+                let dx = b.x - a.x, dy = b.y - a.y
+                let len2 = dx * dx + dy * dy
+                let t = len2 > 0 ? max(0, min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2)) : 0
+                let ex = a.x + t * dx - p.x, ey = a.y + t * dy - p.y
+                nearest = min(nearest, ex * ex + ey * ey)
+            }
         }
-        xs.sort()
-        guard xs.count >= 2 else { return nil }
-        var best: (Double, Double)?
-        for k in stride(from: 0, to: xs.count - 1, by: 2) {
-            if (xs[k] ... xs[k + 1]).contains(cx) { return MapPoint(x: cx, y: cy) }
-            if xs[k + 1] - xs[k] > (best.map { $0.1 - $0.0 } ?? -1) { best = (xs[k], xs[k + 1]) }
-        }
-        return best.map { MapPoint(x: ($0.0 + $0.1) / 2, y: cy) }
+        return (inside ? 1 : -1) * nearest.squareRoot()
     }
 
     /// A rectangle as a ring of its four corners.

@@ -143,12 +143,26 @@ import Testing
         let square = try #require(VectorTileContent.labelPoint(ring([(0, 0), (4, 0), (4, 4), (0, 4)])))
         #expect(abs(square.x - 2) < 1e-12 && abs(square.y - 2) < 1e-12)
         // A 6 × 6 square less a 2 × 4 notch (x 2…4, y 0…4): area 36 − 8 = 28, centroid
-        // (3, (36·3 − 8·2) / 28 = 23/7), in the notch. The label goes to the middle of the widest
-        // stretch inside along y = 23/7: the two arms are 2 wide each, so the first, x 1.
+        // (3, (36·3 − 8·2) / 28 = 23/7), in the notch. The point farthest from the edges is where
+        // the arms meet the bar: the circle touching the wall x = 0, the side y = 6 and the
+        // notch's corner (2, 4) has its centre at (r, 6 − r) with √2·(2 − r) = r, so
+        // r = 4 − 2√2 ≈ 1.172 (or the mirror image, x = 6 − r); the arms alone allow only 1.
         let u = ring([(0, 0), (2, 0), (2, 4), (4, 4), (4, 0), (6, 0), (6, 6), (0, 6)])
         #expect(abs(VectorTileContent.signedArea(u)) == 56)
         let p = try #require(VectorTileContent.labelPoint(u))
-        #expect(abs(p.y - 23.0 / 7) < 1e-12 && abs(p.x - 1) < 1e-12, "\(p)")
+        let r = 4 - 2 * 2.0.squareRoot()
+        #expect(min(hypot(p.x - r, p.y - (6 - r)), hypot(p.x - (6 - r), p.y - (6 - r))) < 0.05, "\(p)")
+        #expect(abs(VectorTileContent.signedDistance(p, [u]) - r) < 6.0 / 200, "\(p)")
+        // A 10 × 10 square with a 4 × 4 hole at (1…5, 1…5): the centroid of the outline, (5, 5),
+        // is the hole's corner. The widest room is the far corner: the circle touching x = 10,
+        // y = 10 and the hole's corner (5, 5), centre (10 − r, 10 − r) with √2·(5 − r) = r,
+        // r = 5·(2 − √2) ≈ 2.929.
+        let outer = ring([(0, 0), (10, 0), (10, 10), (0, 10)]), hole = ring([(1, 1), (5, 1), (5, 5), (1, 5)])
+        let q = try #require(VectorTileContent.labelPoint(outer, holes: [hole]))
+        let c = 10 - 5 * (2 - 2.0.squareRoot())
+        #expect(hypot(q.x - c, q.y - c) < 0.1, "\(q)")
+        #expect(VectorTileContent.signedDistance(q, [outer, hole]) > 5 * (2 - 2.0.squareRoot()) - 0.05)
+        #expect(VectorTileContent.signedDistance(MapPoint(x: 3, y: 3), [outer, hole]) == -2)
         #expect(VectorTileContent.labelPoint(ring([(0, 0), (1, 1), (2, 2)])) == nil)
     }
 
