@@ -44,6 +44,10 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         /// Points of interest (icons and names), water names and area names by category: food,
         /// culture, lodging, health, transport, shopping, education, worship, services, park, water.
         public var poiColors: [String: String]?
+        /// The names of places, streets and rivers (river names keep `poiColors.water`).
+        public var labelText: String?
+        /// The halo round every name.
+        public var labelHalo: String?
 
         public init() {}
     }

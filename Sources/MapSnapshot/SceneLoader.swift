@@ -717,6 +717,8 @@ public struct SceneLoader {
         }
         if let c = try color(spec.background, "vectorStyle.background") { style.background = basemapColor(c) }
         if let c = try color(spec.casing, "vectorStyle.casing") { style.casing = basemapColor(c) }
+        if let c = try color(spec.labelText, "vectorStyle.labelText") { style.labels.labelText = basemapColor(c) }
+        if let c = try color(spec.labelHalo, "vectorStyle.labelHalo") { style.labels.labelHalo = basemapColor(c) }
         let kinds = Dictionary(uniqueKeysWithValues: VectorFeatureKind.allCases.map { ("\($0)", $0) })
         for (name, value) in (spec.colors ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard let kind = kinds[name] else {

@@ -159,6 +159,27 @@ import Testing
         }
     }
 
+    /// `labelText` and `labelHalo` recolour the names (here Testville's, right of its dot), read
+    /// back with Pillow: red letters in a green halo, where the built-in style has neither.
+    @Test func aVectorStyleRecoloursTheNames() throws {
+        let style = try dir.write("names.json", ##"{"labelText": "#FF0000", "labelHalo": "#00FF00"}"##)
+        let dot = screen(46.04, 7.02)
+        let region = (dot.1 - 10 ... dot.1 + 10).flatMap { y in (dot.0 + 4 ... dot.0 + 80).map { (max(0, min(639, $0)), y) } }
+        func count(_ extra: [String]) throws -> (red: Int, green: Int) {
+            let out = dir.path("names-\(extra.count).png")
+            let r = try runMapwright(["render", "--tiles", Self.archive, "-o", out] + extra + Self.view)
+            #expect(r.status == 0, "\(r.stderr)")
+            let rgb = try pillow(out, region).map { $0.split(separator: ",").compactMap { Int($0) } }
+            return (rgb.filter { $0[0] > 200 && $0[1] < 80 && $0[2] < 80 }.count, rgb.filter { $0[1] > 200 && $0[0] < 80 && $0[2] < 80 }.count)
+        }
+        let plain = try count([]), styled = try count(["--vector-style", style])
+        #expect(plain.red == 0 && plain.green == 0, "\(plain)")
+        #expect(styled.red > 30 && styled.green > 60, "\(styled)")
+        let bad = try dir.write("badnames.json", ##"{"labelHalo": "nope"}"##)
+        let b = try runMapwright(["render", "--tiles", Self.archive, "--vector-style", bad, "-o", dir.path("bad.png")] + Self.view)
+        #expect(b.status != 0 && b.stderr.contains("vectorStyle.labelHalo: unknown colour"), "\(b.stderr)")
+    }
+
     /// Dark vector tiles: past the archive's tiles the image is the dark ground, not a light one.
     @Test func theGroundPastTheTilesFollowsTheStyle() throws {
         let r = try runMapwright(["render", "--tiles", Self.archive, "--style", "dark", "--center", "46.5,7.5", "--zoom", "13",
