@@ -798,7 +798,7 @@ private final class GLState {
                 ThreeD.cullBackFaces(false)
                 glDisable(GLenum(GL_DEPTH_TEST))
             }
-            try drawList(passes.sprites)
+            try drawLayers(passes.sprites)
         }
         if scissors.isEmpty {
             try drawAll()

@@ -119,7 +119,9 @@ public struct Scene: Sendable {
     /// every overlay in the range is drawn as it is and the layer is then mixed with what lies
     /// under it, so a pixel covered by several of its overlays (a road over its casing, areas
     /// repeated in neighbouring tiles' buffers) is faded once, as a faded raster tile would be.
-    /// Ranges must not overlap; those past `basemap`'s end are ignored.
+    /// Ranges must not overlap; those past `basemap`'s end are ignored. Flat overlays are faded
+    /// so; markers and sprites in a range (drawn after every flat overlay) are faded as a layer of
+    /// their own; 3D overlays (columns, extrusions, arcs) in a range are drawn as they are.
     public var basemapGroups: [BasemapGroup] = []
     /// The overlays.
     public var overlays: [Overlay]

@@ -25,10 +25,17 @@ import Testing
         var s = Scene(background: .white)
         s.basemap = [try square(47.37, 8.53, red), try square(47.375, 8.545, blue),
                      .polyline(try Polyline(coordinates: [LatLng(lat: 47.36, lon: 8.51), LatLng(lat: 47.38, lon: 8.57)],
-                                            style: LineStyle(width: .pixels(12), color: green)))]
-        if let opacity { s.basemapGroups = [BasemapGroup(range: 0 ..< 3, opacity: opacity)] }
+                                            style: LineStyle(width: .pixels(12), color: green))),
+                     // A pin on bare ground: markers are faded too (a layer of their own, over
+                     // the range's flat overlays).
+                     .marker(try Marker(position: LatLng(lat: 47.395, lon: 8.49), style: .pin))]
+        if let opacity { s.basemapGroups = [BasemapGroup(range: 0 ..< 4, opacity: opacity)] }
         s.add(try square(47.365, lon, .black))
         return s
+    }
+
+    func opaque0(_ renderer: MapRenderer) throws -> Frame {
+        try renderer.render(scene: try Self.scene(opacity: nil), camera: Self.camera)
     }
 
     func at(_ frame: Frame, _ lat: Double, _ lon: Double) throws -> (r: Int, g: Int, b: Int) {
@@ -51,6 +58,9 @@ import Testing
         #expect(near(try at(faded, 47.374, 8.535), (128, 128, 255)))  // blue over red
         #expect(near(try at(faded, 47.37, 8.54), (128, 224, 128)))    // the line over both squares
         #expect(near(try at(faded, 47.39, 8.50), (255, 255, 255)))    // nothing: the background
+        // The pin's head, a little above its tip: its opaque colour half-way to white.
+        let head = try at(opaque0(renderer), 47.3975, 8.49), fadedHead = try at(faded, 47.3975, 8.49)
+        #expect(head.g < 200 && near(fadedHead, ((head.r + 256) / 2, (head.g + 256) / 2, (head.b + 256) / 2)), "\(head) → \(fadedHead)")
         // The overlay over the layer is not faded.
         #expect(near(try at(faded, 47.365, 8.565), (0, 0, 0)))
         // Everywhere off the overlay: the opaque layer mixed half-way with white.
