@@ -346,7 +346,7 @@ public final class RenderPlanner: @unchecked Sendable {
         let detail = max(0, min(12, Int(log2(max(halfWidth + casing, 1)).rounded(.up))))
         let variant = 1 + Self.code(style.join) * 3 + Self.code(style.cap) + (line.geodesic ? 100 : 0) + detail * 1000
             + (_discJoins ? 0 : 100_000)
-        let key = MeshKey(source: .one(ObjectIdentifier(path), variant: variant), bucket: view.bucket, cell: cell?.key)
+        let key = MeshKey(source: .line(ObjectIdentifier(path), variant: variant), bucket: view.bucket, cell: cell?.key)
         // Simplify to 0.5 px, or to a quarter of the line width (at most 1 px) for wider lines:
         // jitter narrower than a quarter of the stroke is invisible, yet a noisy GPS track kept
         // at 0.5 px costs ~25× the triangles (shared/bench route-1m: 96k points left at 0.5 px,
@@ -430,7 +430,7 @@ public final class RenderPlanner: @unchecked Sendable {
         guard _cullsOverdraw, cam.pitch == 0, view.viewRadius != nil, !entry.pieces.isEmpty else { return nil }
         let area = cam.size.width * cam.size.height
         guard area > 0, entry.length * view.worldSize * 2 * widest > 8 * area else { return nil }
-        guard case .one(let id, let variant) = key.source else { return nil }
+        guard case .line(let id, let variant) = key.source else { return nil }
         let viewKey = [cam.center.lat, cam.center.lon, cam.zoom, cam.bearing, cam.size.width, cam.size.height,
                        cam.pixelRatio, cam.padding.top, cam.padding.left, cam.padding.bottom, cam.padding.right,
                        Double(key.cell?.x ?? 0), Double(key.cell?.y ?? 0), widest, narrowest]
@@ -537,12 +537,10 @@ public final class RenderPlanner: @unchecked Sendable {
         let strokeHalf = poly.stroke != nil && poly.strokeWidth.isFinite ? max(0, poly.strokeWidth) / 2 : 0
         guard view.mayBeVisible(bounds, marginPx: strokeHalf + 2) else { return }
         let cell = view.clipCell(for: bounds)
-        // (A polygon without holes, most of a vector basemap's, is keyed by its exterior alone:
-        // no arrays made for every polygon in every frame.)
+        // (A polygon without holes, most of a vector basemap's, makes no arrays in each frame.)
         let rings = { [poly.exterior] + poly.holes }
-        func source(_ variant: Int) -> MeshKey.Source {
-            poly.holes.isEmpty ? .one(ObjectIdentifier(poly.exterior), variant: variant)
-                : .path(rings().map { ObjectIdentifier($0) }, variant: variant)
+        func source(_ part: Int) -> MeshKey.Source {
+            .polygon(ObjectIdentifier(poly.exterior), holes: poly.holes.isEmpty ? [] : poly.holes.map { ObjectIdentifier($0) }, part: part)
         }
         // Index 0 is always the exterior (empty when clipped away); degenerate holes are dropped.
         let prepared: () -> [[MapPoint]] = {
@@ -1146,9 +1144,11 @@ public final class RenderPlanner: @unchecked Sendable {
 /// Where cached meshes come from.
 struct MeshKey: Hashable {
     enum Source: Hashable {
-        case path([ObjectIdentifier], variant: Int)
-        /// One path (a line, or a polygon without holes).
-        case one(ObjectIdentifier, variant: Int)
+        /// A polyline's path; the variant codes its join, cap, detail and kind.
+        case line(ObjectIdentifier, variant: Int)
+        /// A polygon's rings: part 0 its fill, 1 its outline (apart from lines, so a path that is
+        /// both a polygon's exterior and a line gets each its own mesh).
+        case polygon(ObjectIdentifier, holes: [ObjectIdentifier], part: Int)
         case geoCircle(lat: Double, lon: Double, radius: Double, segments: Int, part: Int)
         case pixelDisc(radius: Double, segments: Int)
         case pixelRing(radius: Double, half: Double, segments: Int)

@@ -249,7 +249,9 @@ final class VectorTileContent: @unchecked Sendable {
             }
             return top
         }
-        let size = min(box.width, box.height)
+        // Cells as wide as the box's shorter side, at most 256 along the longer one (a hostile
+        // sliver of a ring would otherwise ask for thousands).
+        let size = max(min(box.width, box.height), max(box.width, box.height) / 256)
         var y = box.minY
         while y < box.maxY {
             var x = box.minX
@@ -265,9 +267,13 @@ final class VectorTileContent: @unchecked Sendable {
             let k = cell(c.x, c.y, 0)
             if k.distance > best.distance { best = k }
         }
-        // (Bounded: a few thousand cells reach the precision for any ring a tile holds.)
+        // (Bounded: a few hundred cells reach the precision for the rings tiles hold. Each cell
+        // split makes four, each a pass over every edge: at most about 2·10⁷ edge visits after
+        // the first row of cells, however large the ring.)
+        let edges = rings.reduce(0) { $0 + $1.count }
+        let budget = max(16, min(20_000, 5_000_000 / max(edges, 1)))
         var visited = 0
-        while !heap.isEmpty, visited < 20_000 {
+        while !heap.isEmpty, visited < budget {
             let c = pop()
             visited += 1
             if c.distance > best.distance { best = c }
@@ -490,20 +496,19 @@ extension TileLayer {
         let areas = merged.areas, lines = merged.lines
         var out: [Overlay] = []
         // At full opacity: the layer's opacity fades the drawn layer as a whole (`BasemapGroup`).
-        func color(_ c: BasemapColor) -> Color { Color(c) }
         for square in merged.squares {
-            var p = Polygon(exterior: square, fill: color(style.background))
+            var p = Polygon(exterior: square, fill: Color(style.background))
             p.worldCopies = false
             out.append(.polygon(p))
         }
         for a in areas where style.drawsArea(a.kind, zoom: zoom) {
             guard let fill = style.colors[a.kind] else { continue }
-            var p = Polygon(exterior: a.exterior, holes: a.holes, fill: color(fill))
+            var p = Polygon(exterior: a.exterior, holes: a.holes, fill: Color(fill))
             p.worldCopies = false
             out.append(.polygon(p))
         }
         func stroke(_ path: GeoPath, width: Double, _ c: BasemapColor, round: Bool) {
-            var l = Polyline(path: path, style: LineStyle(width: .pixels(width), color: color(c), join: .round,
+            var l = Polyline(path: path, style: LineStyle(width: .pixels(width), color: Color(c), join: .round,
                                                           cap: round ? .round : .butt))
             l.worldCopies = false
             out.append(.polyline(l))

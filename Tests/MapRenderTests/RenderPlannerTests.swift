@@ -36,6 +36,25 @@ import Testing
         #expect(RenderPlanner.discSegments(radius: 1e9, pixelRatio: 4, shaderCoverage: false) == 1024)
     }
 
+    /// One path drawn both as a polygon's outline and as a thin line (round joins, butt caps: the
+    /// line's mesh key once equalled the outline's) gets each its own mesh: the outline closed,
+    /// the line open, as when each is planned alone.
+    @Test func aPathThatIsBothOutlineAndLineGetsTwoMeshes() throws {
+        let path = try GeoPath(coordinates: [LatLng(lat: 37.764, lon: -122.421), LatLng(lat: 37.766, lon: -122.421),
+                                             LatLng(lat: 37.766, lon: -122.418)])
+        let outline = Overlay.polygon(Polygon(exterior: path, fill: Color(rgb: 0, alpha: 0), stroke: Color(rgb: 0xFF0000), strokeWidth: 2))
+        let line = Overlay.polyline(Polyline(path: path, style: LineStyle(width: .pixels(2), color: Color(rgb: 0x0000FF), join: .round,
+                                                                          cap: .butt)))
+        func triangles(_ overlays: [Overlay]) -> [Int] {
+            RenderPlanner().plan(Scene(overlays: overlays), camera: Self.camera).commands.map(\.mesh.triangleCount)
+        }
+        let alone = triangles([outline]) + triangles([line])
+        #expect(alone.count == 2 && alone[0] != alone[1], "\(alone)")
+        #expect(triangles([outline, line]) == alone)
+        // (Polygons are drawn under lines whatever the order they are added in.)
+        #expect(triangles([line, outline]) == alone)
+    }
+
     @Test func offScreenOverlaysAreCulled() throws {
         var s = Scene()
         // ~0.1° away is ~8 km, far outside a 400×300 view at zoom 15 (~1.2 km across).
