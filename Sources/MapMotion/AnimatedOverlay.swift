@@ -59,6 +59,24 @@ public struct AnimatedOverlay: AnimatedLayer {
             poly.stroke = poly.stroke.map(fade)
             if let w { poly.strokeWidth = w }
             return [.polygon(poly)]
+        case .multiPolyline(var set):
+            if let c { set.style.color = c }
+            set.style.color = fade(set.style.color)
+            set.style.casingColor = set.style.casingColor.map(fade)
+            if let w {
+                set.style.width = switch set.style.width {
+                case .pixels: .pixels(w)
+                case .meters: .meters(w)
+                }
+            }
+            if dashSpeed != 0, dashSpeed.isFinite, t.isFinite { set.style.dashOffset += dashSpeed * t }
+            return [.multiPolyline(set)]
+        case .multiPolygon(var set):
+            if let c { set.fill = c }
+            set.fill = fade(set.fill)
+            set.stroke = set.stroke.map(fade)
+            if let w { set.strokeWidth = w }
+            return [.multiPolygon(set)]
         case .circle(var circle):
             if let c { circle.fill = c }
             circle.fill = fade(circle.fill)

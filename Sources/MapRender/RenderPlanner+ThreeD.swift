@@ -161,12 +161,18 @@ extension RenderPlanner {
     /// ground) re-based onto one origin and concatenated. Fills (`fringeStart` set) keep every
     /// part's interior before every part's fringe.
     static func merge(_ parts: [DrawCommand], base: MapPoint) -> Mesh {
+        merge(parts.map { ($0.mesh, $0.origin.x - base.x, $0.origin.y - base.y) })
+    }
+
+    /// Meshes of one layout (6 floats a vertex) merged into one, each moved by its offset (map
+    /// units); fills' interiors first, then their fringes.
+    static func merge(_ parts: [(mesh: Mesh, dx: Double, dy: Double)]) -> Mesh {
         var v: [Float] = []
         v.reserveCapacity(parts.reduce(0) { $0 + $1.mesh.vertices.count })
         var starts: [UInt32] = []
         for p in parts {
             starts.append(UInt32(v.count / 6))
-            let dx = p.origin.x - base.x, dy = p.origin.y - base.y
+            let dx = p.dx, dy = p.dy
             let m = p.mesh.vertices
             for i in stride(from: 0, to: m.count, by: 6) {
                 v.append(Float(Double(m[i]) + dx)); v.append(Float(Double(m[i + 1]) + dy))

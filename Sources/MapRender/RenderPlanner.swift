@@ -166,6 +166,13 @@ public final class RenderPlanner: @unchecked Sendable {
                 for i in first ..< commands.count { commands[i].widthOnGround = true }
             }
         case .polygon(let poly): addPolygon(poly, view, &commands)
+        case .multiPolyline(let set):
+            let first = commands.count
+            addMultiPolyline(set, view, &commands)
+            if case .meters = set.style.width {
+                for i in first ..< commands.count { commands[i].widthOnGround = true }
+            }
+        case .multiPolygon(let set): addMultiPolygon(set, view, &commands)
         case .circle(let circle): addCircle(circle, view, &commands)
         case .marker(let marker):
             addMarker(marker, view, &commands)
@@ -343,16 +350,15 @@ public final class RenderPlanner: @unchecked Sendable {
         let cell = line.geodesic ? nil : view.clipCell(for: bounds)
         // Round joins/caps are tessellated for the widest half width drawn with this mesh
         // (casing included), in power-of-two classes so that nearby widths share the mesh.
-        let detail = max(0, min(12, Int(log2(max(halfWidth + casing, 1)).rounded(.up))))
-        let variant = 1 + Self.code(style.join) * 3 + Self.code(style.cap) + (line.geodesic ? 100 : 0) + detail * 1000
-            + (_discJoins ? 0 : 100_000)
+        let (variant, detail) = Self.lineVariant(style, geodesic: line.geodesic, halfWidth: halfWidth + casing,
+                                                 discJoins: _discJoins)
         let key = MeshKey(source: .line(ObjectIdentifier(path), variant: variant), bucket: view.bucket, cell: cell?.key)
         // Simplify to 0.5 px, or to a quarter of the line width (at most 1 px) for wider lines:
         // jitter narrower than a quarter of the stroke is invisible, yet a noisy GPS track kept
         // at 0.5 px costs ~25× the triangles (shared/bench route-1m: 96k points left at 0.5 px,
         // 4k at 1 px). Runs of points within 1.5 tolerances are averaged first (see Simplify), so
         // sub-pixel noise does not hand Douglas–Peucker its outliers as vertices.
-        let tolerance = view.tolerance * min(2, max(1, (2 * halfWidth) / 4 / 0.5))
+        let tolerance = Self.lineTolerance(view, halfWidth: halfWidth)
         var stroker = LineStroker(
             join: style.join, cap: style.cap, maxHalfWidth: pow(2, Double(detail)), unitsPerPixel: 1 / view.bucketWorldSize)
         stroker.discJoins = _discJoins
@@ -407,17 +413,8 @@ public final class RenderPlanner: @unchecked Sendable {
             c.fadeLength = fadeLength
             out.append(c)
         }
-        let dashScale = style.dashUnit == .lineWidths ? 2 * halfWidth : 1
-        let dash = style.dash.filter { $0.isFinite && $0 >= 0 }.prefix(8).map { $0 * dashScale }
-        let dashTotal = dash.reduce(0, +)
-        var cmd = DrawCommand(mesh: mesh, origin: origin, color: style.color, extrudeScale: halfWidth,
-                              dash: dashTotal > 0 ? dash : [])
-        if dashTotal > 0 {
-            // Reduced modulo the pattern here, in Double: the shader works in Float.
-            let shift = (style.dashOffset.isFinite ? style.dashOffset : 0)
-                - (line.alongOffset.isFinite ? line.alongOffset : 0) * view.worldSize
-            cmd.dashOffset = shift - (shift / dashTotal).rounded(.down) * dashTotal
-        }
+        var cmd = DrawCommand(mesh: mesh, origin: origin, color: style.color, extrudeScale: halfWidth)
+        Self.applyDash(style, alongOffset: line.alongOffset, halfWidth: halfWidth, view, to: &cmd)
         cmd.fadeLength = fadeLength
         out.append(cmd)
     }
@@ -522,6 +519,37 @@ public final class RenderPlanner: @unchecked Sendable {
         return result
     }
 
+    /// A line mesh's variant (join, cap, geodesic, the detail of its round parts and whether round
+    /// joins are discs) and that detail: round parts are tessellated for `halfWidth` (casing
+    /// included) in power-of-two classes, so that nearby widths share the mesh.
+    static func lineVariant(_ style: LineStyle, geodesic: Bool, halfWidth: Double, discJoins: Bool) -> (variant: Int, detail: Int) {
+        let detail = max(0, min(12, Int(log2(max(halfWidth, 1)).rounded(.up))))
+        let variant = 1 + code(style.join) * 3 + code(style.cap) + (geodesic ? 100 : 0) + detail * 1000 + (discJoins ? 0 : 100_000)
+        return (variant, detail)
+    }
+
+    /// Simplify to 0.5 px, or to a quarter of the line width (at most 1 px) for wider lines:
+    /// jitter narrower than a quarter of the stroke is invisible, yet a noisy GPS track kept
+    /// at 0.5 px costs ~25× the triangles (shared/bench route-1m: 96k points left at 0.5 px,
+    /// 4k at 1 px). Runs of points within 1.5 tolerances are averaged first (see Simplify), so
+    /// sub-pixel noise does not hand Douglas–Peucker its outliers as vertices.
+    static func lineTolerance(_ view: PlanView, halfWidth: Double) -> Double {
+        view.tolerance * min(2, max(1, (2 * halfWidth) / 4 / 0.5))
+    }
+
+    /// Sets a stroke command's dashes from `style` (lengths in pixels, or in line widths), the
+    /// pattern's offset reduced modulo its length in Double (the shader works in Float).
+    static func applyDash(_ style: LineStyle, alongOffset: Double, halfWidth: Double, _ view: PlanView,
+                          to cmd: inout DrawCommand) {
+        let dashScale = style.dashUnit == .lineWidths ? 2 * halfWidth : 1
+        let dash = style.dash.filter { $0.isFinite && $0 >= 0 }.prefix(8).map { $0 * dashScale }
+        let dashTotal = dash.reduce(0, +)
+        guard dashTotal > 0 else { return }
+        cmd.dash = dash
+        let shift = (style.dashOffset.isFinite ? style.dashOffset : 0) - (alongOffset.isFinite ? alongOffset : 0) * view.worldSize
+        cmd.dashOffset = shift - (shift / dashTotal).rounded(.down) * dashTotal
+    }
+
     private static func code(_ j: LineJoin) -> Int {
         switch j { case .round: 0; case .miter: 1; case .bevel: 2 }
     }
@@ -542,22 +570,7 @@ public final class RenderPlanner: @unchecked Sendable {
         func source(_ part: Int) -> MeshKey.Source {
             .polygon(ObjectIdentifier(poly.exterior), holes: poly.holes.isEmpty ? [] : poly.holes.map { ObjectIdentifier($0) }, part: part)
         }
-        // Index 0 is always the exterior (empty when clipped away); degenerate holes are dropped.
-        let prepared: () -> [[MapPoint]] = {
-            let rings = rings()
-            var result: [[MapPoint]] = []
-            for (k, ring) in rings.enumerated() {
-                var pts = ring.points
-                if pts.count > 1, pts.first == pts.last { pts.removeLast() }
-                if let cell { pts = Clip.ring(pts, to: cell.rect) }
-                var simple: [MapPoint] = []
-                if pts.count >= 3 {
-                    simple = Array(Simplify.simplify(pts + [pts[0]], tolerance: view.tolerance, keepAxisEdges: true).dropLast())
-                }
-                if simple.count >= 3 { result.append(simple) } else if k == 0 { result.append([]) }
-            }
-            return result
-        }
+        let prepared = { Self.preparedRings(rings(), clip: cell?.rect, tolerance: view.tolerance) }
         if poly.fill.a > 0 {
             let key = MeshKey(source: source(0), bucket: view.bucket, cell: cell?.key)
             let (mesh, origin) = cached(key, retain: rings()) {
@@ -582,6 +595,122 @@ public final class RenderPlanner: @unchecked Sendable {
                 out.append(DrawCommand(mesh: mesh, origin: origin, color: stroke, extrudeScale: strokeHalf))
             }
         }
+    }
+
+    // MARK: sets of polygons and lines
+
+    /// Whether a set spanning `bounds` is drawn one part at a time: when the view would clip it
+    /// to a cell, or when it is so large on screen (past 10⁵ px) that Float offsets from its
+    /// middle would lose precision.
+    private func setIsTooLarge(_ bounds: MapRect, _ view: PlanView) -> Bool {
+        view.clipCell(for: bounds) != nil || max(bounds.width, bounds.height) * view.worldSize > 1e5
+    }
+
+    /// A `MultiPolygon`: one mesh for the fills of every polygon (interiors, then fringes, as
+    /// `batchGround` merges them) and one for the outlines, each cached by the set, culled as a
+    /// whole; drawn part by part when too large for one mesh (see `setIsTooLarge`).
+    private func addMultiPolygon(_ set: MultiPolygon, _ view: PlanView, _ out: inout [DrawCommand]) {
+        guard let bounds = set.polygons.bounds else { return }
+        let strokeHalf = set.stroke != nil && set.strokeWidth.isFinite ? max(0, set.strokeWidth) / 2 : 0
+        guard view.mayBeVisible(bounds, marginPx: strokeHalf + 2) else { return }
+        if setIsTooLarge(bounds, view) {
+            for i in set.polygons.polygons.indices { addPolygon(set.part(i), view, &out) }
+            return
+        }
+        let polygons = set.polygons
+        let origin = bounds.mid
+        let tolerance = view.tolerance
+        if set.fill.a > 0 {
+            let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 0), bucket: view.bucket, cell: nil)
+            let (mesh, o) = cached(key, retain: [polygons]) {
+                var meshes: [Mesh] = []
+                meshes.reserveCapacity(polygons.polygons.count)
+                for p in polygons.polygons {
+                    let rings = Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance)
+                    let m = Self.fillMesh(rings, origin: origin)
+                    if !m.indices.isEmpty { meshes.append(m) }
+                }
+                return (Self.merge(meshes.map { ($0, 0, 0) }), origin)
+            }
+            if !mesh.indices.isEmpty {
+                out.append(DrawCommand(mesh: mesh, origin: o, color: set.fill, extrudeScale: 0, coverage: .fill))
+            }
+        }
+        if let stroke = set.stroke, strokeHalf > 0 {
+            let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 1), bucket: view.bucket, cell: nil)
+            let (mesh, o) = cached(key, retain: [polygons]) {
+                var b = GroundMeshBuilder(origin: origin)
+                let stroker = LineStroker(join: .miter, cap: .butt)
+                for p in polygons.polygons {
+                    for ring in Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance) where ring.count >= 3 {
+                        stroker.stroke(ring, closed: true, into: &b)
+                    }
+                }
+                return (b.build(), origin)
+            }
+            if !mesh.indices.isEmpty {
+                out.append(DrawCommand(mesh: mesh, origin: o, color: stroke, extrudeScale: strokeHalf))
+            }
+        }
+    }
+
+    /// A `MultiPolyline`: one mesh for every line, cached by the set and the style's variant,
+    /// culled as a whole; drawn line by line when too large for one mesh, and when geodesic.
+    private func addMultiPolyline(_ set: MultiPolyline, _ view: PlanView, _ out: inout [DrawCommand]) {
+        guard let bounds = set.paths.bounds else { return }
+        let style = set.style
+        let halfWidth = view.pixels(style.width) / 2
+        guard halfWidth > 0, halfWidth.isFinite else { return }
+        let casing = style.casingColor != nil ? max(0, style.casingWidth.isFinite ? style.casingWidth : 0) : 0
+        if set.geodesic || setIsTooLarge(bounds, view) {
+            for i in set.paths.paths.indices { addPolyline(set.part(i), view, &out) }
+            return
+        }
+        guard view.mayBeVisible(bounds, marginPx: halfWidth + casing + 2) else { return }
+        let (variant, detail) = Self.lineVariant(style, geodesic: false, halfWidth: halfWidth + casing, discJoins: _discJoins)
+        let paths = set.paths
+        let origin = bounds.mid
+        let tolerance = Self.lineTolerance(view, halfWidth: halfWidth)
+        let bucketWorldSize = view.bucketWorldSize
+        let discJoins = _discJoins
+        let key = MeshKey(source: .pathSet(ObjectIdentifier(paths), variant: variant), bucket: view.bucket, cell: nil)
+        let (mesh, o) = cached(key, retain: [paths]) {
+            var stroker = LineStroker(join: style.join, cap: style.cap, maxHalfWidth: pow(2, Double(detail)),
+                                      unitsPerPixel: 1 / bucketWorldSize)
+            stroker.discJoins = discJoins
+            var b = GroundMeshBuilder(origin: origin)
+            for path in paths.paths {
+                var simple: [MapPoint] = []
+                for p in Simplify.simplifyLine(path.points, tolerance: tolerance) where simple.last != p { simple.append(p) }
+                stroker.stroke(simple, closed: false, into: &b, startDistance: 0)
+            }
+            return (b.build(), origin)
+        }
+        guard !mesh.indices.isEmpty else { return }
+        if let casingColor = style.casingColor, casing > 0 {
+            out.append(DrawCommand(mesh: mesh, origin: o, color: casingColor, extrudeScale: halfWidth + casing))
+        }
+        var cmd = DrawCommand(mesh: mesh, origin: o, color: style.color, extrudeScale: halfWidth)
+        Self.applyDash(style, alongOffset: 0, halfWidth: halfWidth, view, to: &cmd)
+        out.append(cmd)
+    }
+
+    /// A polygon's rings ready to mesh: closing points dropped, clipped to `clip`, simplified to
+    /// `tolerance` (axis-aligned edges kept). Index 0 is always the exterior (empty when clipped
+    /// away); degenerate holes are dropped.
+    static func preparedRings(_ rings: [GeoPath], clip: MapRect?, tolerance: Double) -> [[MapPoint]] {
+        var result: [[MapPoint]] = []
+        for (k, ring) in rings.enumerated() {
+            var pts = ring.points
+            if pts.count > 1, pts.first == pts.last { pts.removeLast() }
+            if let clip { pts = Clip.ring(pts, to: clip) }
+            var simple: [MapPoint] = []
+            if pts.count >= 3 {
+                simple = Array(Simplify.simplify(pts + [pts[0]], tolerance: tolerance, keepAxisEdges: true).dropLast())
+            }
+            if simple.count >= 3 { result.append(simple) } else if k == 0 { result.append([]) }
+        }
+        return result
     }
 
     /// Triangulates rings (first the exterior, then holes) into a fill mesh, followed (from
@@ -1161,6 +1290,10 @@ struct MeshKey: Hashable {
         case solid(SolidKey)
         /// A view-dependent, overdraw-culled line mesh: path, variant and the exact view.
         case culledPath(ObjectIdentifier, variant: Int, view: [Double])
+        /// A `MultiPolygon`'s set: part 0 its fills, 1 its outlines.
+        case polygonSet(ObjectIdentifier, part: Int)
+        /// A `MultiPolyline`'s set; the variant as for `line`.
+        case pathSet(ObjectIdentifier, variant: Int)
         /// Consecutive alike ground meshes merged into one (`batchGround`), with their origins'
         /// offsets from the first one's.
         case groundBatch([ObjectIdentifier], offsets: [Double])

@@ -15,6 +15,12 @@ extension Overlay {
         case .polygon(let p):
             guard p.worldCopies, let b = p.exterior.bounds else { return nil }
             return (b.minX, b.maxX)
+        case .multiPolyline(let l):
+            guard l.worldCopies, let b = l.paths.bounds else { return nil }
+            return (b.minX, b.maxX)
+        case .multiPolygon(let p):
+            guard p.worldCopies, let b = p.polygons.bounds else { return nil }
+            return (b.minX, b.maxX)
         case .extrusion(let e):
             guard let b = e.exterior.bounds else { return nil }
             return (b.minX, b.maxX)

@@ -31,6 +31,10 @@ public enum OverlayKind: Int, Sendable, CaseIterable, Comparable {
 public enum Overlay: Sendable {
     case polyline(Polyline)
     case polygon(Polygon)
+    /// Many lines stroked alike, drawn as one (see `MultiPolyline`).
+    case multiPolyline(MultiPolyline)
+    /// Many polygons filled alike, drawn as one (see `MultiPolygon`).
+    case multiPolygon(MultiPolygon)
     case circle(Circle)
     case marker(Marker)
     /// Markers clustered where they crowd (`MarkerCluster`), drawn with the markers.
@@ -55,8 +59,8 @@ public enum Overlay: Sendable {
     /// Which kind of overlay this is.
     public var kind: OverlayKind {
         switch self {
-        case .polyline: .route
-        case .polygon: .polygon
+        case .polyline, .multiPolyline: .route
+        case .polygon, .multiPolygon: .polygon
         case .circle: .circle
         case .marker, .cluster: .marker
         case .label: .label
@@ -73,6 +77,8 @@ public enum Overlay: Sendable {
         let own: Int? = switch self {
         case .polyline(let o): o.zIndex
         case .polygon(let o): o.zIndex
+        case .multiPolyline(let o): o.zIndex
+        case .multiPolygon(let o): o.zIndex
         case .circle(let o): o.zIndex
         case .marker(let o): o.zIndex
         case .cluster(let o): o.zIndex

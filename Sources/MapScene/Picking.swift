@@ -203,6 +203,24 @@ public final class Picker {
             let d = max(0, nearest - width)
             guard d <= tolerance else { return nil }
             return Pick(kind: .polygon, overlay: i, position: g, screenDistance: d)
+        case .multiPolyline(let set):
+            // The nearest of its lines, reported as the set.
+            var best: Pick?
+            for j in set.paths.paths.indices {
+                if let p = hit(.polyline(set.part(j)), index: i, at: s, camera: camera, copy: k, tolerance: tolerance),
+                   p.screenDistance < (best?.screenDistance ?? .infinity) { best = p }
+            }
+            return best
+        case .multiPolygon(let set):
+            var best: Pick?
+            for j in set.polygons.polygons.indices {
+                if let p = hit(.polygon(set.part(j)), index: i, at: s, camera: camera, copy: k, tolerance: tolerance),
+                   p.screenDistance < (best?.screenDistance ?? .infinity) {
+                    best = p
+                    if p.screenDistance == 0 { break }
+                }
+            }
+            return best
         case .column(let col):
             guard let base = project(col.position, height: col.base),
                   let top = project(col.position, height: col.base + col.height) else { return nil }

@@ -360,6 +360,9 @@ public struct SceneLoader {
             case .polyline(let p):
                 if case .pixels(let w) = p.style.width { all(w / 2 + (p.style.casingColor != nil ? p.style.casingWidth : 0) + 1) }
             case .polygon(let p): if p.stroke != nil { all(p.strokeWidth / 2 + 1) }
+            case .multiPolyline(let p):
+                if case .pixels(let w) = p.style.width { all(w / 2 + (p.style.casingColor != nil ? p.style.casingWidth : 0) + 1) }
+            case .multiPolygon(let p): if p.stroke != nil { all(p.strokeWidth / 2 + 1) }
             case .circle(let c):
                 if case .pixels(let r) = c.radius { all(r + (c.stroke != nil ? c.strokeWidth / 2 : 0) + 1) }
                 else if c.stroke != nil { all(c.strokeWidth / 2 + 1) }

@@ -374,6 +374,39 @@ final class VectorTileContent: @unchecked Sendable {
     }
     private var parts: [PartKey: Shapes] = [:]
 
+    /// A tile's areas and lines grouped for drawing: one set of each kind's areas, and of each
+    /// kind's lines above ground and in tunnels, in the tile's order. The sets are kept with the
+    /// tile (`sets(wrap:part:)`), so the planner's meshes, keyed by the sets, outlive the frames
+    /// and zooms that draw them.
+    struct KindSets {
+        struct LineKey: Hashable {
+            var kind: VectorFeatureKind
+            var tunnel: Bool
+        }
+        var areas: [VectorFeatureKind: PolygonSet] = [:]
+        var lines: [LineKey: PathSet] = [:]
+    }
+    private var kindSets: [PartKey: KindSets] = [:]
+
+    /// The shapes of `shapes(wrap:part:)` grouped by kind (see `KindSets`), made once.
+    func sets(wrap: Int, part: TileID? = nil) -> KindSets {
+        let key = PartKey(part: part ?? id, wrap: wrap)
+        if let hit = lock.withLock({ kindSets[key] }) { return hit }
+        let shapes = shapes(wrap: wrap, part: part)
+        var areas: [VectorFeatureKind: [PolygonRings]] = [:]
+        for a in shapes.areas { areas[a.kind, default: []].append(PolygonRings(exterior: a.exterior, holes: a.holes)) }
+        var lines: [KindSets.LineKey: [GeoPath]] = [:]
+        for l in shapes.lines { lines[KindSets.LineKey(kind: l.kind, tunnel: l.tunnel), default: []].append(l.path) }
+        let made = KindSets(areas: areas.mapValues { PolygonSet($0) }, lines: lines.mapValues { PathSet($0) })
+        return lock.withLock {
+            // (Another thread may have made them meanwhile: the first kept is the one used.)
+            if let hit = kindSets[key] { return hit }
+            if kindSets.count > 64 { kindSets.removeAll() }
+            kindSets[key] = made
+            return made
+        }
+    }
+
     /// The shapes in the copy of the world `wrap` whole widths east (negative: west).
     func shapes(wrap: Int) -> Shapes {
         guard wrap != 0 else { return base }
@@ -412,8 +445,8 @@ final class VectorTileContent: @unchecked Sendable {
 
 /// The shapes of a set of drawn tiles, merged in drawing order.
 struct MergedVectorShapes {
-    var areas: [VectorTileContent.Area] = []
-    var lines: [VectorTileContent.Line] = []
+    /// Each drawn tile's areas and lines by kind, in drawing order (coarser tiles first).
+    var sets: [VectorTileContent.KindSets] = []
     var squares: [GeoPath] = []
     var places: [BasemapPlace] = []
     var namedLines: [VectorTileContent.NamedLine] = []
@@ -421,24 +454,16 @@ struct MergedVectorShapes {
 }
 
 extension TileLayer {
-    /// The drawn tiles' shapes: squares, then areas and lines each in one stable sort by kind
-    /// across tiles (each kind under the next, whichever tile it is in), and the places once each.
+    /// The drawn tiles' shapes: squares, their areas and lines by kind (drawn each kind under the
+    /// next, whichever tile it is in), and the places once each.
     func mergedShapes(_ tiles: [VectorGroundKey.Tile], drawn: [(content: VectorTileContent, wrap: Int, part: TileID)])
         -> MergedVectorShapes {
         if let hit = lastMergedShapes(tiles) { return hit }
         let shapes = drawn.map { $0.content.shapes(wrap: $0.wrap, part: $0.part) }
         var m = MergedVectorShapes()
         m.squares = shapes.compactMap(\.square)
-        for s in shapes {
-            m.areas += s.areas
-            m.lines += s.lines
-            m.namedLines += s.namedLines
-        }
-        func byKind<T>(_ items: [T], _ kind: (T) -> VectorFeatureKind) -> [T] {
-            items.enumerated().sorted { (kind($0.element), $0.offset) < (kind($1.element), $1.offset) }.map(\.element)
-        }
-        m.areas = byKind(m.areas, \.kind)
-        m.lines = byKind(m.lines, \.kind)
+        m.sets = drawn.map { $0.content.sets(wrap: $0.wrap, part: $0.part) }
+        for s in shapes { m.namedLines += s.namedLines }
         // A place given by two tiles (a stand-in and a child, two zooms of a pitched view) is
         // labelled once, where the finest tile puts it: the same name within about 400 m (1e-5
         // of the world) is the same place.
@@ -493,7 +518,6 @@ extension TileLayer {
         // The tiles' shapes merged in drawing order, kept while the same tiles are drawn (a zoom
         // within one tile level changes only the widths).
         let merged = mergedShapes(key.tiles, drawn: drawn)
-        let areas = merged.areas, lines = merged.lines
         var out: [Overlay] = []
         // At full opacity: the layer's opacity fades the drawn layer as a whole (`BasemapGroup`).
         for square in merged.squares {
@@ -501,37 +525,49 @@ extension TileLayer {
             p.worldCopies = false
             out.append(.polygon(p))
         }
-        for a in areas where style.drawsArea(a.kind, zoom: zoom) {
-            guard let fill = style.colors[a.kind] else { continue }
-            var p = Polygon(exterior: a.exterior, holes: a.holes, fill: Color(fill))
-            p.worldCopies = false
-            out.append(.polygon(p))
+        // Each kind under the next; within a kind, tile by tile (coarser first), each tile's
+        // features in its order: one overlay per tile and kind.
+        let sets = merged.sets
+        let areaKinds = Set(sets.flatMap(\.areas.keys)).sorted()
+        for kind in areaKinds where style.drawsArea(kind, zoom: zoom) {
+            guard let fill = style.colors[kind] else { continue }
+            for s in sets {
+                guard let set = s.areas[kind] else { continue }
+                var p = MultiPolygon(polygons: set, fill: Color(fill))
+                p.worldCopies = false
+                out.append(.multiPolygon(p))
+            }
         }
-        func stroke(_ path: GeoPath, width: Double, _ c: BasemapColor, round: Bool) {
-            var l = Polyline(path: path, style: LineStyle(width: .pixels(width), color: Color(c), join: .round,
-                                                          cap: round ? .round : .butt))
-            l.worldCopies = false
-            out.append(.polyline(l))
+        let lineKinds = Set(sets.flatMap { $0.lines.keys.map(\.kind) }).sorted()
+        func stroke(_ kind: VectorFeatureKind, tunnel: Bool, width: Double, _ c: BasemapColor, round: Bool) {
+            let key = VectorTileContent.KindSets.LineKey(kind: kind, tunnel: tunnel)
+            for s in sets {
+                guard let set = s.lines[key] else { continue }
+                var l = MultiPolyline(paths: set, style: LineStyle(width: .pixels(width), color: Color(c), join: .round,
+                                                                   cap: round ? .round : .butt))
+                l.worldCopies = false
+                out.append(.multiPolyline(l))
+            }
         }
         // Lines under the roads (water, region borders); roads and railways in tunnels, faded
-        // halfway to the ground and uncased; every road's casing; the roads, rails and borders.
-        let firstRoad = lines.firstIndex { $0.kind >= .minorRoad } ?? lines.count
-        for l in lines[..<firstRoad] where !l.tunnel {
-            guard let w = style.lineWidth(l.kind, zoom: zoom), let c = style.colors[l.kind] else { continue }
-            stroke(l.path, width: w, c, round: true)
+        // halfway to the ground and uncased (in one pass, each kind under the next); every
+        // road's casing; the roads, rails and borders.
+        for kind in lineKinds where kind < .minorRoad {
+            guard let w = style.lineWidth(kind, zoom: zoom), let c = style.colors[kind] else { continue }
+            stroke(kind, tunnel: false, width: w, c, round: true)
         }
-        for l in lines where l.tunnel {
-            guard let w = style.lineWidth(l.kind, zoom: zoom), let c = style.colors[l.kind] else { continue }
-            stroke(l.path, width: w, c.mixed(with: style.background, 0.5), round: l.kind != .rail)
+        for kind in lineKinds {
+            guard let w = style.lineWidth(kind, zoom: zoom), let c = style.colors[kind] else { continue }
+            stroke(kind, tunnel: true, width: w, c.mixed(with: style.background, 0.5), round: kind != .rail)
         }
-        for l in lines[firstRoad...] where l.kind.isCasedRoad && !l.tunnel {
-            let extra = style.casingWidth(l.kind, zoom: zoom)
-            guard extra > 0, let w = style.lineWidth(l.kind, zoom: zoom) else { continue }
-            stroke(l.path, width: w + 2 * extra, style.casing, round: true)
+        for kind in lineKinds where kind >= .minorRoad && kind.isCasedRoad {
+            let extra = style.casingWidth(kind, zoom: zoom)
+            guard extra > 0, let w = style.lineWidth(kind, zoom: zoom) else { continue }
+            stroke(kind, tunnel: false, width: w + 2 * extra, style.casing, round: true)
         }
-        for l in lines[firstRoad...] where !l.tunnel {
-            guard let w = style.lineWidth(l.kind, zoom: zoom), let c = style.colors[l.kind] else { continue }
-            stroke(l.path, width: w, c, round: l.kind != .rail)
+        for kind in lineKinds where kind >= .minorRoad {
+            guard let w = style.lineWidth(kind, zoom: zoom), let c = style.colors[kind] else { continue }
+            stroke(kind, tunnel: false, width: w, c, round: kind != .rail)
         }
         let ground = VectorGround(overlays: out, places: merged.places.map { $0.named(in: language) },
                                   namedLines: merged.namedLines.map { $0.named(in: language) },

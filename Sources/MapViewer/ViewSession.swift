@@ -493,6 +493,16 @@ public final class ViewSession: @unchecked Sendable {
             let h = Polygon(exterior: p.exterior, holes: p.holes, fill: .transparent, stroke: glow, strokeWidth: p.strokeWidth + 4,
                             zIndex: o.effectiveZIndex + 1)
             return [.polygon(h)]
+        case .multiPolyline(let l):
+            var style = l.style
+            style.width = .pixels(Picker.halfWidth(l.style.width, camera) * 2 + 8)
+            style.color = glow
+            style.dash = []
+            style.casingColor = nil
+            return [.multiPolyline(MultiPolyline(paths: l.paths, style: style, geodesic: l.geodesic, zIndex: o.effectiveZIndex - 1))]
+        case .multiPolygon(let p):
+            return [.multiPolygon(MultiPolygon(polygons: p.polygons, fill: .transparent, stroke: glow, strokeWidth: p.strokeWidth + 4,
+                                               zIndex: o.effectiveZIndex + 1))]
         default:
             return []
         }

@@ -1,0 +1,111 @@
+import GeoKit
+
+/// The rings of one polygon of a `PolygonSet`.
+public struct PolygonRings: Sendable {
+    /// The outer ring (closing point optional).
+    public var exterior: GeoPath
+    /// Holes, each a ring inside the exterior.
+    public var holes: [GeoPath]
+
+    /// Creates a polygon's rings.
+    public init(exterior: GeoPath, holes: [GeoPath] = []) { self.exterior = exterior; self.holes = holes }
+}
+
+/// Polygons held together and shared: renderers key what they make of a `MultiPolygon` by this
+/// object, so keep one set while its polygons are unchanged.
+public final class PolygonSet: Sendable {
+    /// The polygons, drawn in this order.
+    public let polygons: [PolygonRings]
+    /// The bounds of every exterior (map units), or nil when there is none.
+    public let bounds: MapRect?
+
+    /// Creates a set (polygons whose exterior has no points add nothing to `bounds`).
+    public init(_ polygons: [PolygonRings]) {
+        self.polygons = polygons
+        bounds = Self.union(polygons.compactMap(\.exterior.bounds))
+    }
+
+    static func union(_ rects: [MapRect]) -> MapRect? {
+        guard let first = rects.first else { return nil }
+        return rects.dropFirst().reduce(first) { $0.union($1) }
+    }
+}
+
+/// Lines held together and shared (see `PolygonSet`).
+public final class PathSet: Sendable {
+    /// The lines, drawn in this order.
+    public let paths: [GeoPath]
+    /// The bounds of every path (map units), or nil when there is none.
+    public let bounds: MapRect?
+
+    /// Creates a set.
+    public init(_ paths: [GeoPath]) {
+        self.paths = paths
+        bounds = PolygonSet.union(paths.compactMap(\.bounds))
+    }
+}
+
+/// Many polygons filled and outlined alike, drawn as one overlay: a GeoJSON MultiPolygon, or a
+/// layer of thousands of buildings. Each polygon looks as a `Polygon` with the same fill,
+/// outline and z-index would, drawn in the set's order; the planner makes one mesh for the
+/// whole set (cached by the set's identity and the zoom) and culls it as a whole, where
+/// thousands of `Polygon`s would each be culled, looked up and drawn. Picking reports the set.
+public struct MultiPolygon: Sendable {
+    /// The polygons (shared; see `PolygonSet`).
+    public var polygons: PolygonSet
+    /// Fill colour (transparent for none).
+    public var fill: Color
+    /// Outline colour, or nil for none.
+    public var stroke: Color?
+    /// Outline width in logical pixels.
+    public var strokeWidth: Double
+    /// Drawing order; nil takes the default for polygons.
+    public var zIndex: Int?
+    /// Drawn again in every copy of the world the view shows (see `Polygon.worldCopies`).
+    public var worldCopies = true
+
+    /// Creates a multipolygon.
+    public init(polygons: PolygonSet, fill: Color = Color(rgb: 0x1F6FEB, alpha: 0x40), stroke: Color? = nil,
+                strokeWidth: Double = 1, zIndex: Int? = nil) {
+        self.polygons = polygons; self.fill = fill; self.stroke = stroke; self.strokeWidth = strokeWidth; self.zIndex = zIndex
+    }
+
+    /// The `Polygon` that draws (and picks) part `i` as this overlay does.
+    public func part(_ i: Int) -> Polygon {
+        let rings = polygons.polygons[i]
+        var p = Polygon(exterior: rings.exterior, holes: rings.holes, fill: fill, stroke: stroke, strokeWidth: strokeWidth,
+                        zIndex: zIndex)
+        p.worldCopies = worldCopies
+        return p
+    }
+}
+
+/// Many lines stroked alike, drawn as one overlay: a GeoJSON MultiLineString, or a layer of
+/// thousands of streets (see `MultiPolygon`). Each line looks as a `Polyline` with the same
+/// style would (dashes start again on each line), but for `LineStyle.fade`, which a set does
+/// not draw (it fades one line's tail).
+public struct MultiPolyline: Sendable {
+    /// The lines (shared; see `PathSet`).
+    public var paths: PathSet
+    /// Stroke style (`fade` is not drawn).
+    public var style: LineStyle
+    /// When true each segment follows the great circle between its ends (see `Polyline.geodesic`).
+    public var geodesic: Bool
+    /// Drawing order; nil takes the default for routes.
+    public var zIndex: Int?
+    /// Drawn again in every copy of the world the view shows (see `Polyline.worldCopies`).
+    public var worldCopies = true
+
+    /// Creates a multipolyline.
+    public init(paths: PathSet, style: LineStyle = LineStyle(), geodesic: Bool = false, zIndex: Int? = nil) {
+        self.paths = paths; self.style = style; self.geodesic = geodesic; self.zIndex = zIndex
+    }
+
+    /// The `Polyline` that draws (and picks) line `i` as this overlay does.
+    public func part(_ i: Int) -> Polyline {
+        var l = Polyline(path: paths.paths[i], style: style, geodesic: geodesic, zIndex: zIndex)
+        l.style.fade = 0
+        l.worldCopies = worldCopies
+        return l
+    }
+}
