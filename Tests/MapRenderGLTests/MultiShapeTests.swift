@@ -1,0 +1,140 @@
+import Foundation
+import GeoKit
+import MapCamera
+import MapRender
+import MapRenderGL
+import MapScene
+import Testing
+
+/// `MultiPolygon` and `MultiPolyline` draw what their parts drawn as `Polygon`s and `Polyline`s
+/// draw, as one overlay: checked pixel for pixel against the parts, and at hand-placed points.
+@Suite(.serialized) struct MultiShapeTests {
+    static let camera = Camera(center: LatLng(lat: 47.37, lon: 8.54), zoom: 11.5, size: ScreenSize(width: 400, height: 300))
+    static let teal = Color(rgb: 0x107070), orange = Color(rgb: 0xE07000)
+
+    /// A square (half-width `r` degrees of latitude) centred on `lat`, `lon`.
+    static func square(_ lat: Double, _ lon: Double, _ r: Double) throws -> GeoPath {
+        try GeoPath(coordinates: [LatLng(lat: lat - r, lon: lon - 1.5 * r), LatLng(lat: lat - r, lon: lon + 1.5 * r),
+                                  LatLng(lat: lat + r, lon: lon + 1.5 * r), LatLng(lat: lat + r, lon: lon - 1.5 * r)])
+    }
+
+    /// Four disjoint shapes: two squares, a triangle, and a square with a square hole.
+    static func rings() throws -> [PolygonRings] {
+        [PolygonRings(exterior: try square(47.375, 8.52, 0.004)),
+         PolygonRings(exterior: try square(47.362, 8.53, 0.003)),
+         PolygonRings(exterior: try GeoPath(coordinates: [LatLng(lat: 47.36, lon: 8.55), LatLng(lat: 47.366, lon: 8.57),
+                                                          LatLng(lat: 47.372, lon: 8.552)])),
+         PolygonRings(exterior: try square(47.378, 8.56, 0.005), holes: [try square(47.378, 8.56, 0.002)])]
+    }
+
+    func pixel(_ frame: Frame, _ lat: Double, _ lon: Double) throws -> (Int, Int, Int) {
+        let p = try #require(Self.camera.project(LatLng(lat: lat, lon: lon)))
+        let c = frame.pixel(x: Int(p.x), y: Int(p.y))
+        #expect(c != nil, "\(lat), \(lon) is off the frame")
+        return (Int(c?.r ?? 0), Int(c?.g ?? 0), Int(c?.b ?? 0))
+    }
+
+    /// The largest difference of any channel of any pixel.
+    func maxDifference(_ a: Frame, _ b: Frame) -> Int {
+        var worst = 0
+        for y in 0 ..< a.height {
+            for x in 0 ..< a.width {
+                guard let p = a.pixel(x: x, y: y), let q = b.pixel(x: x, y: y) else { return 255 }
+                worst = max(worst, abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)), abs(Int(p.a) - Int(q.a)))
+            }
+        }
+        return worst
+    }
+
+    @Test(arguments: [0, 4]) func aMultiPolygonDrawsWhatItsPolygonsDraw(samples: Int) throws {
+        let renderer = try MapRenderer(samples: samples)
+        let set = PolygonSet(try Self.rings())
+        for stroke in [nil, Self.orange] {
+            let multi = MultiPolygon(polygons: set, fill: Self.teal, stroke: stroke, strokeWidth: 3)
+            let one = try renderer.render(scene: Scene(overlays: [.multiPolygon(multi)]), camera: Self.camera)
+            let parts = try renderer.render(scene: Scene(overlays: set.polygons.indices.map { .polygon(multi.part($0)) }),
+                                            camera: Self.camera)
+            // Fills first and outlines over them in both; the parts' outlines are drawn after each
+            // part's fill, so they match where the parts do not touch (they do not here).
+            #expect(maxDifference(one, parts) <= 1, "stroke \(String(describing: stroke))")
+            #expect(try pixel(one, 47.375, 8.52) == (0x10, 0x70, 0x70))   // inside a square
+            #expect(try pixel(one, 47.378, 8.56) == (255, 255, 255))      // in the hole
+            #expect(try pixel(one, 47.3745, 8.56) == (0x10, 0x70, 0x70))  // between hole and rim
+            #expect(try pixel(one, 47.366, 8.5573) == (0x10, 0x70, 0x70)) // the triangle's centroid
+            #expect(try pixel(one, 47.368, 8.54) == (255, 255, 255))      // between the shapes
+        }
+    }
+
+    /// One overlay is blended once where its parts overlap, as a polygon whose rings overlap
+    /// itself would be; two `Polygon`s blend twice.
+    @Test func overlappingTranslucentPartsAreBlendedOnce() throws {
+        let renderer = try MapRenderer()
+        let half = Color(rgb: 0x0000FF, alpha: 0x80)
+        let set = PolygonSet([PolygonRings(exterior: try Self.square(47.37, 8.53, 0.004)),
+                              PolygonRings(exterior: try Self.square(47.372, 8.54, 0.004))])
+        let one = try renderer.render(scene: Scene(overlays: [.multiPolygon(MultiPolygon(polygons: set, fill: half))]),
+                                      camera: Self.camera)
+        let alone = try pixel(one, 47.367, 8.525)
+        let overlap = try pixel(one, 47.371, 8.535)
+        // 0x80 of blue over white: 255 − 128 = 127 (±1 for rounding), once in the overlap too.
+        #expect(abs(alone.0 - 127) <= 1 && alone.2 == 255)
+        #expect(overlap == alone)
+        let two = try renderer.render(scene: Scene(overlays: [.polygon(MultiPolygon(polygons: set, fill: half).part(0)),
+                                                              .polygon(MultiPolygon(polygons: set, fill: half).part(1))]),
+                                      camera: Self.camera)
+        #expect(abs(try pixel(two, 47.371, 8.535).0 - 63) <= 1)
+    }
+
+    /// Three parallel lines, apart: dashed (each line's pattern starts at its own first point),
+    /// cased, 6 px wide.
+    static func lines() throws -> PathSet {
+        PathSet(try (0 ..< 3).map { i in
+            try GeoPath(coordinates: [LatLng(lat: 47.36 + Double(i) * 0.006, lon: 8.52 + Double(i) * 0.004),
+                                      LatLng(lat: 47.36 + Double(i) * 0.006, lon: 8.56)])
+        })
+    }
+
+    @Test(arguments: [0, 4]) func aMultiPolylineDrawsWhatItsLinesDraw(samples: Int) throws {
+        let renderer = try MapRenderer(samples: samples)
+        let set = try Self.lines()
+        var style = LineStyle(width: .pixels(6), color: Self.teal, cap: .butt, dash: [12, 12], casingColor: Self.orange,
+                              casingWidth: 2)
+        for dashed in [true, false] {
+            if !dashed { style.dash = [] }
+            let multi = MultiPolyline(paths: set, style: style)
+            let one = try renderer.render(scene: Scene(overlays: [.multiPolyline(multi)]), camera: Self.camera)
+            let parts = try renderer.render(scene: Scene(overlays: set.paths.indices.map { .polyline(multi.part($0)) }),
+                                            camera: Self.camera)
+            #expect(maxDifference(one, parts) <= 1, "dashed \(dashed)")
+        }
+        // Each line's dashes start at its first point: 6 px along the second line (which starts
+        // further east than the first) is a dash, 18 px along is a gap between dashes (the casing
+        // runs on under the gaps: casings are not dashed).
+        style.dash = [12, 12]
+        let image = try renderer.render(scene: Scene(overlays: [.multiPolyline(MultiPolyline(paths: set, style: style))]),
+                                        camera: Self.camera)
+        let start = try #require(Self.camera.project(LatLng(lat: 47.366, lon: 8.524)))
+        let dash = image.pixel(x: Int(start.x + 6), y: Int(start.y)), gap = image.pixel(x: Int(start.x + 18), y: Int(start.y))
+        #expect(dash.map { [$0.r, $0.g, $0.b] } == [0x10, 0x70, 0x70])
+        #expect(gap.map { [$0.r, $0.g, $0.b] } == [0xE0, 0x70, 0x00])
+    }
+
+    /// Where two lines of one set cross, both casings lie under both lines (every casing is
+    /// drawn first, as a street map's), where two cased `Polyline`s put the second's casing over
+    /// the first line.
+    @Test func crossingLinesOfOneSetShareTheirCasings() throws {
+        let renderer = try MapRenderer()
+        let set = PathSet([try GeoPath(coordinates: [LatLng(lat: 47.37, lon: 8.52), LatLng(lat: 47.37, lon: 8.56)]),
+                           try GeoPath(coordinates: [LatLng(lat: 47.36, lon: 8.54), LatLng(lat: 47.38, lon: 8.54)])])
+        let style = LineStyle(width: .pixels(8), color: Self.teal, casingColor: Self.orange, casingWidth: 3)
+        let multi = MultiPolyline(paths: set, style: style)
+        let one = try renderer.render(scene: Scene(overlays: [.multiPolyline(multi)]), camera: Self.camera)
+        let two = try renderer.render(scene: Scene(overlays: [.polyline(multi.part(0)), .polyline(multi.part(1))]),
+                                      camera: Self.camera)
+        // 5 px east of the crossing, on the first (east–west) line: inside the second line's casing.
+        let c = try #require(Self.camera.project(LatLng(lat: 47.37, lon: 8.54)))
+        let a = one.pixel(x: Int(c.x) + 5, y: Int(c.y)), b = two.pixel(x: Int(c.x) + 5, y: Int(c.y))
+        #expect(a.map { [$0.r, $0.g, $0.b] } == [0x10, 0x70, 0x70])
+        #expect(b.map { [$0.r, $0.g, $0.b] } == [0xE0, 0x70, 0x00])
+    }
+}

@@ -1,0 +1,113 @@
+import GeoKit
+import MapCamera
+@testable import MapRender
+import MapScene
+import Testing
+
+/// How the planner handles `MultiPolygon` and `MultiPolyline`: one mesh per set, kept while the
+/// set lives, culled as a whole, and planned part by part where one mesh would not do.
+@Suite struct MultiShapePlanTests {
+    static let camera = Camera(center: LatLng(lat: 46, lon: 7), zoom: 14, size: ScreenSize(width: 400, height: 400))
+
+    /// `n` squares of 0.0001° (about 11 × 15 m) around `lat`, `lon`, 40 m apart.
+    static func squares(_ n: Int, lat: Double = 46, lon: Double = 7) throws -> [PolygonRings] {
+        try (0 ..< n).map { i in
+            let a = lat + Double(i % 10) * 0.0004 - 0.002, b = lon + Double(i / 10) * 0.0006 - 0.003
+            return PolygonRings(exterior: try GeoPath(coordinates: [LatLng(lat: a, lon: b), LatLng(lat: a, lon: b + 0.0002),
+                                                                    LatLng(lat: a + 0.0001, lon: b + 0.0002),
+                                                                    LatLng(lat: a + 0.0001, lon: b)]))
+        }
+    }
+
+    @Test func aSetIsOneCommandWhoseMeshIsKeptWhileTheSetLives() throws {
+        let planner = RenderPlanner()
+        let set = PolygonSet(try Self.squares(60))
+        let scene = Scene(overlays: [.multiPolygon(MultiPolygon(polygons: set, fill: Color(rgb: 0x336699)))])
+        let plan = planner.plan(scene, camera: Self.camera)
+        #expect(plan.commands.count == 1)
+        let mesh = plan.commands[0].mesh
+        // Each square: 2 interior triangles, then a fringe quad (2 triangles) per edge; every
+        // interior before every fringe.
+        #expect(mesh.triangleCount == 60 * (2 + 8) && mesh.fringeStart == 60 * 2 * 3)
+        #expect(planner.statistics.misses == 1)
+        // A pan and a zoom within the half-level bucket: the same mesh, nothing tessellated.
+        var moved = Self.camera
+        moved.center = LatLng(lat: 46.001, lon: 7.001)
+        moved.zoom = 14.3
+        let again = planner.plan(scene, camera: moved)
+        #expect(again.commands.count == 1 && again.commands[0].mesh === mesh)
+        #expect(planner.statistics.misses == 1)
+        // A new set of the same polygons is new geometry.
+        let other = Scene(overlays: [.multiPolygon(MultiPolygon(polygons: PolygonSet(set.polygons), fill: Color(rgb: 0x336699)))])
+        #expect(planner.plan(other, camera: Self.camera).commands[0].mesh !== mesh)
+    }
+
+    @Test func aSetIsTheTrianglesOfItsParts() throws {
+        // The same squares as 60 Polygons: batched into one command with the same triangles.
+        let rings = try Self.squares(60)
+        let fill = Color(rgb: 0x336699)
+        let parts = RenderPlanner().plan(Scene(overlays: rings.map { .polygon(Polygon(exterior: $0.exterior, fill: fill)) }),
+                                         camera: Self.camera)
+        let one = RenderPlanner().plan(Scene(overlays: [.multiPolygon(MultiPolygon(polygons: PolygonSet(rings), fill: fill))]),
+                                       camera: Self.camera)
+        #expect(parts.commands.count == 1 && one.commands.count == 1)
+        func positions(_ c: DrawCommand) -> [[Double]] {
+            c.mesh.indices.map { i in
+                let k = Int(i) * 6
+                return [((Double(c.mesh.vertices[k]) + c.origin.x) * 1e7).rounded(), ((Double(c.mesh.vertices[k + 1]) + c.origin.y) * 1e7).rounded(),
+                        Double(c.mesh.vertices[k + 2]), Double(c.mesh.vertices[k + 3]), Double(c.mesh.vertices[k + 5])]
+            }
+        }
+        #expect(positions(parts.commands[0]) == positions(one.commands[0]))
+        #expect(parts.commands[0].mesh.fringeStart == one.commands[0].mesh.fringeStart)
+    }
+
+    @Test func aSetOffScreenIsCulledAndAnOutlineIsASecondCommand() throws {
+        let set = PolygonSet(try Self.squares(10, lat: 47, lon: 8))
+        let planner = RenderPlanner()
+        let far = MultiPolygon(polygons: set, fill: Color(rgb: 0x336699), stroke: .black, strokeWidth: 2)
+        #expect(planner.plan(Scene(overlays: [.multiPolygon(far)]), camera: Self.camera).commands.isEmpty)
+        var there = Self.camera
+        there.center = LatLng(lat: 47, lon: 8)
+        let plan = planner.plan(Scene(overlays: [.multiPolygon(far)]), camera: there)
+        #expect(plan.commands.count == 2)
+        #expect(plan.commands[1].coverage == .stroke && plan.commands[1].extrudeScale == 1)
+    }
+
+    /// Parts 10⁵ px apart do not share one mesh (Float offsets from its middle would lose
+    /// precision): each is planned as a Polygon, culled on its own.
+    @Test func aSetTooLargeForOneMeshIsPlannedPartByPart() throws {
+        var rings = try Self.squares(3)
+        // One more square about 70° of longitude east: 10⁵ px away at zoom 14.
+        rings += try Self.squares(1, lat: 46, lon: 77)
+        let fill = Color(rgb: 0x336699)
+        let plan = RenderPlanner().plan(Scene(overlays: [.multiPolygon(MultiPolygon(polygons: PolygonSet(rings), fill: fill))]),
+                                        camera: Self.camera)
+        // The three near squares (batched into one command); the far one culled.
+        #expect(plan.commands.count == 1 && plan.commands[0].mesh.triangleCount == 3 * 10)
+    }
+
+    @Test func linesOfASetShareOneMeshAndItsDashesStartAtEachLine() throws {
+        let paths = PathSet(try (0 ..< 5).map { i in
+            try GeoPath(coordinates: [LatLng(lat: 45.999 + Double(i) * 0.0005, lon: 6.995), LatLng(lat: 45.999 + Double(i) * 0.0005, lon: 7.005)])
+        })
+        var style = LineStyle(width: .pixels(4), color: Color(rgb: 0x336699), cap: .butt, dash: [2, 1], casingColor: .white)
+        style.dashUnit = .lineWidths
+        let planner = RenderPlanner()
+        let plan = planner.plan(Scene(overlays: [.multiPolyline(MultiPolyline(paths: paths, style: style))]), camera: Self.camera)
+        // The casing and the line, one mesh.
+        #expect(plan.commands.count == 2 && plan.commands[0].mesh === plan.commands[1].mesh)
+        #expect(plan.commands[0].extrudeScale == 3 && plan.commands[1].extrudeScale == 2)
+        // Dashes in line widths: 8 px on, 4 off.
+        #expect(plan.commands[1].dash == [8, 4] && plan.commands[0].dash.isEmpty)
+        // Each line's distance along starts at 0 at its first point: five vertices at distance 0
+        // on the centre line (a butt-capped straight line: each end's two edge vertices).
+        let m = plan.commands[1].mesh
+        let starts = stride(from: 0, to: m.vertices.count, by: 6).filter { m.vertices[$0 + 4] == 0 }.count
+        #expect(starts == 5 * 2)
+        // In metres: drawn on the ground, as a Polyline's.
+        style.width = .meters(10)
+        let metres = planner.plan(Scene(overlays: [.multiPolyline(MultiPolyline(paths: paths, style: style))]), camera: Self.camera)
+        #expect(!metres.commands.isEmpty && metres.commands.allSatisfy { $0.widthOnGround })
+    }
+}
