@@ -109,3 +109,67 @@ public struct MultiPolyline: Sendable {
         return l
     }
 }
+
+extension Overlay {
+    /// The overlays with each run of at least `minimumRun` consecutive alike `Polygon`s, or
+    /// `Polyline`s, replaced by one `MultiPolygon` or `MultiPolyline` that draws the same pixels:
+    /// only shapes whose look does not depend on being drawn one by one are merged — opaque
+    /// polygons without an outline (or with one of no width; an outline drawn after each fill
+    /// would be half covered by the next fill where two touch), opaque lines without casing, fade or times (a casing
+    /// drawn under each line would cross the line before it; translucent shapes blend where they
+    /// overlap; times are what a pick on a line reports). Order is kept. Meant for large
+    /// GeoJSON files: 20 000 buildings plan in a fraction of a millisecond instead of ~20 ms;
+    /// a pick reports the set and the part hit (`Pick.part`).
+    public static func mergingAlikeRuns(_ overlays: [Overlay], minimumRun: Int = 64) -> [Overlay] {
+        func polygonKey(_ o: Overlay) -> Polygon? {
+            // (An outline of no width draws nothing.)
+            guard case .polygon(let p) = o, p.stroke == nil || !(p.strokeWidth > 0), p.fill.a == 255 else { return nil }
+            return p
+        }
+        func lineKey(_ o: Overlay) -> Polyline? {
+            guard case .polyline(let l) = o, l.style.casingColor == nil, l.style.color.a == 255, !(l.style.fade > 0),
+                  l.times == nil, l.alongOffset == 0 else { return nil }
+            return l
+        }
+        func alike(_ a: Polygon, _ b: Polygon) -> Bool {
+            a.fill == b.fill && a.zIndex == b.zIndex && a.worldCopies == b.worldCopies
+        }
+        func alike(_ a: Polyline, _ b: Polyline) -> Bool {
+            a.style == b.style && a.geodesic == b.geodesic && a.zIndex == b.zIndex && a.worldCopies == b.worldCopies
+        }
+        var out: [Overlay] = []
+        out.reserveCapacity(overlays.count)
+        var i = 0
+        while i < overlays.count {
+            if let first = polygonKey(overlays[i]) {
+                var j = i + 1
+                while j < overlays.count, let p = polygonKey(overlays[j]), alike(first, p) { j += 1 }
+                if j - i >= minimumRun {
+                    let rings = overlays[i ..< j].compactMap { polygonKey($0).map { PolygonRings(exterior: $0.exterior, holes: $0.holes) } }
+                    var m = MultiPolygon(polygons: PolygonSet(rings), fill: first.fill, zIndex: first.zIndex)
+                    m.worldCopies = first.worldCopies
+                    out.append(.multiPolygon(m))
+                } else {
+                    out += overlays[i ..< j]
+                }
+                i = j
+            } else if let first = lineKey(overlays[i]) {
+                var j = i + 1
+                while j < overlays.count, let l = lineKey(overlays[j]), alike(first, l) { j += 1 }
+                if j - i >= minimumRun {
+                    let paths = overlays[i ..< j].compactMap { lineKey($0)?.path }
+                    var m = MultiPolyline(paths: PathSet(paths), style: first.style, geodesic: first.geodesic, zIndex: first.zIndex)
+                    m.worldCopies = first.worldCopies
+                    out.append(.multiPolyline(m))
+                } else {
+                    out += overlays[i ..< j]
+                }
+                i = j
+            } else {
+                out.append(overlays[i])
+                i += 1
+            }
+        }
+        return out
+    }
+}

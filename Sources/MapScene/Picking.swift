@@ -31,6 +31,8 @@ public struct Pick: Sendable, Equatable {
     public var label: String?
     /// Clusters: how many markers the cluster holds, and the zoom at which it splits.
     public var count: Int?, expansionZoom: Int?
+    /// A `MultiPolygon`'s or `MultiPolyline`'s part hit (an index into its set), nil for others.
+    public var part: Int?
 
     public init(kind: Kind, overlay: Int, position: LatLng, screenDistance: Double, segment: Int? = nil,
                 distanceAlong: Double? = nil, time: Double? = nil, label: String? = nil,
@@ -207,15 +209,19 @@ public final class Picker {
             // The nearest of its lines, reported as the set.
             var best: Pick?
             for j in set.paths.paths.indices {
-                if let p = hit(.polyline(set.part(j)), index: i, at: s, camera: camera, copy: k, tolerance: tolerance),
-                   p.screenDistance < (best?.screenDistance ?? .infinity) { best = p }
+                if var p = hit(.polyline(set.part(j)), index: i, at: s, camera: camera, copy: k, tolerance: tolerance),
+                   p.screenDistance < (best?.screenDistance ?? .infinity) {
+                    p.part = j
+                    best = p
+                }
             }
             return best
         case .multiPolygon(let set):
             var best: Pick?
             for j in set.polygons.polygons.indices {
-                if let p = hit(.polygon(set.part(j)), index: i, at: s, camera: camera, copy: k, tolerance: tolerance),
+                if var p = hit(.polygon(set.part(j)), index: i, at: s, camera: camera, copy: k, tolerance: tolerance),
                    p.screenDistance < (best?.screenDistance ?? .infinity) {
+                    p.part = j
                     best = p
                     if p.screenDistance == 0 { break }
                 }

@@ -516,13 +516,17 @@ public struct SceneLoader {
             if !clustered, s.clusterRadius != nil || s.clusterMaxZoom != nil || s.clusterColor != nil {
                 throw SceneLoadError(at("cluster"), "clusterRadius, clusterMaxZoom and clusterColor need \"cluster\": true")
             }
+            var drawn: [Overlay] = []
             for spec in specs {
                 let built = try overlay(spec, index: i, tilt: tilt)
                 for o in built.overlays {
-                    if clustered, case .marker(let m) = o { points.append(m) } else { out.overlays.append(o) }
+                    if clustered, case .marker(let m) = o { points.append(m) } else { drawn.append(o) }
                 }
                 out.fitPoints += built.fitPoints
             }
+            // Thousands of alike opaque shapes (a file of building footprints) as one overlay each
+            // way, drawn the same (see `Overlay.mergingAlikeRuns`).
+            out.overlays += Overlay.mergingAlikeRuns(drawn)
             if clustered {
                 let colour = try color(s.clusterColor, at("clusterColor")) ?? Color(rgb: 0x1F6FEB)
                 let c = try wrap(at("")) { () throws(SceneError) in

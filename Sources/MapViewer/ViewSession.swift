@@ -389,10 +389,10 @@ public final class ViewSession: @unchecked Sendable {
         var s = scene(at: t)
         s.camera = cam
         if let h = hover, h.overlay < s.overlays.count, h != selection {
-            s.overlays += Self.highlight(s.overlays[h.overlay], camera: cam)
+            s.overlays += Self.highlight(s.overlays[h.overlay], part: h.part, camera: cam)
         }
         if let sel = selection, sel.overlay < s.overlays.count {
-            s.overlays += Self.highlight(s.overlays[sel.overlay], camera: cam)
+            s.overlays += Self.highlight(s.overlays[sel.overlay], part: sel.part, camera: cam)
             let a = Self.smartWrap(sel.position, from: selectionWrap, camera: cam)
             selectionWrap = a
             s.callouts.append(Callout(position: LatLng(lat: sel.position.lat, lon: a.lon), lines: Self.calloutLines(sel),
@@ -469,8 +469,16 @@ public final class ViewSession: @unchecked Sendable {
     }
 
     /// A glow under a picked or hovered overlay.
-    static func highlight(_ o: Overlay, camera: Camera) -> [Overlay] {
+    static func highlight(_ o: Overlay, part: Int? = nil, camera: Camera) -> [Overlay] {
         let glow = Color(rgb: 0xFFD33D, alpha: 0xB0)
+        // A set's part picked: that polygon or line alone, at the set's z-index.
+        switch o {
+        case .multiPolygon(let set) where part.map(set.polygons.polygons.indices.contains) == true:
+            return highlight(.polygon(set.part(part!)), camera: camera)
+        case .multiPolyline(let set) where part.map(set.paths.paths.indices.contains) == true:
+            return highlight(.polyline(set.part(part!)), camera: camera)
+        default: break
+        }
         switch o {
         case .polyline(let l):
             var style = l.style

@@ -18,10 +18,10 @@ import Testing
         let overlays: [Overlay] = [.marker(try Marker(position: LatLng(lat: 45.99, lon: 6.99))),
                                    .multiPolygon(MultiPolygon(polygons: set))]
         let picker = Picker()
-        for centre in [LatLng(lat: 45.9965, lon: 6.995), LatLng(lat: 46.0025, lon: 7.004)] {
+        for (part, centre) in [LatLng(lat: 45.9965, lon: 6.995), LatLng(lat: 46.0025, lon: 7.004)].enumerated() {
             let s = try #require(Self.camera.project(centre))
             let pick = try #require(picker.pick(overlays, at: s, camera: Self.camera))
-            #expect(pick.kind == .polygon && pick.overlay == 1 && pick.screenDistance == 0)
+            #expect(pick.kind == .polygon && pick.overlay == 1 && pick.screenDistance == 0 && pick.part == part)
         }
         // Between the parts: nothing within the tolerance.
         let between = try #require(Self.camera.project(LatLng(lat: 46.0, lon: 7.0)))
@@ -35,10 +35,59 @@ import Testing
         let picker = Picker()
         let on = try #require(Self.camera.project(LatLng(lat: 46.002, lon: 7.0)))
         let pick = try #require(picker.pick([.multiPolyline(line)], at: ScreenPoint(x: on.x, y: on.y + 3), camera: Self.camera))
-        #expect(pick.kind == .route && pick.overlay == 0)
+        #expect(pick.kind == .route && pick.overlay == 0 && pick.part == 1)
         // 3 px off the centre line (the distance a route's pick reports; its half width widens the
         // tolerance).
         #expect(abs(pick.screenDistance - 3) < 1e-6)
         #expect(abs(pick.position.lat - 46.002) < 1e-5)
     }
+
+    func polygon(_ i: Int, fill: Color = Color(rgb: 0x8A6D3B), stroke: Color? = nil) throws -> Overlay {
+        .polygon(Polygon(exterior: try square(46 + Double(i) * 0.002, 7), fill: fill, stroke: stroke))
+    }
+
+    func line(_ i: Int, _ style: LineStyle) throws -> Overlay {
+        .polyline(Polyline(path: try GeoPath(coordinates: [LatLng(lat: 46 + Double(i) * 0.001, lon: 7), LatLng(lat: 46 + Double(i) * 0.001, lon: 7.01)]),
+                           style: style))
+    }
+
+    func kinds(_ overlays: [Overlay]) -> [String] {
+        overlays.map { o in
+            switch o {
+            case .polygon: "polygon"
+            case .polyline: "line"
+            case .multiPolygon(let m): "polygons\(m.polygons.polygons.count)"
+            case .multiPolyline(let m): "lines\(m.paths.paths.count)"
+            default: "other"
+            }
+        }
+    }
+
+    /// Only shapes that draw the same one by one and together are merged, in runs, in order.
+    @Test func alikeOpaqueRunsAreMergedAndNothingElse() throws {
+        let brown = Color(rgb: 0x8A6D3B)
+        var overlays: [Overlay] = try (0 ..< 5).map { try polygon($0) }
+        overlays.append(.marker(try Marker(position: LatLng(lat: 46, lon: 7))))
+        overlays += try (0 ..< 2).map { try polygon($0) }                              // a run too short
+        overlays += try (0 ..< 4).map { try polygon($0, fill: Color(rgb: 0x8A6D3B, alpha: 0x80)) } // translucent
+        overlays += try (0 ..< 4).map { try polygon($0, fill: brown, stroke: .black) }  // outlined
+        overlays += try (0 ..< 3).map { try polygon($0, fill: Color(rgb: 0x123456)) }  // another colour
+        let solid = LineStyle(width: .pixels(3), color: Color(rgb: 0x1F6FEB))
+        overlays += try (0 ..< 4).map { try line($0, solid) }
+        var cased = solid
+        cased.casingColor = .white
+        overlays += try (0 ..< 4).map { try line($0, cased) }
+        let merged = Overlay.mergingAlikeRuns(overlays, minimumRun: 3)
+        #expect(kinds(merged) == ["polygons5", "other", "polygon", "polygon"] + Array(repeating: "polygon", count: 8)
+                    + ["polygons3", "lines4"] + Array(repeating: "line", count: 4))
+        // The merged set keeps the parts' order and geometry.
+        guard case .multiPolygon(let m) = merged[0], case .polygon(let p3) = overlays[3] else { Issue.record("kinds"); return }
+        #expect(m.polygons.polygons[3].exterior === p3.exterior && m.fill == brown)
+        // Timed lines keep their times for picks; by default runs under 64 are left alone.
+        var timed = try (0 ..< 4).map { try line($0, solid) }
+        for k in timed.indices { if case .polyline(var l) = timed[k] { l.times = [0, 1]; timed[k] = .polyline(l) } }
+        #expect(kinds(Overlay.mergingAlikeRuns(timed, minimumRun: 3)) == Array(repeating: "line", count: 4))
+        #expect(kinds(Overlay.mergingAlikeRuns(overlays)) == kinds(overlays))
+    }
 }
+

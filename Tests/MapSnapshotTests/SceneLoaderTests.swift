@@ -109,6 +109,35 @@ import Testing
         #expect(m.position == LatLng(lat: 3, lon: 2))
     }
 
+    /// A GeoJSON file of many alike opaque polygons (building footprints) is one MultiPolygon, in
+    /// the file's order; fewer than 64, or translucent ones, stay Polygons.
+    @Test func manyAlikeGeoJSONPolygonsBecomeOneOverlay() throws {
+        func collection(_ n: Int, opacity: Double) -> String {
+            let features = (0 ..< n).map { i in
+                let x = Double(i % 20) * 0.01, y = Double(i / 20) * 0.01
+                return """
+                    {"type": "Feature", "properties": {"fill": "#8a6d3b", "fill-opacity": \(opacity), "stroke-width": 0},
+                     "geometry": {"type": "Polygon", "coordinates": [[[\(x), \(y)], [\(x + 0.005), \(y)], [\(x + 0.005), \(y + 0.005)], [\(x), \(y)]]]}}
+                    """
+            }
+            return #"{"type": "FeatureCollection", "features": ["# + features.joined(separator: ",") + "]}"
+        }
+        func overlays(_ n: Int, opacity: Double = 1) throws -> [Overlay] {
+            try loader.snapshot(from: doc(#"{"camera": {"center": [0.05, 0.05], "zoom": 10}, "overlays": [{"type": "geojson", "data": "#
+                                          + collection(n, opacity: opacity) + "}]}")).overlays
+        }
+        let many = try overlays(100)
+        #expect(many.count == 1)
+        guard case .multiPolygon(let m) = many.first else { Issue.record("\(many)"); return }
+        #expect(m.polygons.polygons.count == 100 && m.fill == Color(rgb: 0x8A6D3B) && m.stroke == nil)
+        // The file's order: the 21st feature is the first of the second row (its southern edge,
+        // the largest map y, at 0.01°).
+        let second = try #require(m.polygons.polygons[20].exterior.bounds)
+        #expect(abs(second.maxY - MapPoint(LatLng(lat: 0.01, lon: 0)).y) < 1e-12 && abs(second.minX - 0.5) < 1e-12)
+        #expect(try overlays(63).allSatisfy { if case .polygon = $0 { true } else { false } })
+        #expect(try overlays(100, opacity: 0.5).count == 100)
+    }
+
     /// A marker's `size` is its scale; a geojson Point's `marker-size` names one (simplestyle).
     @Test func markerSizes() throws {
         let s = try loader.snapshot(from: doc("""
