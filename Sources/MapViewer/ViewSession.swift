@@ -40,6 +40,7 @@ public enum ViewerReport: Sendable, Equatable {
         case .pick(let p):
             guard let p else { return #"{"pick": null}"# }
             var fields = [#""kind": "\#(p.kind.rawValue)""#, #""overlay": \#(p.overlay)"#]
+            if let part = p.part { fields.append(#""part": \#(part)"#) }
             if let s = p.segment { fields.append(#""segment": \#(s)"#) }
             if let d = p.distanceAlong { fields.append(#""distanceAlong": \#(ViewSession.number(d, 3))"#) }
             fields.append(#""lat": \#(ViewSession.number(p.position.lat, 8))"#)

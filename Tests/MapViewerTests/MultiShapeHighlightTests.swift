@@ -29,4 +29,11 @@ import Testing
         }
         #expect(l.path === rings[1].exterior && l.style.width == .pixels(11))
     }
+
+    @Test func aLoggedPickNamesThePart() {
+        var pick = Pick(kind: .polygon, overlay: 0, position: LatLng(lat: 48.8593, lon: 2.36523), screenDistance: 0)
+        #expect(!ViewerReport.pick(pick).jsonLine.contains("part"))
+        pick.part = 4150
+        #expect(ViewerReport.pick(pick).jsonLine == #"{"pick": {"kind": "polygon", "overlay": 0, "part": 4150, "lat": 48.8593, "lon": 2.36523}}"#)
+    }
 }
