@@ -206,9 +206,11 @@ public final class Picker {
             guard d <= tolerance else { return nil }
             return Pick(kind: .polygon, overlay: i, position: g, screenDistance: d)
         case .multiPolyline(let set):
-            // The nearest of its lines, reported as the set.
+            // The nearest of its lines, reported as the set (and the line).
+            let near = Self.candidates(set.paths.paths.map(\.bounds), near: s, camera: camera,
+                                       margin: tolerance + Self.halfWidth(set.style.width, camera) + 2)
             var best: Pick?
-            for j in set.paths.paths.indices {
+            for j in set.paths.paths.indices where near?(j) ?? true {
                 if var p = hit(.polyline(set.part(j)), index: i, at: s, camera: camera, copy: k, tolerance: tolerance),
                    p.screenDistance < (best?.screenDistance ?? .infinity) {
                     p.part = j
@@ -217,8 +219,10 @@ public final class Picker {
             }
             return best
         case .multiPolygon(let set):
+            let near = Self.candidates(set.polygons.polygons.map(\.exterior.bounds), near: s, camera: camera,
+                                       margin: tolerance + set.strokeWidth / 2 + 2)
             var best: Pick?
-            for j in set.polygons.polygons.indices {
+            for j in set.polygons.polygons.indices where near?(j) ?? true {
                 if var p = hit(.polygon(set.part(j)), index: i, at: s, camera: camera, copy: k, tolerance: tolerance),
                    p.screenDistance < (best?.screenDistance ?? .infinity) {
                     p.part = j
@@ -237,6 +241,32 @@ public final class Picker {
             return Pick(kind: .column, overlay: i, position: col.position, screenDistance: d)
         case .sprite, .extrusion, .arc, .image:
             return nil
+        }
+    }
+
+    /// Which parts of a set (by their bounds, map units) may lie within `margin` px of screen
+    /// point `s`: those whose bounds, moved by whole worlds to the pointer's copy, meet the ground
+    /// under the square of side 2·`margin` round it (the bounds of its corners' ground points: a
+    /// flat map's or a pitched one's view of the square is the quadrilateral of its corners). Nil
+    /// (every part may) when a corner is above the horizon or the square spans half a world.
+    static func candidates(_ bounds: [MapRect?], near s: ScreenPoint, camera: Camera, margin: Double) -> ((Int) -> Bool)? {
+        guard margin.isFinite, margin >= 0 else { return nil }
+        var xs: [Double] = [], ys: [Double] = []
+        for (dx, dy) in [(-1.0, -1.0), (1, -1), (1, 1), (-1, 1)] {
+            guard let m = camera.unprojectToMapPoint(ScreenPoint(x: s.x + dx * margin, y: s.y + dy * margin)),
+                  m.x.isFinite, m.y.isFinite else { return nil }
+            xs.append(m.x); ys.append(m.y)
+        }
+        let minX = xs.min()!, maxX = xs.max()!, minY = ys.min()!, maxY = ys.max()!
+        guard maxX - minX < 0.5 else { return nil }
+        let midX = (minX + maxX) / 2
+        return { j in
+            guard let b = bounds[j] else { return false }
+            // (A part a quarter of the world wide or more is always tried: its copies are the
+            // hit's business.)
+            guard b.width < 0.25 else { return true }
+            let shift = (b.mid.x - midX).rounded()
+            return b.maxX >= minX + shift && b.minX <= maxX + shift && b.maxY >= minY && b.minY <= maxY
         }
     }
 

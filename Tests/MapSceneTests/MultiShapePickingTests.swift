@@ -89,5 +89,46 @@ import Testing
         #expect(kinds(Overlay.mergingAlikeRuns(timed, minimumRun: 3)) == Array(repeating: "line", count: 4))
         #expect(kinds(Overlay.mergingAlikeRuns(overlays)) == kinds(overlays))
     }
+
+    /// Picking a set tries only the parts near the pointer: the same picks as every part tried,
+    /// flat and pitched, turned, inside parts, near their outlines and between them.
+    @Test(arguments: [(0.0, 0.0), (40.0, 60.0)]) func nearbyPartsOnlyPickTheSame(_ bearing: Double, _ pitch: Double) throws {
+        let camera = Camera(center: LatLng(lat: 46, lon: 7), zoom: 15, bearing: bearing, pitch: pitch,
+                            size: ScreenSize(width: 400, height: 400))
+        let rings = try (0 ..< 400).map { i in
+            PolygonRings(exterior: try square(45.996 + Double(i / 20) * 0.0004, 6.994 + Double(i % 20) * 0.0006))
+        }
+        let lines = PathSet(rings.map(\.exterior))
+        let sets: [Overlay] = [.multiPolygon(MultiPolygon(polygons: PolygonSet(rings), stroke: .black, strokeWidth: 3)),
+                               .multiPolyline(MultiPolyline(paths: lines, style: LineStyle(width: .pixels(5))))]
+        let picker = Picker()
+        var hits = 0
+        for set in sets {
+            for x in stride(from: 0.0, through: 400, by: 23) {
+                for y in stride(from: 0.0, through: 400, by: 19) {
+                    let s = ScreenPoint(x: x, y: y)
+                    let fast = picker.pick([set], at: s, camera: camera)
+                    // Every part tried, one by one, as the set would without its filter.
+                    var slow: Pick?
+                    let count = if case .multiPolygon = set { rings.count } else { lines.paths.count }
+                    for j in 0 ..< count {
+                        let part: Overlay = switch set {
+                        case .multiPolygon(let m): .polygon(m.part(j))
+                        case .multiPolyline(let m): .polyline(m.part(j))
+                        default: set
+                        }
+                        if var p = picker.pick([part], at: s, camera: camera), p.screenDistance < (slow?.screenDistance ?? .infinity) {
+                            p.part = j
+                            slow = p
+                            if p.screenDistance == 0, case .multiPolygon = set { break }
+                        }
+                    }
+                    #expect(fast?.part == slow?.part && fast?.screenDistance == slow?.screenDistance, "\(x), \(y)")
+                    if fast != nil { hits += 1 }
+                }
+            }
+        }
+        #expect(hits > 100)
+    }
 }
 
