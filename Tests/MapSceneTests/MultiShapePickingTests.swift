@@ -88,6 +88,9 @@ import Testing
         for k in timed.indices { if case .polyline(var l) = timed[k] { l.times = [0, 1]; timed[k] = .polyline(l) } }
         #expect(kinds(Overlay.mergingAlikeRuns(timed, minimumRun: 3)) == Array(repeating: "line", count: 4))
         #expect(kinds(Overlay.mergingAlikeRuns(overlays)) == kinds(overlays))
+        // Long runs are cut into sets of at most `maximumSet`.
+        let many = try (0 ..< 10).map { try polygon($0) }
+        #expect(kinds(Overlay.mergingAlikeRuns(many, minimumRun: 3, maximumSet: 4)) == ["polygons4", "polygons4", "polygons2"])
     }
 
     /// Picking a set tries only the parts near the pointer: the same picks as every part tried,
