@@ -35,18 +35,28 @@ public struct AnimatedOverlay: AnimatedLayer {
         let w = width.map { max($0.value(at: t), 0) }
         let p = position?.value(at: t)
         func fade(_ color: Color) -> Color { o.map { color.withOpacity($0) } ?? color }
-        switch base {
-        case .polyline(var line):
-            if let c { line.style.color = c }
-            line.style.color = fade(line.style.color)
-            line.style.casingColor = line.style.casingColor.map(fade)
+        // A line's colour, casing, width (in its unit) and marching dashes; an area's fill, outline and its width.
+        func animate(_ style: inout LineStyle) {
+            if let c { style.color = c }
+            style.color = fade(style.color)
+            style.casingColor = style.casingColor.map(fade)
             if let w {
-                line.style.width = switch line.style.width {
+                style.width = switch style.width {
                 case .pixels: .pixels(w)
                 case .meters: .meters(w)
                 }
             }
-            if dashSpeed != 0, dashSpeed.isFinite, t.isFinite { line.style.dashOffset += dashSpeed * t }
+            if dashSpeed != 0, dashSpeed.isFinite, t.isFinite { style.dashOffset += dashSpeed * t }
+        }
+        func animate(fill: inout Color, stroke: inout Color?, width: inout Double) {
+            if let c { fill = c }
+            fill = fade(fill)
+            stroke = stroke.map(fade)
+            if let w { width = w }
+        }
+        switch base {
+        case .polyline(var line):
+            animate(&line.style)
             if let progress {
                 let f = min(max(progress.fraction.value(at: t), 0), 1)
                 return progress.route.pieces(from: 0, to: f * progress.route.length, style: line.style,
@@ -54,28 +64,13 @@ public struct AnimatedOverlay: AnimatedLayer {
             }
             return [.polyline(line)]
         case .polygon(var poly):
-            if let c { poly.fill = c }
-            poly.fill = fade(poly.fill)
-            poly.stroke = poly.stroke.map(fade)
-            if let w { poly.strokeWidth = w }
+            animate(fill: &poly.fill, stroke: &poly.stroke, width: &poly.strokeWidth)
             return [.polygon(poly)]
         case .multiPolyline(var set):
-            if let c { set.style.color = c }
-            set.style.color = fade(set.style.color)
-            set.style.casingColor = set.style.casingColor.map(fade)
-            if let w {
-                set.style.width = switch set.style.width {
-                case .pixels: .pixels(w)
-                case .meters: .meters(w)
-                }
-            }
-            if dashSpeed != 0, dashSpeed.isFinite, t.isFinite { set.style.dashOffset += dashSpeed * t }
+            animate(&set.style)
             return [.multiPolyline(set)]
         case .multiPolygon(var set):
-            if let c { set.fill = c }
-            set.fill = fade(set.fill)
-            set.stroke = set.stroke.map(fade)
-            if let w { set.strokeWidth = w }
+            animate(fill: &set.fill, stroke: &set.stroke, width: &set.strokeWidth)
             return [.multiPolygon(set)]
         case .circle(var circle):
             if let c { circle.fill = c }

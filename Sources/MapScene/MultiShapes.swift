@@ -143,37 +143,37 @@ extension Overlay {
         var out: [Overlay] = []
         out.reserveCapacity(overlays.count)
         var i = 0
+        // The run of shapes alike `first` from i on (`key` reads a shape that may merge), kept as
+        // it is when short, else made into sets of at most `most` by `make`.
+        func run<Shape>(_ first: Shape, _ key: (Overlay) -> Shape?, _ alike: (Shape, Shape) -> Bool,
+                        _ make: (Shape, [Shape]) -> Overlay) {
+            var shapes = [first]
+            var j = i + 1
+            while j < overlays.count, let s = key(overlays[j]), alike(first, s) { shapes.append(s); j += 1 }
+            if shapes.count >= minimumRun {
+                for start in stride(from: 0, to: shapes.count, by: most) {
+                    out.append(make(first, Array(shapes[start ..< min(shapes.count, start + most)])))
+                }
+            } else {
+                out += overlays[i ..< j]
+            }
+            i = j
+        }
         while i < overlays.count {
             if let first = polygonKey(overlays[i]) {
-                var j = i + 1
-                while j < overlays.count, let p = polygonKey(overlays[j]), alike(first, p) { j += 1 }
-                if j - i >= minimumRun {
-                    for start in stride(from: i, to: j, by: most) {
-                        let rings = overlays[start ..< min(j, start + most)].compactMap {
-                            polygonKey($0).map { PolygonRings(exterior: $0.exterior, holes: $0.holes) }
-                        }
-                        var m = MultiPolygon(polygons: PolygonSet(rings), fill: first.fill, zIndex: first.zIndex)
-                        m.worldCopies = first.worldCopies
-                        out.append(.multiPolygon(m))
-                    }
-                } else {
-                    out += overlays[i ..< j]
+                run(first, polygonKey, alike) { first, polygons in
+                    var m = MultiPolygon(polygons: PolygonSet(polygons.map { PolygonRings(exterior: $0.exterior, holes: $0.holes) }),
+                                         fill: first.fill, zIndex: first.zIndex)
+                    m.worldCopies = first.worldCopies
+                    return .multiPolygon(m)
                 }
-                i = j
             } else if let first = lineKey(overlays[i]) {
-                var j = i + 1
-                while j < overlays.count, let l = lineKey(overlays[j]), alike(first, l) { j += 1 }
-                if j - i >= minimumRun {
-                    for start in stride(from: i, to: j, by: most) {
-                        let paths = overlays[start ..< min(j, start + most)].compactMap { lineKey($0)?.path }
-                        var m = MultiPolyline(paths: PathSet(paths), style: first.style, geodesic: first.geodesic, zIndex: first.zIndex)
-                        m.worldCopies = first.worldCopies
-                        out.append(.multiPolyline(m))
-                    }
-                } else {
-                    out += overlays[i ..< j]
+                run(first, lineKey, alike) { first, lines in
+                    var m = MultiPolyline(paths: PathSet(lines.map(\.path)), style: first.style, geodesic: first.geodesic,
+                                          zIndex: first.zIndex)
+                    m.worldCopies = first.worldCopies
+                    return .multiPolyline(m)
                 }
-                i = j
             } else {
                 out.append(overlays[i])
                 i += 1

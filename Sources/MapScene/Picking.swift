@@ -209,28 +209,15 @@ public final class Picker {
             // The nearest of its lines, reported as the set (and the line).
             let near = Self.candidates(set.paths.paths.map(\.bounds), near: s, camera: camera,
                                        margin: tolerance + Self.halfWidth(set.style.width, camera) + 2)
-            var best: Pick?
-            for j in set.paths.paths.indices where near?(j) ?? true {
-                if var p = hit(.polyline(set.part(j)), index: i, at: s, camera: camera, copy: k, tolerance: tolerance),
-                   p.screenDistance < (best?.screenDistance ?? .infinity) {
-                    p.part = j
-                    best = p
-                }
+            return nearestPart(set.paths.paths.count, near: near, stopInside: false) {
+                hit(.polyline(set.part($0)), index: i, at: s, camera: camera, copy: k, tolerance: tolerance)
             }
-            return best
         case .multiPolygon(let set):
             let near = Self.candidates(set.polygons.polygons.map(\.exterior.bounds), near: s, camera: camera,
                                        margin: tolerance + set.strokeWidth / 2 + 2)
-            var best: Pick?
-            for j in set.polygons.polygons.indices where near?(j) ?? true {
-                if var p = hit(.polygon(set.part(j)), index: i, at: s, camera: camera, copy: k, tolerance: tolerance),
-                   p.screenDistance < (best?.screenDistance ?? .infinity) {
-                    p.part = j
-                    best = p
-                    if p.screenDistance == 0 { break }
-                }
+            return nearestPart(set.polygons.polygons.count, near: near, stopInside: true) {
+                hit(.polygon(set.part($0)), index: i, at: s, camera: camera, copy: k, tolerance: tolerance)
             }
-            return best
         case .column(let col):
             guard let base = project(col.position, height: col.base),
                   let top = project(col.position, height: col.base + col.height) else { return nil }
@@ -242,6 +229,20 @@ public final class Picker {
         case .sprite, .extrusion, .arc, .image:
             return nil
         }
+    }
+
+    /// The nearest of a set's `count` parts that `hit` hits (trying only those `near` lets, all
+    /// when it is nil), with `Pick.part` set; with `stopInside`, the first hit inside an area
+    /// (distance 0) ends the search.
+    private func nearestPart(_ count: Int, near: ((Int) -> Bool)?, stopInside: Bool, _ hit: (Int) -> Pick?) -> Pick? {
+        var best: Pick?
+        for j in 0 ..< count where near?(j) ?? true {
+            guard var p = hit(j), p.screenDistance < (best?.screenDistance ?? .infinity) else { continue }
+            p.part = j
+            best = p
+            if stopInside, p.screenDistance == 0 { break }
+        }
+        return best
     }
 
     /// Which parts of a set (by their bounds, map units) may lie within `margin` px of screen

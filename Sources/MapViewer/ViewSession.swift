@@ -480,14 +480,18 @@ public final class ViewSession: @unchecked Sendable {
             return highlight(.polyline(set.part(part!)), camera: camera)
         default: break
         }
-        switch o {
-        case .polyline(let l):
-            var style = l.style
-            style.width = .pixels(Picker.halfWidth(l.style.width, camera) * 2 + 8)
+        // A line's glow: 4 px wider each side, solid, uncased.
+        func glowing(_ line: LineStyle) -> LineStyle {
+            var style = line
+            style.width = .pixels(Picker.halfWidth(line.width, camera) * 2 + 8)
             style.color = glow
             style.dash = []
             style.casingColor = nil
-            var h = Polyline(path: l.path, style: style, geodesic: l.geodesic, zIndex: o.effectiveZIndex - 1)
+            return style
+        }
+        switch o {
+        case .polyline(let l):
+            var h = Polyline(path: l.path, style: glowing(l.style), geodesic: l.geodesic, zIndex: o.effectiveZIndex - 1)
             h.alongOffset = l.alongOffset
             return [.polyline(h)]
         case .marker(let m):
@@ -503,12 +507,8 @@ public final class ViewSession: @unchecked Sendable {
                             zIndex: o.effectiveZIndex + 1)
             return [.polygon(h)]
         case .multiPolyline(let l):
-            var style = l.style
-            style.width = .pixels(Picker.halfWidth(l.style.width, camera) * 2 + 8)
-            style.color = glow
-            style.dash = []
-            style.casingColor = nil
-            return [.multiPolyline(MultiPolyline(paths: l.paths, style: style, geodesic: l.geodesic, zIndex: o.effectiveZIndex - 1))]
+            return [.multiPolyline(MultiPolyline(paths: l.paths, style: glowing(l.style), geodesic: l.geodesic,
+                                                 zIndex: o.effectiveZIndex - 1))]
         case .multiPolygon(let p):
             return [.multiPolygon(MultiPolygon(polygons: p.polygons, fill: .transparent, stroke: glow, strokeWidth: p.strokeWidth + 4,
                                                zIndex: o.effectiveZIndex + 1))]
