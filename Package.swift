@@ -78,7 +78,8 @@ let package = Package(
 
         // The live map: a session (gestures, compass, picking, measuring, followed files) and its SDL2 window.
         .target(name: "MapViewer", dependencies: [
-            "GeoKit", "MapCamera", "MapFormats", "MapGestures", "MapScene", "MapMotion", "MapSnapshot", "MapImage", "Canvas2D", "CSDL2",
+            "GeoKit", "MapCamera", "MapFormats", "MapGestures", "MapScene", "MapMotion", "MapRender", "MapSnapshot", "MapImage", "Canvas2D",
+            "CSDL2",
         ]),
 
         // The map server: static maps (Google and Mapbox URL grammars, scene JSON), tiles, archives, metrics.

@@ -38,6 +38,14 @@ public final class RenderPlanner: @unchecked Sendable {
         set { lock.withLock { _columnImpostors = newValue } }
     }
 
+    /// Builds sets' meshes (`MultiPolygon`, `MultiPolyline`) off the planning thread, drawing
+    /// what was built for another zoom bucket meanwhile (see `BackgroundMeshing`); nil (the
+    /// default) builds them when planned, so every plan is exact. A live view sets it.
+    public var backgroundMeshing: BackgroundMeshing? {
+        get { lock.withLock { _background } }
+        set { lock.withLock { _background = newValue } }
+    }
+
     /// Whether the last plan drew a marker label fading in or out (`Scene.labelFade`): a live
     /// view keeps drawing frames until it is false.
     public var labelsFading: Bool { lock.withLock { fades.fading } }
@@ -60,6 +68,14 @@ public final class RenderPlanner: @unchecked Sendable {
     /// Read while planning (the lock is held), by `addColumn`.
     var _columnImpostors = true
     private var cache: [MeshKey: CacheEntry] = [:]
+    private var _background: BackgroundMeshing?
+    /// A set's slot (its fills, outlines or lines): the key of its last mesh built, whatever
+    /// the bucket, drawn while the frame's own is built in the background.
+    private struct SetSlot: Hashable {
+        var set: ObjectIdentifier
+        var part: Int
+    }
+    private var setMeshes: [SetSlot: MeshKey] = [:]
     /// Merged runs of ground meshes (`batchGround`): kept apart from the tessellation cache and
     /// its statistics (merging copies meshes, it tessellates nothing).
     private var batches: [MeshKey: CacheEntry] = [:]
@@ -83,6 +99,7 @@ public final class RenderPlanner: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         generation += 1
+        takeBackgroundMeshes()
         let view = PlanView(camera: camera)
         var commands: [DrawCommand] = []
         var labels = MarkerLabels()
@@ -246,6 +263,71 @@ public final class RenderPlanner: @unchecked Sendable {
         return (mesh, origin)
     }
 
+    private func slot(_ key: MeshKey) -> SetSlot? {
+        switch key.source {
+        case .polygonSet(let id, let part): SetSlot(set: id, part: part)
+        // (A variant's join, cap and kind, not its detail: the mesh of another width stands in.)
+        case .pathSet(let id, let variant): SetSlot(set: id, part: 2 + variant % 1000 + variant / 100_000 * 1000)
+        default: nil
+        }
+    }
+
+    /// A set's mesh (`addMultiPolygon`, `addMultiPolyline`): from the cache, else made now, or
+    /// with `backgroundMeshing` asked for in the background while the set's last mesh of
+    /// another bucket (or nil, when it has none) stands in.
+    func cachedSet(_ key: MeshKey, retain: @autoclosure () -> [AnyObject], make: @escaping @Sendable () -> (Mesh, MapPoint))
+        -> (Mesh, MapPoint)? {
+        let slot = slot(key)
+        if let e = cache[key], let m = e.mesh {
+            e.lastUsed = generation
+            stats.hits += 1
+            if let slot { setMeshes[slot] = key }
+            return (m, e.origin)
+        }
+        guard let background = _background, let slot else {
+            let made = cached(key, retain: retain(), make: make)
+            if let slot { setMeshes[slot] = key }
+            return made
+        }
+        background.request(key, retain: retain(), make: make)
+        guard let k = setMeshes[slot], let e = cache[k], let m = e.mesh else { return nil }
+        e.lastUsed = generation
+        return (m, e.origin)
+    }
+
+    /// Moves the meshes built in the background into the cache.
+    private func takeBackgroundMeshes() {
+        guard let background = _background else { return }
+        for b in background.take(generation: generation) {
+            stats.misses += 1
+            cache[b.key] = CacheEntry(mesh: b.mesh, origin: b.origin, retain: b.retain, lastUsed: generation)
+            if let slot = slot(b.key) { setMeshes[slot] = b.key }
+        }
+    }
+
+    /// Whether every `MultiPolygon` and `MultiPolyline` among `overlays` has meshes to draw at
+    /// `camera` (of its zoom bucket or, with `backgroundMeshing`, another); with
+    /// `backgroundMeshing`, starts building those missing, whole sets in view or not. Other
+    /// overlays count as ready. A live view asks before it draws a new vector tile, so that the
+    /// tile's stand-ins stay until it can be drawn at once.
+    public func setsReady(_ overlays: [Overlay], camera: Camera) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        takeBackgroundMeshes()
+        let view = PlanView(camera: camera)
+        var scratch: [DrawCommand] = []
+        var ready = true
+        for overlay in overlays {
+            switch overlay {
+            case .multiPolygon(let set): ready = addMultiPolygon(set, view, &scratch, cull: false) && ready
+            case .multiPolyline(let set): ready = addMultiPolyline(set, view, &scratch, cull: false) && ready
+            default: break
+            }
+            scratch.removeAll(keepingCapacity: true)
+        }
+        return ready
+    }
+
     /// A merged mesh from the batch cache, or made and kept (see `cached`).
     func cachedBatch(_ key: MeshKey, retain: @autoclosure () -> [AnyObject], make: () -> (Mesh, MapPoint)) -> (Mesh, MapPoint) {
         if let e = batches[key], let m = e.mesh {
@@ -265,6 +347,7 @@ public final class RenderPlanner: @unchecked Sendable {
         // (Rebuilt only when something is stale: an unchanged view keeps every entry.)
         if cache.values.contains(where: { g - $0.lastUsed >= keep }) {
             cache = cache.filter { g - $0.value.lastUsed < keep }
+            setMeshes = setMeshes.filter { cache[$0.value] != nil }
         }
         if groundImages.values.contains(where: { g - $0.lastUsed >= keep }) {
             groundImages = groundImages.filter { g - $0.value.lastUsed < keep }
@@ -608,21 +691,25 @@ public final class RenderPlanner: @unchecked Sendable {
 
     /// A `MultiPolygon`: one mesh for the fills of every polygon (interiors, then fringes, as
     /// `batchGround` merges them) and one for the outlines, each cached by the set, culled as a
-    /// whole; drawn part by part when too large for one mesh (see `setIsTooLarge`).
-    private func addMultiPolygon(_ set: MultiPolygon, _ view: PlanView, _ out: inout [DrawCommand]) {
-        guard let bounds = set.polygons.bounds else { return }
+    /// whole; drawn part by part when too large for one mesh (see `setIsTooLarge`). Returns
+    /// whether every mesh it needs was there to draw (see `cachedSet`); `cull` false plans a set
+    /// out of view too (`setsReady`).
+    @discardableResult
+    private func addMultiPolygon(_ set: MultiPolygon, _ view: PlanView, _ out: inout [DrawCommand], cull: Bool = true) -> Bool {
+        guard let bounds = set.polygons.bounds else { return true }
         let strokeHalf = set.stroke != nil && set.strokeWidth.isFinite ? max(0, set.strokeWidth) / 2 : 0
-        guard view.mayBeVisible(bounds, marginPx: strokeHalf + 2) else { return }
+        guard !cull || view.mayBeVisible(bounds, marginPx: strokeHalf + 2) else { return true }
         if setIsTooLarge(bounds, view) {
             for i in set.polygons.polygons.indices { addPolygon(set.part(i), view, &out) }
-            return
+            return true
         }
         let polygons = set.polygons
         let origin = bounds.mid
         let tolerance = view.tolerance
+        var ready = true
         if set.fill.a > 0 {
             let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 0), bucket: view.bucket, cell: nil)
-            let (mesh, o) = cached(key, retain: [polygons]) {
+            let found = cachedSet(key, retain: [polygons]) {
                 var meshes: [Mesh] = []
                 meshes.reserveCapacity(polygons.polygons.count)
                 for p in polygons.polygons {
@@ -632,13 +719,17 @@ public final class RenderPlanner: @unchecked Sendable {
                 }
                 return (Self.merge(meshes.map { ($0, 0, 0) }), origin)
             }
-            if !mesh.indices.isEmpty {
-                out.append(DrawCommand(mesh: mesh, origin: o, color: set.fill, extrudeScale: 0, coverage: .fill))
+            if let (mesh, o) = found {
+                if !mesh.indices.isEmpty {
+                    out.append(DrawCommand(mesh: mesh, origin: o, color: set.fill, extrudeScale: 0, coverage: .fill))
+                }
+            } else {
+                ready = false
             }
         }
         if let stroke = set.stroke, strokeHalf > 0 {
             let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 1), bucket: view.bucket, cell: nil)
-            let (mesh, o) = cached(key, retain: [polygons]) {
+            let found = cachedSet(key, retain: [polygons]) {
                 var b = GroundMeshBuilder(origin: origin)
                 let stroker = LineStroker(join: .miter, cap: .butt)
                 for p in polygons.polygons {
@@ -648,34 +739,42 @@ public final class RenderPlanner: @unchecked Sendable {
                 }
                 return (b.build(), origin)
             }
-            if !mesh.indices.isEmpty {
-                out.append(DrawCommand(mesh: mesh, origin: o, color: stroke, extrudeScale: strokeHalf))
+            if let (mesh, o) = found {
+                if !mesh.indices.isEmpty {
+                    out.append(DrawCommand(mesh: mesh, origin: o, color: stroke, extrudeScale: strokeHalf))
+                }
+            } else {
+                ready = false
             }
         }
+        return ready
     }
 
     /// A `MultiPolyline`: one mesh for every line, cached by the set and the style's variant,
     /// culled as a whole; drawn line by line when too large for one mesh, and when geodesic.
-    private func addMultiPolyline(_ set: MultiPolyline, _ view: PlanView, _ out: inout [DrawCommand]) {
-        guard let bounds = set.paths.bounds else { return }
+    /// Returns and `cull` as for `addMultiPolygon`.
+    @discardableResult
+    private func addMultiPolyline(_ set: MultiPolyline, _ view: PlanView, _ out: inout [DrawCommand], cull: Bool = true) -> Bool {
+        guard let bounds = set.paths.bounds else { return true }
         let style = set.style
         let halfWidth = view.pixels(style.width) / 2
-        guard halfWidth > 0, halfWidth.isFinite else { return }
+        guard halfWidth > 0, halfWidth.isFinite else { return true }
         let casing = style.casingColor != nil ? max(0, style.casingWidth.isFinite ? style.casingWidth : 0) : 0
         if set.geodesic || setIsTooLarge(bounds, view) {
             for i in set.paths.paths.indices { addPolyline(set.part(i), view, &out) }
-            return
+            return true
         }
-        guard view.mayBeVisible(bounds, marginPx: halfWidth + casing + 2) else { return }
+        guard !cull || view.mayBeVisible(bounds, marginPx: halfWidth + casing + 2) else { return true }
         let (variant, detail) = Self.lineVariant(style, geodesic: false, halfWidth: halfWidth + casing, discJoins: _discJoins)
         let paths = set.paths
         let origin = bounds.mid
         let tolerance = Self.lineTolerance(view, halfWidth: halfWidth)
         let bucketWorldSize = view.bucketWorldSize
         let discJoins = _discJoins
+        let (join, cap) = (style.join, style.cap)
         let key = MeshKey(source: .pathSet(ObjectIdentifier(paths), variant: variant), bucket: view.bucket, cell: nil)
-        let (mesh, o) = cached(key, retain: [paths]) {
-            var stroker = LineStroker(join: style.join, cap: style.cap, maxHalfWidth: pow(2, Double(detail)),
+        let found = cachedSet(key, retain: [paths]) {
+            var stroker = LineStroker(join: join, cap: cap, maxHalfWidth: pow(2, Double(detail)),
                                       unitsPerPixel: 1 / bucketWorldSize)
             stroker.discJoins = discJoins
             var b = GroundMeshBuilder(origin: origin)
@@ -686,13 +785,15 @@ public final class RenderPlanner: @unchecked Sendable {
             }
             return (b.build(), origin)
         }
-        guard !mesh.indices.isEmpty else { return }
+        guard let (mesh, o) = found else { return false }
+        guard !mesh.indices.isEmpty else { return true }
         if let casingColor = style.casingColor, casing > 0 {
             out.append(DrawCommand(mesh: mesh, origin: o, color: casingColor, extrudeScale: halfWidth + casing))
         }
         var cmd = DrawCommand(mesh: mesh, origin: o, color: style.color, extrudeScale: halfWidth)
         Self.applyDash(style, alongOffset: 0, halfWidth: halfWidth, view, to: &cmd)
         out.append(cmd)
+        return true
     }
 
     /// A polygon's rings ready to mesh: closing points dropped, clipped to `clip`, simplified to

@@ -213,8 +213,12 @@ public final class MapSnapshotter: @unchecked Sendable {
                 tileProblems += layer.problems(cover)
                 if layer.isVector {
                     let style = snapshot.vectorStyle ?? layer.vectorStyle
+                    let planner = renderer.planner
+                    let ready: (([Overlay]) -> Bool)? = planner.backgroundMeshing == nil ? nil : {
+                        planner.setsReady($0, camera: camera)
+                    }
                     let ground = layer.vectorGround(cover, zoom: camera.zoom, style: style,
-                                                    language: snapshot.placeLanguage ?? layer.language)
+                                                    language: snapshot.placeLanguage ?? layer.language, ready: ready)
                     let first = scene.basemap.count
                     if scene.basemap.isEmpty { scene.basemap = ground.overlays } else { scene.basemap += ground.overlays }
                     // Faded as one layer: each pixel once, however many of its shapes cover it.

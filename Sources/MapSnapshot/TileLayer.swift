@@ -301,20 +301,29 @@ public final class TileLayer: @unchecked Sendable {
         }
     }
 
-    /// The loaded vector tiles that draw `id`: itself; or its loaded children and, unless all
-    /// four are there, its nearest loaded ancestor.
-    func vectorStandIns(for id: TileID) -> [VectorTileContent] {
-        if case .vector(let c) = cache[id] { return [c] }
-        if case .empty = cache.peek(id) { return [] }
-        var out: [VectorTileContent] = []
+    /// The loaded vector tiles that draw `id`, each with the part of it drawn: itself; or its
+    /// loaded children and, unless all four are there, its nearest loaded ancestor (its part
+    /// `id`). Only tiles `usable` for the part count; an ancestor that is not, but is whole,
+    /// stands in whole.
+    func vectorStandIns(for id: TileID, usable: (VectorTileContent, _ part: TileID) -> Bool = { _, _ in true })
+        -> [(content: VectorTileContent, part: TileID)] {
+        if case .vector(let c) = cache[id] {
+            if usable(c, id) { return [(c, id)] }
+        } else if case .empty = cache.peek(id) {
+            return []
+        }
+        var out: [(content: VectorTileContent, part: TileID)] = []
         for child in id.children {
-            if case .vector(let c) = cache.peek(child) { out.append(c) }
+            if case .vector(let c) = cache.peek(child), usable(c, child) { out.append((c, child)) }
         }
         if out.count == 4 { return out }
         var p = id.parent
         var levels = 0
         while let parent = p, levels < Self.maxStandInLevels {
-            if case .vector(let c) = cache[parent] { return [c] + out }
+            if case .vector(let c) = cache[parent] {
+                if usable(c, id) { return [(c, id)] + out }
+                if usable(c, parent) { return [(c, parent)] + out }
+            }
             p = parent.parent
             levels += 1
         }

@@ -493,9 +493,12 @@ extension TileLayer {
 
     /// The vector tiles' ground for the view (areas, then lines, in `style`'s drawing order
     /// across every tile) and their places, each once. Tiles not loaded are stood in for by
-    /// loaded children and the nearest loaded ancestor, as raster tiles are.
+    /// loaded children and the nearest loaded ancestor, as raster tiles are. With `ready` (a live
+    /// view's `RenderPlanner.setsReady`), a tile counts as loaded once its meshes are built too,
+    /// and an ancestor whose part for a tile is not meshed yet is drawn whole meanwhile (finer
+    /// tiles over it) if it has meshes from earlier frames, else an ancestor further up is.
     func vectorGround(_ cover: [CoverTile], zoom: Double, style: VectorTileStyle,
-                      language: String? = nil) -> VectorGround {
+                      language: String? = nil, ready: (([Overlay]) -> Bool)? = nil) -> VectorGround {
         // Each drawn tile's content, world copy and the part of it drawn (an ancestor standing in
         // for a missing tile is drawn in that tile's square only, as a raster stand-in is).
         var drawn: [(content: VectorTileContent, wrap: Int, part: TileID)] = []
@@ -503,8 +506,18 @@ extension TileLayer {
         var seen = Set<VectorGroundKey.Tile>()
         for tile in cover {
             guard let id = tile.tileID else { continue }
-            for c in vectorStandIns(for: id) {
-                let part = c.id.z < id.z ? id : c.id
+            let usable: (VectorTileContent, TileID) -> Bool = { c, part in
+                guard let ready else { return true }
+                let overlays = Self.groundOverlays([c.sets(wrap: tile.wrap, part: part)], style: style, zoom: zoom)
+                guard part == c.id, c.id.z < id.z else { return ready(overlays) }
+                // An ancestor drawn whole stands in with what it drew before: it will do when any
+                // of its sets has a mesh (those without, a kind the style draws from this zoom
+                // on, say, are asked for and left out until built).
+                var any = false
+                for o in overlays where ready([o]) { any = true }
+                return any
+            }
+            for (c, part) in vectorStandIns(for: id, usable: usable) {
                 let k = VectorGroundKey.Tile(content: ObjectIdentifier(c), wrap: tile.wrap, part: part)
                 if seen.insert(k).inserted { drawn.append((c, tile.wrap, part)); tiles.append(k) }
             }
@@ -525,9 +538,19 @@ extension TileLayer {
             p.worldCopies = false
             out.append(.polygon(p))
         }
-        // Each kind under the next; within a kind, tile by tile (coarser first), each tile's
-        // features in its order: one overlay per tile and kind.
-        let sets = merged.sets
+        out += Self.groundOverlays(merged.sets, style: style, zoom: zoom)
+        let ground = VectorGround(overlays: out, places: merged.places.map { $0.named(in: language) },
+                                  namedLines: merged.namedLines.map { $0.named(in: language) },
+                                  pois: merged.pois.map { $0.named(in: language) })
+        keepVectorGround(key, contents: drawn.map(\.content), ground)
+        return ground
+    }
+
+    /// The overlays that draw tiles' sets in `style` at `zoom`: each kind under the next; within
+    /// a kind, tile by tile in the order given, each tile's features in its order (one overlay
+    /// per tile and kind).
+    static func groundOverlays(_ sets: [VectorTileContent.KindSets], style: VectorTileStyle, zoom: Double) -> [Overlay] {
+        var out: [Overlay] = []
         let areaKinds = Set(sets.flatMap(\.areas.keys)).sorted()
         for kind in areaKinds where style.drawsArea(kind, zoom: zoom) {
             guard let fill = style.colors[kind] else { continue }
@@ -569,11 +592,7 @@ extension TileLayer {
             guard let w = style.lineWidth(kind, zoom: zoom), let c = style.colors[kind] else { continue }
             stroke(kind, tunnel: false, width: w, c, round: kind != .rail)
         }
-        let ground = VectorGround(overlays: out, places: merged.places.map { $0.named(in: language) },
-                                  namedLines: merged.namedLines.map { $0.named(in: language) },
-                                  pois: merged.pois.map { $0.named(in: language) })
-        keepVectorGround(key, contents: drawn.map(\.content), ground)
-        return ground
+        return out
     }
 }
 

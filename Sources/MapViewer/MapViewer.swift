@@ -3,6 +3,7 @@ import Foundation
 import MapCamera
 import MapGestures
 import MapImage
+import MapRender
 import MapSnapshot
 
 /// Why a window could not be shown.
@@ -118,6 +119,10 @@ public final class MapViewer: @unchecked Sendable {
         for layer in session.animated.still.tileLayers {
             layer.onChange = { [weak self] in self?.requestFrame() }
         }
+        // So are the meshes of vector tiles' sets (and of other multi-shape overlays): a frame
+        // draws a set's mesh of an earlier zoom bucket, and a tile's stand-ins, until its own is
+        // built, and each mesh built wakes the render thread too.
+        snapshotter.renderer.planner.backgroundMeshing = BackgroundMeshing(onReady: { [weak self] in self?.requestFrame() })
     }
 
     deinit {

@@ -3,6 +3,10 @@ import MapImage
 import MapTestSupport
 import Testing
 
+struct WindowTestError: Error, CustomStringConvertible {
+    var description: String
+}
+
 /// A real window under Xvfb driven by xdotool: the map moves by the dragged amount, the compass
 /// turns with a right-drag, Ctrl+Q quits. Needs `xvfb`, `xdotool` and `imagemagick` (installed by
 /// scripts/install-deps.sh).
@@ -36,31 +40,18 @@ import Testing
         return Double(sum) / Double(n)
     }
 
-    @Test func dragPansByTheDraggedAmountAndTheCompassTurns() throws {
-        let xvfb = try Xvfb()
-        defer { withExtendedLifetime(xvfb) {} }  // the server lives until the window is done
-        let log = dir.path("camera.log")
-        #expect(FileManager.default.createFile(atPath: log, contents: nil))
-        let viewer = Process()
-        viewer.executableURL = mapwrightExecutable()
-        viewer.arguments = ["view", "--center", "46.05,14.5", "--zoom", "11", "--size", "640x480", "--log-camera",
-                            "--circle", "46.06,14.45,1500m", "--circle", "46.03,14.55,900m", "--circle", "46.08,14.53,20px",
-                            "--marker", "46.04,14.47,A", "--marker", "46.07,14.56,B", "--marker", "46.02,14.50,C"]
-        var env = ProcessInfo.processInfo.environment
-        env["DISPLAY"] = xvfb.display
-        viewer.environment = env
-        viewer.currentDirectoryURL = dir.url
-        viewer.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        let errLog = dir.path("viewer.stderr")
-        #expect(FileManager.default.createFile(atPath: errLog, contents: nil))
-        viewer.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errLog))
-        try viewer.run()
-        defer { if viewer.isRunning { kill(viewer.processIdentifier, SIGKILL); viewer.waitUntilExit() } }
-        let search = try x(xvfb.display, "timeout", ["20", "xdotool", "search", "--sync", "--onlyvisible", "--name", "Mapwright"])
-        let window = try #require(search.stdout.split(separator: "\n").first.map(String.init), "no window: \(search.stderr)")
+    /// A running window: the viewer, its X window id and the file its `--log-camera` lines go to.
+    struct Window {
+        let viewer: Process
+        let id: String
+        let log: String
+        let errLog: String
+
+        /// Frames drawn so far.
         func frames() throws -> Int { (try String(contentsOfFile: log, encoding: .utf8)).split(separator: "\n").count }
+
+        /// Waits until no new frame has come for 0.3 s (the map is at rest).
         func settle() throws {
-            // Wait until no new frame has come for 0.3 s (the map is at rest).
             var last = -1
             for _ in 0..<100 {
                 let n = try frames()
@@ -69,7 +60,52 @@ import Testing
                 usleep(300_000)
             }
         }
-        try settle()
+
+        func kill() { if viewer.isRunning { Foundation.kill(viewer.processIdentifier, SIGKILL); viewer.waitUntilExit() } }
+    }
+
+    /// Starts `mapwright view ARGS --log-camera` on `xvfb`'s display and waits for its window.
+    func open(_ xvfb: Xvfb, _ args: [String]) throws -> Window {
+        let log = dir.path("camera.log"), errLog = dir.path("viewer.stderr")
+        #expect(FileManager.default.createFile(atPath: log, contents: nil))
+        #expect(FileManager.default.createFile(atPath: errLog, contents: nil))
+        let viewer = Process()
+        viewer.executableURL = mapwrightExecutable()
+        viewer.arguments = ["view", "--log-camera"] + args
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = xvfb.display
+        viewer.environment = env
+        viewer.currentDirectoryURL = dir.url
+        viewer.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        viewer.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errLog))
+        try viewer.run()
+        let search = try x(xvfb.display, "timeout", ["20", "xdotool", "search", "--sync", "--onlyvisible", "--name", "Mapwright"])
+        guard let id = search.stdout.split(separator: "\n").first.map(String.init) else {
+            if viewer.isRunning { kill(viewer.processIdentifier, SIGKILL); viewer.waitUntilExit() }
+            throw WindowTestError(description: "no window: \(search.stderr)")
+        }
+        return Window(viewer: viewer, id: id, log: log, errLog: errLog)
+    }
+
+    /// Presses `key` in the window and waits for the PNG that S saves (`mapwright-view-N.png`).
+    func save(_ xvfb: Xvfb, _ w: Window, number: Int) throws -> Bitmap {
+        _ = try x(xvfb.display, "xdotool", ["windowfocus", "--sync", w.id, "key", "--clearmodifiers", "s"])
+        let savedPath = dir.path("mapwright-view-\(number).png")
+        let saveDeadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: savedPath) && Date() < saveDeadline { usleep(50_000) }
+        usleep(200_000)
+        return try Bitmap(contentsOfPNGFile: savedPath)
+    }
+
+    @Test func dragPansByTheDraggedAmountAndTheCompassTurns() throws {
+        let xvfb = try Xvfb()
+        defer { withExtendedLifetime(xvfb) {} }  // the server lives until the window is done
+        let w = try open(xvfb, ["--center", "46.05,14.5", "--zoom", "11", "--size", "640x480",
+                                "--circle", "46.06,14.45,1500m", "--circle", "46.03,14.55,900m", "--circle", "46.08,14.53,20px",
+                                "--marker", "46.04,14.47,A", "--marker", "46.07,14.56,B", "--marker", "46.02,14.50,C"])
+        defer { w.kill() }
+        let (viewer, window, log, errLog) = (w.viewer, w.id, w.log, w.errLog)
+        try w.settle()
         let a = try screenshot(xvfb.display, window, "a.png")
         #expect(a.width == 640 && a.height == 480)
         /// Presses `button` at `from`, moves through the midpoint to `to`, holds still 0.3 s
@@ -83,7 +119,7 @@ import Testing
         }
         // Drag 100 px right and 50 px down.
         try drag(button: 1, from: (200, 200), to: (300, 250))
-        try settle()
+        try w.settle()
         let b = try screenshot(xvfb.display, window, "b.png")
         let moved = Self.shiftedDifference(a, b, dx: 100, dy: 50)
         let still = Self.shiftedDifference(a, b, dx: 0, dy: 0)
@@ -94,7 +130,7 @@ import Testing
         }
         // Right-drag 50 px to the right: bearing +40° (0.8°/px); the compass needle follows.
         try drag(button: 3, from: (320, 240), to: (370, 240))
-        try settle()
+        try w.settle()
         let c = try screenshot(xvfb.display, window, "c.png")
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix(#"{"frame""#) }
         struct Cam: Decodable { var bearing: Double }
@@ -103,12 +139,7 @@ import Testing
         let needle = try #require(compassNeedleAngle(c, center: (640 - 34, 34), radius: 22))
         expectNear(angleDifference(needle, -bearing), 0, tolerance: 3)
         // S saves the current view as a PNG in the working directory.
-        _ = try x(xvfb.display, "xdotool", ["windowfocus", "--sync", window, "key", "--clearmodifiers", "s"])
-        let savedPath = dir.path("mapwright-view-1.png")
-        let saveDeadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: savedPath) && Date() < saveDeadline { usleep(50_000) }
-        usleep(200_000)
-        let saved = try Bitmap(contentsOfPNGFile: savedPath)
+        let saved = try save(xvfb, w, number: 1)
         #expect(saved.width == 640 && saved.height == 480)
         #expect(Self.shiftedDifference(c, saved, dx: 0, dy: 0) < 1)
         // Ctrl+Q quits.
@@ -121,5 +152,48 @@ import Testing
             #expect(viewer.terminationReason == .exit && viewer.terminationStatus == 0,
                     "viewer ended with \(viewer.terminationReason == .exit ? "exit" : "signal") \(viewer.terminationStatus): \(said)")
         }
+    }
+
+    /// Over vector tiles the window builds the tiles' meshes in the background and draws stand-ins
+    /// meanwhile; at rest, its frame is the one a headless run of the same input draws, where
+    /// every mesh is built before the frame.
+    @Test func atRestOverVectorTilesTheWindowDrawsWhatAHeadlessRunDraws() throws {
+        let archive = repositoryRoot.appendingPathComponent("Tests/MapTilesTests/Fixtures/vector/vector-fixture.mbtiles").path
+        let common = ["--tiles", archive, "--center", "46.026,7.012", "--zoom", "12.4", "--size", "512x384"]
+        let xvfb = try Xvfb()
+        defer { withExtendedLifetime(xvfb) {} }
+        let w = try open(xvfb, common)
+        defer { w.kill() }
+        try w.settle()
+        // + (the = key) zooms in to 13: the zoom-13 tiles, at a new zoom bucket.
+        _ = try x(xvfb.display, "xdotool", ["windowfocus", "--sync", w.id, "key", "--clearmodifiers", "equal"])
+        try w.settle()
+        let saved = try save(xvfb, w, number: 1)
+        let script = try dir.write("plus.jsonl", """
+            {"t": 0.1, "type": "key", "key": "+"}
+            {"t": 2.0, "type": "wait"}
+            """)
+        let frames = dir.path("headless") + "/"
+        let r = try runMapwright(["view", "--headless", "--script", script, "--frames", frames, "--log-camera"] + common)
+        #expect(r.status == 0, "\(r.stderr)")
+        // The same camera at the end.
+        func lastCamera(_ text: String) -> String? {
+            text.split(separator: "\n").last { $0.hasPrefix(#"{"frame""#) }.map { line in
+                String(line[line.range(of: #""lat""#)!.lowerBound...])
+            }
+        }
+        let windowCamera = lastCamera(try String(contentsOfFile: w.log, encoding: .utf8))
+        #expect(windowCamera != nil && windowCamera == lastCamera(r.stdout), "window \(windowCamera ?? "-"), headless \(lastCamera(r.stdout) ?? "-")")
+        #expect(windowCamera?.contains(#""zoom": 13,"#) == true,
+                "\(windowCamera ?? "no camera")")
+        let files = try FileManager.default.contentsOfDirectory(atPath: frames).filter { $0.hasSuffix(".png") }.sorted()
+        let headless = try Bitmap(contentsOfPNGFile: frames + (try #require(files.last)))
+        #expect(saved.width == headless.width && saved.height == headless.height)
+        var differing = 0
+        for i in stride(from: 0, to: min(saved.pixels.count, headless.pixels.count), by: 4)
+            where (0 ..< 3).contains(where: { saved.pixels[i + $0] != headless.pixels[i + $0] }) {
+            differing += 1
+        }
+        #expect(differing == 0, "\(differing) pixels differ from the headless frame")
     }
 }

@@ -52,4 +52,60 @@ import Testing
         }
         #expect(again == areas.map(ObjectIdentifier.init))
     }
+
+    /// The sets an overlay list draws.
+    static func sets(_ overlays: [Overlay]) -> Set<ObjectIdentifier> {
+        Set(overlays.compactMap { o -> ObjectIdentifier? in
+            switch o {
+            case .multiPolygon(let m): ObjectIdentifier(m.polygons)
+            case .multiPolyline(let m): ObjectIdentifier(m.paths)
+            default: nil
+            }
+        })
+    }
+
+    /// A live view (`ready`, the planner's `setsReady`) draws a tile once its sets are meshed:
+    /// until then its ancestor's part for it, or, while that part is not meshed either, the
+    /// ancestor whole; and it asks for every set it would draw.
+    @Test func aLiveViewDrawsATileOnceItsSetsAreMeshedAndItsAncestorMeanwhile() throws {
+        let layer = TileLayer(source: try MBTilesSource(path: Self.archive))
+        func camera(_ zoom: Double) -> Camera {
+            Camera(center: LatLng(lat: 46.026, lon: 7.012), zoom: zoom, size: ScreenSize(width: 800, height: 800))
+        }
+        let cover12 = layer.cover(for: camera(12.1)), cover = layer.cover(for: camera(13.1))
+        layer.load(cover12, timeout: 10)
+        layer.load(cover, timeout: 10)
+        // The zoom-12 tiles whole, and the zoom-13 ones, drawn at zoom 13.1.
+        let whole12 = Self.sets(layer.vectorGround(cover12, zoom: 13.1, style: .light).overlays)
+        let own13 = Self.sets(layer.vectorGround(cover, zoom: 13.1, style: .light).overlays)
+        #expect(!whole12.isEmpty && !own13.isEmpty && own13.isDisjoint(with: whole12))
+        func squares(_ g: VectorGround) -> Int { g.overlays.filter { if case .polygon = $0 { true } else { false } }.count }
+        let withData = cover.compactMap(\.tileID).filter { !layer.vectorStandIns(for: $0).isEmpty }
+        let parents = Set(withData.compactMap(\.parent))
+        #expect(withData.count == 3 && parents.count == 2)
+        // Only the zoom-12 tiles' meshes are built: they stand in whole.
+        var asked = Set<ObjectIdentifier>()
+        let a = layer.vectorGround(cover, zoom: 13.1, style: .light, ready: { overlays in
+            let ids = Self.sets(overlays)
+            asked.formUnion(ids)
+            return ids.isSubset(of: whole12)
+        })
+        #expect(!Self.sets(a.overlays).isEmpty && Self.sets(a.overlays).isSubset(of: whole12))
+        #expect(squares(a) == parents.count)
+        // Asked for: the tiles' own sets and their ancestors' parts for them (a planner starts
+        // building whatever is missing).
+        #expect(own13.isSubset(of: asked))
+        let parts = asked.subtracting(own13).subtracting(whole12)
+        #expect(!parts.isEmpty)
+        // The parts are meshed: each zoom-13 tile's square is drawn with its ancestor's part.
+        let b = layer.vectorGround(cover, zoom: 13.1, style: .light, ready: { Self.sets($0).isDisjoint(with: own13) })
+        #expect(!Self.sets(b.overlays).isEmpty && Self.sets(b.overlays).isSubset(of: parts))
+        #expect(squares(b) == withData.count)
+        // An ancestor with no mesh at all does not stand in: nothing is drawn.
+        let none = layer.vectorGround(cover, zoom: 13.1, style: .light, ready: { _ in false })
+        #expect(none.overlays.isEmpty)
+        // Everything meshed: the tiles themselves, as a one-shot render draws them.
+        let c = layer.vectorGround(cover, zoom: 13.1, style: .light, ready: { _ in true })
+        #expect(Self.sets(c.overlays) == own13)
+    }
 }
