@@ -44,10 +44,22 @@ for samples in default 0; do
 done
 echo "3D against flat, frame by frame in one process (default samples):"
 run mapwright-bench pair "$W/route-10k.json" "$W/columns-200-pitch60.json" $(( RUNS * 7 )) 2>&1 | sed 's/^/  /'
+# A dense vector basemap, when the bundle has one (gpu-bundle.sh's VECTOR_DIR: z/x/y .pbf tiles
+# round central Florence, cut from Protomaps' sample extract): the view at zoom 14, 1024×768.
+if [ -d "$BUNDLE/vector" ]; then
+  for samples in default 0; do
+    opt=(); [ "$samples" = default ] || opt=(--samples "$samples")
+    out=$(run mapwright render --tiles "$BUNDLE/vector" --center 43.7696,11.2558 --zoom 14 --size 1024x768 \
+          -o "$W/florence-$samples.png" --repeat "$RUNS" "${opt[@]}" 2>&1 >/dev/null)
+    echo "samples $samples, vector tiles (Florence z14): $(echo "$out" | grep '^render:' | sed 's/^render: //')"
+    echo "  $(echo "$out" | grep '^breakdown')"
+  done
+fi
 ms_of() { local s e; s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N); echo $(( (e - s) / 1000000 )); }
 for s in route-10k scribble-100k; do
   for i in 1 2 3 4 5 6 7; do ms_of run mapwright render --scene "$W/$s.json" -o "$W/cold.png"; done | median > "$W/cold"
   echo "cold mapwright render $s (process start to PNG written, median of 7): $(cat "$W/cold") ms"
 done
-cp "$W/route-10k-default.png" "$W/columns-200-pitch60-default.png" "$W/route-10k-0.png" "$W/columns-200-pitch60-0.png" "$OUTDIR/" 2>/dev/null
+cp "$W/route-10k-default.png" "$W/columns-200-pitch60-default.png" "$W/route-10k-0.png" "$W/columns-200-pitch60-0.png" \
+   "$W"/florence-*.png "$OUTDIR/" 2>/dev/null
 rm -rf "$W"

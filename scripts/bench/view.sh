@@ -4,7 +4,10 @@
 #     scene at 1024×768 with three pulses animating, RUNS times (median of the runs' medians and
 #     95th percentiles); goal: median ≤ 16.7 ms, p95 ≤ 33 ms;
 #  2. the same with the custom GL layer example (--spinning-box);
-#  3. idle: the window with nothing moving, CPU over 10 s (goal < 2 % of a core).
+#  3. idle: the window with nothing moving, CPU over 10 s (goal < 2 % of a core);
+#  4. with VECTOR_TILES=ARCHIVE (a vector MBTiles/PMTiles, e.g. Protomaps' Florence sample, with
+#     VECTOR_CENTER=LAT,LON, default central Florence): zooming in over it, 11.5 to 16 with +
+#     once a second, and 24 wheel steps in from 12 then a drag (frames, median, p95).
 # Runs under Xvfb when DISPLAY is not set (llvmpipe either way).
 # usage: bash scripts/bench/view.sh [BENCH_DIR (default ../shared/bench)] [RUNS (default 3)]
 set -euo pipefail
@@ -51,6 +54,27 @@ run_view() {  # label, extra flags…
 }
 run_view "window, standard scene + 3 pulses, 5 s drag/rotate/zoom, 1024x768"
 run_view "same with the custom GL layer (--spinning-box)" --spinning-box 37.7665,-122.4185,120
+if [ -n "${VECTOR_TILES:-}" ]; then
+  python3 - "$OUT" <<'PYEOF'
+import json, sys
+keys = [{"t": t, "type": "key", "key": "+"} for t in (0.5, 1.5, 2.5, 3.5)] + [{"t": 5.0, "type": "wait"}]
+wheel = [{"t": round(0.3 + k * 0.12, 3), "type": "wheel", "x": 512, "y": 384, "dy": -100.006103515625} for k in range(24)]
+t = 0.3 + 24 * 0.12 + 0.2
+wheel.append({"t": round(t, 3), "type": "down", "x": 300, "y": 400})
+wheel += [{"t": round(t + k / 60, 3), "type": "move", "x": 300 + 4 * k, "y": 400 - 1.5 * k} for k in range(1, 90)]
+wheel += [{"t": round(t + 1.5, 3), "type": "up", "x": 656, "y": 266}, {"t": round(t + 2.5, 3), "type": "wait"}]
+for name, ev in (("keys", keys), ("wheel", wheel)):
+    open(f"{sys.argv[1]}/vector-{name}.jsonl", "w").write("\n".join(json.dumps(e) for e in ev) + "\n")
+PYEOF
+  for name in keys wheel; do
+    zoom=11.5; [ "$name" = wheel ] && zoom=12
+    for _ in $(seq "$RUNS"); do
+      line=$("$MW" view --tiles "$VECTOR_TILES" --center "${VECTOR_CENTER:-43.7696,11.2558}" --zoom "$zoom" \
+             --script "$OUT/vector-$name.jsonl" 2>&1 >/dev/null | grep '^view:')
+      echo "vector tiles, zoom in ($name): ${line#view: }"
+    done
+  done
+fi
 # Idle: nothing moves (no pulses), the window waits for input.
 "$MW" view --scene "$OUT/route-10k.json" >/dev/null 2>&1 &
 VPID=$!
