@@ -5,7 +5,7 @@
 # and libc included, so the bundle does not depend on the other machine's glibc; the EGL/GLES
 # libraries are glvnd's, which load the GPU vendor's driver), DejaVu Sans with a fontconfig file,
 # and the bench routes (xz). The driver itself is the other machine's.
-# usage: bash scripts/bench/gpu-bundle.sh [BENCH_DIR (default ../shared/bench)] [DEST (default .gl/run)]
+# usage: [VECTOR_DIR=DIR] bash scripts/bench/gpu-bundle.sh [BENCH_DIR (default ../shared/bench)] [DEST (default .gl/run)]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BENCH=$(cd "${1:-../shared/bench}" && pwd)
@@ -34,4 +34,7 @@ cat > "$DEST/fonts.conf" <<'CONF'
 CONF
 cp "$BENCH/scene.json" "$DEST/bench/"
 for f in "$BENCH"/route-*.csv; do xz -T0 -c "$f" > "$DEST/bench/$(basename "$f").xz"; done
+# Optionally a directory of z/x/y vector tiles round central Florence (43.7696, 11.2558), which
+# gpu-run.sh then draws at zoom 14.
+if [ -n "${VECTOR_DIR:-}" ]; then tar cf - -C "$VECTOR_DIR" . | xz -T0 -6 > "$DEST/vector.tar.xz"; fi
 du -sh "$DEST"

@@ -13,7 +13,9 @@ mkdir -p "$OUTDIR"
 W=$(mktemp -d /tmp/mapwright-gpu.XXXXXX)
 mkdir -p "$W/lib" "$W/bench"
 tar xJf "$BUNDLE/lib.tar.xz" -C "$W/lib"
-for b in mapwright mapwright-bench; do xz -dc "$BUNDLE/$b.xz" > "$W/$b" && chmod +x "$W/$b"; done
+for b in mapwright mapwright-bench; do
+  [ -f "$BUNDLE/$b.xz" ] && xz -dc "$BUNDLE/$b.xz" > "$W/$b" && chmod +x "$W/$b"
+done
 cp "$BUNDLE/bench/scene.json" "$W/bench/"
 for f in "$BUNDLE"/bench/*.csv.xz; do xz -dc "$f" > "$W/bench/$(basename "$f" .xz)"; done
 export FONTCONFIG_FILE=$BUNDLE/fonts.conf
@@ -42,14 +44,17 @@ for samples in default 0; do
     echo "$out" | grep -iv '^render:\|^breakdown' | head -3
   done
 done
-echo "3D against flat, frame by frame in one process (default samples):"
-run mapwright-bench pair "$W/route-10k.json" "$W/columns-200-pitch60.json" $(( RUNS * 7 )) 2>&1 | sed 's/^/  /'
+if [ -x "$W/mapwright-bench" ]; then  # (left out of a bundle that must be smaller)
+  echo "3D against flat, frame by frame in one process (default samples):"
+  run mapwright-bench pair "$W/route-10k.json" "$W/columns-200-pitch60.json" $(( RUNS * 7 )) 2>&1 | sed 's/^/  /'
+fi
 # A dense vector basemap, when the bundle has one (gpu-bundle.sh's VECTOR_DIR: z/x/y .pbf tiles
-# round central Florence, cut from Protomaps' sample extract): the view at zoom 14, 1024×768.
-if [ -d "$BUNDLE/vector" ]; then
+# round central Florence, e.g. cut from Protomaps' sample extract): the view at zoom 14, 1024×768.
+if [ -f "$BUNDLE/vector.tar.xz" ]; then
+  mkdir -p "$W/vector" && tar xJf "$BUNDLE/vector.tar.xz" -C "$W/vector"
   for samples in default 0; do
     opt=(); [ "$samples" = default ] || opt=(--samples "$samples")
-    out=$(run mapwright render --tiles "$BUNDLE/vector" --center 43.7696,11.2558 --zoom 14 --size 1024x768 \
+    out=$(run mapwright render --tiles "$W/vector" --center 43.7696,11.2558 --zoom 14 --size 1024x768 \
           -o "$W/florence-$samples.png" --repeat "$RUNS" "${opt[@]}" 2>&1 >/dev/null)
     echo "samples $samples, vector tiles (Florence z14): $(echo "$out" | grep '^render:' | sed 's/^render: //')"
     echo "  $(echo "$out" | grep '^breakdown')"
