@@ -47,6 +47,19 @@ public final class BackgroundMeshing: @unchecked Sendable {
     /// the next plan).
     public var isIdle: Bool { lock.withLock { jobs.isEmpty && !building } }
 
+    /// While true, queued requests wait (for tests that look at what is drawn before a mesh
+    /// is built).
+    var held: Bool {
+        get { lock.withLock { _held } }
+        set {
+            lock.withLock {
+                _held = newValue
+                lock.broadcast()
+            }
+        }
+    }
+    private var _held = false
+
     /// Asks for `key`'s mesh (again); the first request queues `make`.
     func request(_ key: MeshKey, retain: [AnyObject], make: @escaping @Sendable () -> (Mesh, MapPoint)) {
         let start: Bool = lock.withLock {
@@ -85,7 +98,7 @@ public final class BackgroundMeshing: @unchecked Sendable {
         while true {
             let job: Job? = lock.withLock {
                 while true {
-                    while let j = jobs.popLast() {
+                    while !_held, let j = jobs.popLast() {
                         if let w = wanted[j.key], generation - w <= Self.patience {
                             building = true
                             return j

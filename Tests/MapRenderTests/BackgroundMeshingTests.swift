@@ -52,8 +52,10 @@ import Testing
         let planner = RenderPlanner()
         planner.backgroundMeshing = background
         // The first plan asks for both meshes and draws neither; the scene is not ready.
+        background.held = true
         #expect(planner.plan(scene, camera: Self.camera).commands.isEmpty)
         #expect(!planner.setsReady(scene.overlays, camera: Self.camera))
+        background.held = false
         try Self.waitIdle(background)
         #expect(calls.value == 2)
         #expect(planner.setsReady(scene.overlays, camera: Self.camera))
@@ -84,11 +86,14 @@ import Testing
         // widths (the line is 5 px wide at any zoom).
         var closer = Self.camera
         closer.zoom = 14.6
+        background.held = true
         let standIn = planner.plan(scene, camera: closer)
         #expect(standIn.commands.count == 2)
         #expect(standIn.commands[0].mesh === before.commands[0].mesh && standIn.commands[1].mesh === before.commands[1].mesh)
         #expect(standIn.commands[1].extrudeScale == 2.5)
         #expect(planner.setsReady(scene.overlays, camera: closer))
+        #expect(!background.isIdle)
+        background.held = false
         try Self.waitIdle(background)
         let own = planner.plan(scene, camera: closer)
         let exact = RenderPlanner().plan(scene, camera: closer)
@@ -105,7 +110,9 @@ import Testing
         let background = BackgroundMeshing(onReady: {})
         let planner = RenderPlanner()
         planner.backgroundMeshing = background
+        background.held = true
         #expect(!planner.setsReady(far.overlays, camera: Self.camera))
+        background.held = false
         try Self.waitIdle(background)
         #expect(planner.setsReady(far.overlays, camera: Self.camera))
         // Culled when planned, as before; and a planner without background meshing is always ready.
