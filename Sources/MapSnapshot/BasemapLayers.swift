@@ -109,13 +109,13 @@ final class BasemapLayers: @unchecked Sendable {
     /// viewport. `labels` measures the text.
     static func placeLabels(_ places: [BasemapPlace], camera: Camera, style: BasemapStyle,
                             labels: CairoLabelRasterizer, reserved: [LabelBox]) -> [PlaceLabel] {
-        var boxes = reserved
+        var boxes = LabelBoxes(reserved)
         return placeLabels(places, camera: camera, style: style, labels: labels, boxes: &boxes)
     }
 
     /// As `placeLabels(_:camera:style:labels:reserved:)`, adding each placed label's box to `boxes`.
     static func placeLabels(_ places: [BasemapPlace], camera: Camera, style: BasemapStyle,
-                            labels: CairoLabelRasterizer, boxes: inout [LabelBox]) -> [PlaceLabel] {
+                            labels: CairoLabelRasterizer, boxes: inout LabelBoxes) -> [PlaceLabel] {
         let sorted = places.sorted { a, b in
             if a.isCountry != b.isCountry { return !a.isCountry }  // cities before country names
             if a.labelRank != b.labelRank { return a.labelRank < b.labelRank }
@@ -142,7 +142,7 @@ final class BasemapLayers: @unchecked Sendable {
             let x0 = s.x - anchor.x * lw + offset.x - dot, y0 = s.y - anchor.y * lh
             let box: LabelBox = (x0 - 2, y0 - 1, x0 + lw + dot + 2, y0 + lh + 1)
             guard box.0 >= 0, box.1 >= 0, box.2 <= w, box.3 <= h else { continue }
-            if meets(box, boxes) { continue }
+            if boxes.meets(box) { continue }
             boxes.append(box)
             var dotCircle: Circle?
             if !place.isCountry,
@@ -224,7 +224,70 @@ typealias LabelBox = (Double, Double, Double, Double)
 
 /// Whether `b` overlaps any of `boxes` (touching edges do not).
 func meets(_ b: LabelBox, _ boxes: [LabelBox]) -> Bool {
-    boxes.contains { $0.0 < b.2 && b.0 < $0.2 && $0.1 < b.3 && b.1 < $0.3 }
+    boxes.contains { overlaps($0, b) }
+}
+
+/// Whether two boxes overlap (touching edges do not).
+@inline(__always) func overlaps(_ a: LabelBox, _ b: LabelBox) -> Bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+}
+
+/// The boxes labels have taken in a frame, indexed by a grid of 64-px cells so that a new box
+/// is tested against its neighbours only (a frame of street names tests thousands of character
+/// boxes against hundreds placed). Answers exactly as testing every box would (`meets`).
+struct LabelBoxes {
+    /// Every box, in the order added.
+    private(set) var all: [LabelBox] = []
+    /// Cell (packed x, y) → indices into `all` of the boxes reaching it.
+    private var cells: [Int: [Int32]] = [:]
+    /// Boxes too large (more than 1 024 cells) or not finite, tested one by one.
+    private var loose: [Int32] = []
+    static let cellSize = 64.0
+    private static let maxCells = 1024
+
+    init(_ boxes: [LabelBox] = []) {
+        for b in boxes { append(b) }
+    }
+
+    /// The cells `b` reaches (nil when too many, or not finite).
+    private static func range(_ b: LabelBox) -> (x: ClosedRange<Int>, y: ClosedRange<Int>)? {
+        let limit = 1e6  // (±64 million px: far beyond any view)
+        guard b.0.isFinite, b.1.isFinite, b.2.isFinite, b.3.isFinite, b.0 <= b.2, b.1 <= b.3,
+              abs(b.0) < limit * cellSize, abs(b.1) < limit * cellSize, abs(b.2) < limit * cellSize, abs(b.3) < limit * cellSize
+        else { return nil }
+        let x0 = Int((b.0 / cellSize).rounded(.down)), x1 = Int((b.2 / cellSize).rounded(.down))
+        let y0 = Int((b.1 / cellSize).rounded(.down)), y1 = Int((b.3 / cellSize).rounded(.down))
+        guard (x1 - x0 + 1) * (y1 - y0 + 1) <= maxCells else { return nil }
+        return (x0 ... x1, y0 ... y1)
+    }
+
+    @inline(__always) private static func key(_ x: Int, _ y: Int) -> Int { (x << 32) ^ (y & 0xFFFF_FFFF) }
+
+    mutating func append(_ b: LabelBox) {
+        let i = Int32(all.count)
+        all.append(b)
+        guard let r = Self.range(b) else { loose.append(i); return }
+        for y in r.y { for x in r.x { cells[Self.key(x, y), default: []].append(i) } }
+    }
+
+    static func += (boxes: inout LabelBoxes, more: [LabelBox]) {
+        for b in more { boxes.append(b) }
+    }
+
+    var isEmpty: Bool { all.isEmpty }
+
+    /// Whether `b` overlaps a box added (touching edges do not).
+    func meets(_ b: LabelBox) -> Bool {
+        for i in loose where overlaps(all[Int(i)], b) { return true }
+        guard let r = Self.range(b) else { return MapSnapshot.meets(b, all) }
+        for y in r.y {
+            for x in r.x {
+                guard let list = cells[Self.key(x, y)] else { continue }
+                for i in list where overlaps(all[Int(i)], b) { return true }
+            }
+        }
+        return false
+    }
 }
 
 extension BasemapLayers {

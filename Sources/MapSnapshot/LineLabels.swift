@@ -35,7 +35,7 @@ enum LineLabels {
     /// Lays out the names of `lines` for `camera`, most important first (larger roads and
     /// rivers, longer lines), clear of `boxes` (which grows by every character box placed).
     static func place(_ lines: [VectorTileContent.NamedLine], camera: Camera, style: VectorTileStyle,
-                      labels: CairoLabelRasterizer, boxes: inout [LabelBox]) -> [PlaceLabel] {
+                      labels: CairoLabelRasterizer, boxes: inout LabelBoxes) -> [PlaceLabel] {
         let zoom = camera.zoom
         let text = Color(style.labels.labelText), halo = Color(style.labels.labelHalo)
         let water = Color(style.poiColors[.water] ?? style.labels.labelText)
@@ -122,7 +122,7 @@ enum LineLabels {
                     if placedAt[line.name]?.contains(where: { hypot($0.x - placed.anchor.x, $0.y - placed.anchor.y) < repeatDistance }) == true {
                         continue
                     }
-                    if placed.boxes.contains(where: { meets($0, boxes) }) {
+                    if placed.boxes.contains(where: { boxes.meets($0) }) {
                         continue
                     }
                     boxes += placed.boxes

@@ -248,7 +248,7 @@ public final class MapSnapshotter: @unchecked Sendable {
                 if snapshot.placeLabels {
                     // Place names first, then landmarks, the names along roads and waterways, and
                     // the other points of interest around them.
-                    var boxes = reserved.boxes
+                    var boxes = LabelBoxes(reserved.boxes)
                     placed = BasemapLayers.placeLabels(places, camera: camera, style: style, labels: labels, boxes: &boxes)
                     for (ground, vectorStyle) in vectorLabels where !ground.pois.isEmpty {
                         placed += POILabels.place(ground.pois, tiers: 0 ... 0, camera: camera, style: vectorStyle, labels: labels,

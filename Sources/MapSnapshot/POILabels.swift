@@ -17,7 +17,7 @@ enum POILabels {
     /// Places `pois` of the tiers in `tiers` for `camera`, landmarks first, then by the tiles'
     /// rank and name; `boxes` grows by each placed icon and name.
     static func place(_ pois: [VectorPOI], tiers: ClosedRange<Int>, camera: Camera, style: VectorTileStyle,
-                      labels: CairoLabelRasterizer, boxes: inout [LabelBox]) -> [PlaceLabel] {
+                      labels: CairoLabelRasterizer, boxes: inout LabelBoxes) -> [PlaceLabel] {
         let zoom = camera.zoom
         let w = camera.size.width, h = camera.size.height
         let halo = Color(style.labels.labelHalo)
@@ -46,14 +46,14 @@ enum POILabels {
                     continue
                 }
                 let box: LabelBox = (s.x - size.width / 2, s.y - size.height / 2, s.x + size.width / 2, s.y + size.height / 2)
-                guard inView(box, w, h), !meets(box, boxes) else { continue }
+                guard inView(box, w, h), !boxes.meets(box) else { continue }
                 boxes.append(box)
                 label.worldCopies = false
                 out.append(PlaceLabel(dot: nil, label: label))
                 continue
             }
             let iconBox: LabelBox = (s.x - half, s.y - half, s.x + half, s.y + half)
-            guard inView(iconBox, w, h), !meets(iconBox, boxes) else { continue }
+            guard inView(iconBox, w, h), !boxes.meets(iconBox) else { continue }
             guard var label = try? Label(position: position, text: poi.name, size: textSize, color: colour, haloColor: halo,
                                          haloWidth: style.labels.labelHaloWidth * 0.75, anchor: (0, 0.5), offset: (gap, 0)),
                   let size = labels.labelSize(label, pixelRatio: camera.pixelRatio),
@@ -63,9 +63,9 @@ enum POILabels {
             let right: LabelBox = (s.x + gap - 1, s.y - size.height / 2, s.x + gap + size.width + 1, s.y + size.height / 2)
             let left: LabelBox = (s.x - gap - size.width - 1, s.y - size.height / 2, s.x - gap + 1, s.y + size.height / 2)
             let textBox: LabelBox
-            if inView(right, w, h), !meets(right, boxes) {
+            if inView(right, w, h), !boxes.meets(right) {
                 textBox = right
-            } else if inView(left, w, h), !meets(left, boxes) {
+            } else if inView(left, w, h), !boxes.meets(left) {
                 textBox = left
                 label.anchor = (1, 0.5)
                 label.offset = (-gap, 0)

@@ -115,7 +115,7 @@ import Testing
         let line = VectorTileContent.NamedLine(name: "Long Street", names: [:], kind: .minorRoad,
                                                points: [MapPoint(west), MapPoint(east)],
                                                square: MapRect(origin: MapPoint(x: 0, y: 0), width: 1, height: 1))
-        var boxes: [LabelBox] = []
+        var boxes = LabelBoxes()
         let placed = LineLabels.place([line], camera: camera, style: .light, labels: CairoLabelRasterizer(), boxes: &boxes)
         // 560 px of street: two names, 280 px apart, centred on 160 and 440 px.
         #expect(placed.count == 2)
@@ -126,12 +126,12 @@ import Testing
         // (the same positions, so their fades carry on).
         let moved = Camera(center: try #require(camera.unproject(ScreenPoint(x: 330, y: 110))), zoom: 16.2, bearing: 8, pitch: 20,
                            size: ScreenSize(width: 600, height: 200))
-        var fresh: [LabelBox] = []
+        var fresh = LabelBoxes()
         let again = LineLabels.place([line], camera: moved, style: .light, labels: CairoLabelRasterizer(), boxes: &fresh)
         #expect(again.count == 2)
         #expect(Set(again.map { "\($0.key.lat),\($0.key.lon)" }) == Set(placed.map { "\($0.key.lat),\($0.key.lon)" }))
         // A box over the street's west half (a place name) leaves the east name only.
-        var taken: [LabelBox] = [(0, 0, 300, 200)]
+        var taken = LabelBoxes([(0, 0, 300, 200)])
         let east1 = LineLabels.place([line], camera: camera, style: .light, labels: CairoLabelRasterizer(), boxes: &taken)
         #expect(east1.count == 1 && abs((camera.project(east1[0].label.position)?.x ?? 0) - 440) < 0.5)
         // A street from 300 px west of the view to 150 px into it: its ideal centre (225 px
@@ -141,7 +141,7 @@ import Testing
         var sliding = line
         sliding.points = [MapPoint(try #require(camera.unproject(ScreenPoint(x: -300, y: 100)))),
                           MapPoint(try #require(camera.unproject(ScreenPoint(x: 150, y: 100))))]
-        var free: [LabelBox] = []
+        var free = LabelBoxes()
         let slid = LineLabels.place([sliding], camera: camera, style: .light, labels: CairoLabelRasterizer(), boxes: &free)
         let nameWidth = try #require(CairoLabelRasterizer().labelSize(try Label(position: LatLng(lat: 0, lon: 0), text: "Long Street",
                                                                                 size: 10.5, haloWidth: 1.5), pixelRatio: 1)).width
@@ -149,7 +149,7 @@ import Testing
         #expect(slid.count == 1 && abs((camera.project(slid[0].label.position)?.x ?? 0) - 37.5) < 0.5,
                 "\(slid.map { camera.project($0.label.position) })")
         // Below the zoom a minor road is named at (15.5), none.
-        var none: [LabelBox] = []
+        var none = LabelBoxes()
         let far = Camera(center: LatLng(lat: 0, lon: 0), zoom: 15, size: ScreenSize(width: 600, height: 200))
         #expect(LineLabels.place([line], camera: far, style: .light, labels: CairoLabelRasterizer(), boxes: &none).isEmpty)
         // A square elsewhere (a neighbouring tile's buffer holds the line): not this tile's to name.

@@ -54,13 +54,13 @@ import Testing
         let camera = Camera(center: LatLng(lat: 0, lon: 0), zoom: 10, size: ScreenSize(width: 300, height: 100))
         var named = lake
         named.point = MapPoint(LatLng(lat: 0, lon: 0))
-        var boxes: [LabelBox] = []
+        var boxes = LabelBoxes()
         let placed = POILabels.place([named], tiers: 0 ... 2, camera: camera, style: .light, labels: CairoLabelRasterizer(), boxes: &boxes)
         #expect(placed.count == 1 && placed.first?.icon == nil)
         #expect(try #require(placed.first?.label).anchor == (0.5, 0.5))
-        let box = try #require(boxes.first)
+        let box = try #require(boxes.all.first)
         #expect(abs((box.0 + box.2) / 2 - 150) < 1e-9 && abs((box.1 + box.3) / 2 - 50) < 1e-9)
-        var none: [LabelBox] = []
+        var none = LabelBoxes()
         let z8 = Camera(center: LatLng(lat: 0, lon: 0), zoom: 8, size: ScreenSize(width: 300, height: 100))
         #expect(POILabels.place([named], tiers: 0 ... 2, camera: z8, style: .light, labels: CairoLabelRasterizer(), boxes: &none).isEmpty)
     }
@@ -75,22 +75,22 @@ import Testing
         // A café 10 px from a museum listed after it: the museum is placed, the café is not.
         let museum = try poi("Museum", tier: 0, at: ScreenPoint(x: 100, y: 100), camera)
         let cafe = try poi("Cafe", tier: 2, at: ScreenPoint(x: 110, y: 100), camera)
-        var boxes: [LabelBox] = []
+        var boxes = LabelBoxes()
         let placed = POILabels.place([cafe, museum], tiers: 0 ... 2, camera: camera, style: .light, labels: CairoLabelRasterizer(),
                                      boxes: &boxes)
         #expect(placed.map(\.label.text) == ["Museum"])
         // Its name starts `gap` px right of the icon's centre; two boxes taken (icon, name).
         let museumLabel = try #require(placed.first?.label)
         #expect(museumLabel.anchor == (0, 0.5) && museumLabel.offset == (POILabels.gap, 0))
-        #expect(boxes.count == 2 && boxes[0] == (92, 92, 108, 108))
+        #expect(boxes.all.count == 2 && boxes.all[0] == (92, 92, 108, 108))
         // A café near the view's right edge: its name goes on the icon's left.
         let east = try poi("Espresso", tier: 2, at: ScreenPoint(x: 380, y: 100), camera)
-        var more: [LabelBox] = []
+        var more = LabelBoxes()
         let flipped = POILabels.place([east], tiers: 0 ... 2, camera: camera, style: .light, labels: CairoLabelRasterizer(), boxes: &more)
         let espresso = try #require(flipped.first?.label)
         #expect(espresso.anchor == (1, 0.5) && espresso.offset == (-POILabels.gap, 0))
         // Below its tier's zoom (17.5), or outside the tiers asked for: none.
-        var none: [LabelBox] = []
+        var none = LabelBoxes()
         let z17 = Camera(center: LatLng(lat: 0, lon: 0), zoom: 17, size: ScreenSize(width: 400, height: 200))
         #expect(POILabels.place([try poi("Cafe", tier: 2, at: ScreenPoint(x: 100, y: 100), z17)], tiers: 0 ... 2, camera: z17,
                                 style: .light, labels: CairoLabelRasterizer(), boxes: &none).isEmpty)
@@ -113,7 +113,7 @@ import Testing
     @Test func theIconAndNameAreDrawnInTheCategorysColour() throws {
         let camera = Camera(center: LatLng(lat: 0, lon: 0), zoom: 18, size: ScreenSize(width: 300, height: 100))
         let museum = try poi("Museum", tier: 0, at: ScreenPoint(x: 60, y: 50), camera)
-        var boxes: [LabelBox] = []
+        var boxes = LabelBoxes()
         let placed = POILabels.place([museum], tiers: 0 ... 2, camera: camera, style: .light, labels: CairoLabelRasterizer(), boxes: &boxes)
         let snap = Snapshot(camera: camera, overlays: placed.flatMap { $0.overlays(opacity: 1) }, basemapStyle: nil, background: .white,
                             attribution: false)
@@ -191,7 +191,7 @@ import Testing
         let park = try #require(VectorTileSchema.areaName(kind: .green, properties: ["name": .string("Big Park")], point: e.mid, extent: e))
         for (zoom, drawn) in [(10.0, true), (8.0, false)] {
             let camera = Camera(center: e.mid.latLng, zoom: zoom, size: ScreenSize(width: 400, height: 300))
-            var boxes: [LabelBox] = []
+            var boxes = LabelBoxes()
             let placed = POILabels.place([park], tiers: 0 ... 2, camera: camera, style: .light, labels: CairoLabelRasterizer(),
                                          boxes: &boxes)
             #expect(placed.count == (drawn ? 1 : 0), "zoom \(zoom)")
