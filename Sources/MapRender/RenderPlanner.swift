@@ -175,20 +175,18 @@ public final class RenderPlanner: @unchecked Sendable {
     /// One overlay's commands for one world copy's view (and its marker label for later).
     private func plan(_ overlay: Overlay, _ view: PlanView, copy k: Int, _ commands: inout [DrawCommand],
                       _ labels: inout MarkerLabels) {
+        // A line's commands, marked as widths on the ground when its width is in metres.
+        func line(_ width: Length, _ add: (inout [DrawCommand]) -> Void) {
+            let first = commands.count
+            add(&commands)
+            if case .meters = width {
+                for i in first ..< commands.count { commands[i].widthOnGround = true }
+            }
+        }
         switch overlay {
-        case .polyline(let line):
-            let first = commands.count
-            addPolyline(line, view, &commands)
-            if case .meters = line.style.width {
-                for i in first ..< commands.count { commands[i].widthOnGround = true }
-            }
+        case .polyline(let l): line(l.style.width) { addPolyline(l, view, &$0) }
         case .polygon(let poly): addPolygon(poly, view, &commands)
-        case .multiPolyline(let set):
-            let first = commands.count
-            addMultiPolyline(set, view, &commands)
-            if case .meters = set.style.width {
-                for i in first ..< commands.count { commands[i].widthOnGround = true }
-            }
+        case .multiPolyline(let set): line(set.style.width) { addMultiPolyline(set, view, &$0) }
         case .multiPolygon(let set): addMultiPolygon(set, view, &commands)
         case .circle(let circle): addCircle(circle, view, &commands)
         case .marker(let marker):
@@ -431,16 +429,10 @@ public final class RenderPlanner: @unchecked Sendable {
         // Geodesic lines can bulge beyond their vertices' bounds; skip culling for them.
         if !line.geodesic, !view.mayBeVisible(bounds, marginPx: marginPx) { return }
         let cell = line.geodesic ? nil : view.clipCell(for: bounds)
-        // Round joins/caps are tessellated for the widest half width drawn with this mesh
-        // (casing included), in power-of-two classes so that nearby widths share the mesh.
+        // (Round parts tessellated for the widest half width drawn with this mesh, casing included.)
         let (variant, detail) = Self.lineVariant(style, geodesic: line.geodesic, halfWidth: halfWidth + casing,
                                                  discJoins: _discJoins)
         let key = MeshKey(source: .line(ObjectIdentifier(path), variant: variant), bucket: view.bucket, cell: cell?.key)
-        // Simplify to 0.5 px, or to a quarter of the line width (at most 1 px) for wider lines:
-        // jitter narrower than a quarter of the stroke is invisible, yet a noisy GPS track kept
-        // at 0.5 px costs ~25× the triangles (shared/bench route-1m: 96k points left at 0.5 px,
-        // 4k at 1 px). Runs of points within 1.5 tolerances are averaged first (see Simplify), so
-        // sub-pixel noise does not hand Douglas–Peucker its outliers as vertices.
         let tolerance = Self.lineTolerance(view, halfWidth: halfWidth)
         var stroker = LineStroker(
             join: style.join, cap: style.cap, maxHalfWidth: pow(2, Double(detail)), unitsPerPixel: 1 / view.bucketWorldSize)
@@ -707,6 +699,11 @@ public final class RenderPlanner: @unchecked Sendable {
         let origin = bounds.mid
         let tolerance = view.tolerance
         var ready = true
+        // A mesh found (or standing in) is drawn unless empty; one still being built is not ready.
+        func draw(_ found: (Mesh, MapPoint)?, _ command: (Mesh, MapPoint) -> DrawCommand) {
+            guard let (mesh, o) = found else { ready = false; return }
+            if !mesh.indices.isEmpty { out.append(command(mesh, o)) }
+        }
         if set.fill.a > 0 {
             let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 0), bucket: view.bucket, cell: nil)
             let found = cachedSet(key, retain: [polygons]) {
@@ -719,13 +716,7 @@ public final class RenderPlanner: @unchecked Sendable {
                 }
                 return (Self.merge(meshes.map { ($0, 0, 0) }), origin)
             }
-            if let (mesh, o) = found {
-                if !mesh.indices.isEmpty {
-                    out.append(DrawCommand(mesh: mesh, origin: o, color: set.fill, extrudeScale: 0, coverage: .fill))
-                }
-            } else {
-                ready = false
-            }
+            draw(found) { DrawCommand(mesh: $0, origin: $1, color: set.fill, extrudeScale: 0, coverage: .fill) }
         }
         if let stroke = set.stroke, strokeHalf > 0 {
             let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 1), bucket: view.bucket, cell: nil)
@@ -739,13 +730,7 @@ public final class RenderPlanner: @unchecked Sendable {
                 }
                 return (b.build(), origin)
             }
-            if let (mesh, o) = found {
-                if !mesh.indices.isEmpty {
-                    out.append(DrawCommand(mesh: mesh, origin: o, color: stroke, extrudeScale: strokeHalf))
-                }
-            } else {
-                ready = false
-            }
+            draw(found) { DrawCommand(mesh: $0, origin: $1, color: stroke, extrudeScale: strokeHalf) }
         }
         return ready
     }

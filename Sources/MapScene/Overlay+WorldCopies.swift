@@ -8,22 +8,17 @@ extension Overlay {
     /// in every copy of the world (x + k for whole k) that this interval shifted meets.
     public var worldXExtent: (lo: Double, hi: Double)? {
         func x(_ p: LatLng) -> Double { (p.lon + 180) / 360 }
+        // Geometry with map bounds: their x interval, when drawn in every copy.
+        func span(_ copies: Bool, _ b: MapRect?) -> (lo: Double, hi: Double)? {
+            guard copies, let b else { return nil }
+            return (b.minX, b.maxX)
+        }
         switch self {
-        case .polyline(let l):
-            guard l.worldCopies, let b = l.path.bounds else { return nil }
-            return (b.minX, b.maxX)
-        case .polygon(let p):
-            guard p.worldCopies, let b = p.exterior.bounds else { return nil }
-            return (b.minX, b.maxX)
-        case .multiPolyline(let l):
-            guard l.worldCopies, let b = l.paths.bounds else { return nil }
-            return (b.minX, b.maxX)
-        case .multiPolygon(let p):
-            guard p.worldCopies, let b = p.polygons.bounds else { return nil }
-            return (b.minX, b.maxX)
-        case .extrusion(let e):
-            guard let b = e.exterior.bounds else { return nil }
-            return (b.minX, b.maxX)
+        case .polyline(let l): return span(l.worldCopies, l.path.bounds)
+        case .polygon(let p): return span(p.worldCopies, p.exterior.bounds)
+        case .multiPolyline(let l): return span(l.worldCopies, l.paths.bounds)
+        case .multiPolygon(let p): return span(p.worldCopies, p.polygons.bounds)
+        case .extrusion(let e): return span(true, e.exterior.bounds)
         case .image(let g):
             guard g.worldCopies, g.isValid else { return nil }
             let xs = g.corners.map(\.x)

@@ -345,6 +345,11 @@ public struct SceneLoader {
             e.top = max(e.top, top); e.left = max(e.left, left); e.bottom = max(e.bottom, bottom); e.right = max(e.right, right)
         }
         func all(_ v: Double) { grow(top: v, left: v, bottom: v, right: v) }
+        // A line in pixels reaches half its width and its casing out; an outline half its width.
+        func line(_ style: LineStyle) {
+            if case .pixels(let w) = style.width { all(w / 2 + (style.casingColor != nil ? style.casingWidth : 0) + 1) }
+        }
+        func outline(_ stroke: Color?, _ width: Double) { if stroke != nil { all(width / 2 + 1) } }
         for o in overlays {
             switch o {
             case .marker(let m):
@@ -357,12 +362,10 @@ public struct SceneLoader {
                     grow(top: k * img.logicalHeight * anchor.y, left: k * img.logicalWidth * anchor.x,
                          bottom: k * img.logicalHeight * (1 - anchor.y), right: k * img.logicalWidth * (1 - anchor.x))
                 }
-            case .polyline(let p):
-                if case .pixels(let w) = p.style.width { all(w / 2 + (p.style.casingColor != nil ? p.style.casingWidth : 0) + 1) }
-            case .polygon(let p): if p.stroke != nil { all(p.strokeWidth / 2 + 1) }
-            case .multiPolyline(let p):
-                if case .pixels(let w) = p.style.width { all(w / 2 + (p.style.casingColor != nil ? p.style.casingWidth : 0) + 1) }
-            case .multiPolygon(let p): if p.stroke != nil { all(p.strokeWidth / 2 + 1) }
+            case .polyline(let p): line(p.style)
+            case .polygon(let p): outline(p.stroke, p.strokeWidth)
+            case .multiPolyline(let p): line(p.style)
+            case .multiPolygon(let p): outline(p.stroke, p.strokeWidth)
             case .circle(let c):
                 if case .pixels(let r) = c.radius { all(r + (c.stroke != nil ? c.strokeWidth / 2 : 0) + 1) }
                 else if c.stroke != nil { all(c.strokeWidth / 2 + 1) }
