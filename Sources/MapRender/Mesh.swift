@@ -32,6 +32,14 @@ public enum VertexLayout: Sendable, Equatable {
     /// Textured ground quads (raster tiles, image overlays), 4 floats per vertex: `x, y` in map
     /// units relative to the origin, `u, v` texture coordinates (0,0 the image's top-left).
     case raster
+    /// Small convex fills antialiased without a fringe (`RenderPlanner.convexFillMesh`), 9
+    /// floats per vertex, a fan of 3 or 4 vertices per polygon: every vertex carries its
+    /// polygon's four corners, `x, y` in map units relative to the origin, in the same order
+    /// round the polygon (a triangle's fourth is its first again), then its own corner's index.
+    /// The backend projects them, moves the vertex half a device pixel out along its miter on
+    /// screen and hands each fragment its distances to the edges' lines on screen, from which it
+    /// computes the coverage: the polygon costs its own triangles and no fringe.
+    case convexFill
 
     /// Floats per vertex.
     public var stride: Int {
@@ -42,6 +50,7 @@ public enum VertexLayout: Sendable, Equatable {
         case .cylinder: 6
         case .ribbon: 14
         case .raster: 4
+        case .convexFill: 9
         }
     }
 }

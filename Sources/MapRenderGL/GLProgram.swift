@@ -159,6 +159,94 @@ enum Shaders {
     }
     """
 
+    /// Convex fills (`VertexLayout.convexFill`): the vertex projects its polygon's corners to
+    /// device pixels, moves its own (`a_k`) out by half a pixel along its miter there (so both of
+    /// its edges move half a pixel out: the fringe's reach, at any pitch), and hands on its
+    /// signed distances to the four edges' lines in device pixels, positive inside (a triangle's
+    /// fourth edge has no length: far away). Those distances are affine on screen, so the vertex
+    /// is placed with w = 1 (position and depth divided here) and they interpolate exactly. The
+    /// corner is picked by selects, not by indexing arrays (which llvmpipe does lane by lane).
+    /// Without shader coverage (`u_aa` 0) nothing moves; a polygon with a corner behind the eye
+    /// is drawn as it is, covered in full.
+    static let convexFillVertex = """
+    #version 300 es
+    \(linearInterpolation)
+    precision highp float;
+    layout(location = 0) in vec4 a_c01;
+    layout(location = 1) in vec4 a_c23;
+    layout(location = 2) in float a_k;
+    uniform mat4 u_matrix;
+    uniform float u_worldSize;
+    uniform vec2 u_viewport;
+    uniform float u_ratio;
+    uniform vec4 u_color;
+    uniform float u_aa;
+    LINEAR out vec4 v_d;
+    flat out vec4 v_color;
+    flat out vec3 v_aa;
+    vec2 inward(vec2 u, float o) {
+        float len = length(u);
+        return len > 0.0 ? o * vec2(-u.y, u.x) / len : vec2(0.0);
+    }
+    float across(vec2 n, vec2 p, vec2 from) {
+        return n == vec2(0.0) ? 1e6 : dot(n, p - from);
+    }
+    void main() {
+        v_color = u_color;
+        v_aa = vec3(u_aa, 0.0, u_ratio);
+        vec4 q0 = u_matrix * vec4(a_c01.xy * u_worldSize, 0.0, 1.0);
+        vec4 q1 = u_matrix * vec4(a_c01.zw * u_worldSize, 0.0, 1.0);
+        vec4 q2 = u_matrix * vec4(a_c23.xy * u_worldSize, 0.0, 1.0);
+        vec4 q3 = u_matrix * vec4(a_c23.zw * u_worldSize, 0.0, 1.0);
+        vec4 own = a_k < 0.5 ? q0 : a_k < 1.5 ? q1 : a_k < 2.5 ? q2 : q3;
+        if (min(min(q0.w, q1.w), min(q2.w, q3.w)) <= 0.0) {
+            gl_Position = own;
+            v_d = vec4(1.0);
+            return;
+        }
+        vec2 half_ = 0.5 * u_viewport;
+        vec2 s0 = (q0.xy / q0.w + 1.0) * half_, s1 = (q1.xy / q1.w + 1.0) * half_;
+        vec2 s2 = (q2.xy / q2.w + 1.0) * half_, s3 = (q3.xy / q3.w + 1.0) * half_;
+        vec2 d1 = s1 - s0, d2 = s2 - s0, d3 = s3 - s0;
+        float area = d1.x * d2.y - d1.y * d2.x + d2.x * d3.y - d2.y * d3.x;
+        float o = area >= 0.0 ? 1.0 : -1.0;
+        vec2 n0 = inward(s1 - s0, o), n1 = inward(s2 - s1, o), n2 = inward(s3 - s2, o), n3 = inward(s0 - s3, o);
+        vec2 p = own.xy / own.w;
+        p = (p + 1.0) * half_;
+        if (u_aa > 0.5) {
+            // The miter of the outward normals of the edges into and out of this corner (a
+            // triangle's edge into its first corner is its third), at most 4 long as
+            // `Outline.miter`'s, half a pixel.
+            vec2 a = -(a_k < 0.5 ? (n3 == vec2(0.0) ? n2 : n3) : a_k < 1.5 ? n0 : a_k < 2.5 ? n1 : n2);
+            vec2 c = -(a_k < 0.5 ? n0 : a_k < 1.5 ? n1 : a_k < 2.5 ? n2 : n3);
+            float k = 1.0 + dot(a, c);
+            vec2 m = k > 0.125 ? (a + c) / k : a + c;
+            float ml = length(m);
+            if (ml > 4.0) m *= 4.0 / ml;
+            p += m * 0.5;
+        }
+        v_d = vec4(across(n0, p, s0), across(n1, p, s1), across(n2, p, s2), across(n3, p, s3));
+        gl_Position = vec4(p / half_ - 1.0, own.z / own.w, 1.0);
+    }
+    """
+
+    /// Convex fills: covered where the pixel's centre is inside every edge, else ½ less its
+    /// distance outside the nearest edge's line (device pixels): the fringe's coverage, from the
+    /// polygon's own triangles.
+    static let convexFillFragment = """
+    #version 300 es
+    \(linearInterpolation)
+    precision highp float;
+    flat in vec4 v_color;
+    flat in vec3 v_aa;
+    LINEAR in vec4 v_d;
+    out vec4 fragColor;
+    void main() {
+        float dm = min(min(v_d.x, v_d.y), min(v_d.z, v_d.w));
+        fragColor = v_color * (dm >= 0.0 || v_aa.x < 0.5 ? 1.0 : clamp(0.5 + dm, 0.0, 1.0));
+    }
+    """
+
     /// Pixel discs and rings: coverage of the true circle (outer radius `v_c`, inner `v_inner`
     /// or none when negative, logical pixels) from the distance to the centre.
     static let groundDiscFragment = """

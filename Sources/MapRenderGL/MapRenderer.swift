@@ -194,6 +194,7 @@ private final class GLState {
     /// Fills (interior and fringe) and pixel discs.
     let groundFill = LazyProgram(Shaders.groundScreenWidthVertex, Shaders.groundFillFragment)
     let groundDisc = LazyProgram(Shaders.groundScreenWidthVertex, Shaders.groundDiscFragment)
+    let convexFill = LazyProgram(Shaders.convexFillVertex, Shaders.convexFillFragment)
     let screen = LazyProgram(Shaders.screenVertex, Shaders.screenFragment)
     /// `screen` for runs of markers drawn instanced (see `ScreenBatch`).
     let screenInstanced = LazyProgram(Shaders.screenInstancedVertex, Shaders.screenFragment)
@@ -444,7 +445,7 @@ private final class GLState {
             // Premultiplied blending of an opaque colour gives that colour exactly, and drawing
             // it twice changes nothing: without shader coverage skip both the blend and the
             // stencil (blendOnce) test; with it, only opaque fill interiors skip the blend.
-            let blend = !(ground && opaque && (!aa || cmd.coverage == .fill))
+            let blend = cmd.mesh.layout == .convexFill ? !(opaque && !aa) : !(ground && opaque && (!aa || cmd.coverage == .fill))
             setBlend(blend)
             useProgram(program)
             setMatrix(program, cmd)
@@ -520,6 +521,8 @@ private final class GLState {
                 glUniform1f(program.uniform("u_saturation"), Float(a.saturationFactor))
                 glUniform1f(program.uniform("u_contrast"), Float(a.contrastFactor))
                 glUniform2f(program.uniform("u_brightness"), Float(a.brightnessMin), Float(a.brightnessMax))
+            case .convexFill:
+                glUniform1f(program.uniform("u_aa"), aa ? 1 : 0)
             case .ribbon:
                 setFog(program)
                 glUniform1f(program.uniform("u_extrudeScale"), Float(cmd.extrudeScale))
@@ -529,7 +532,7 @@ private final class GLState {
             // Opaque colours need no once-per-pixel guard (a second coat changes nothing), and with
             // shader coverage it would let a first, partly covered fragment block a full one.
             if cmd.blendOnce && blend && cmd.mesh.layout != .solid && cmd.mesh.layout != .cylinder
-                && !(opaque && (ground || cmd.coverage == .shape)) {
+                && !(opaque && (ground || cmd.coverage == .shape || cmd.mesh.layout == .convexFill)) {
                 stencilRef += 1
                 if stencilRef > 255 {
                     glClear(GLbitfield(GL_STENCIL_BUFFER_BIT))
@@ -953,6 +956,7 @@ private final class GLState {
         case .cylinder: try (fog ? cylinderFog : cylinder).get()
         case .ribbon: try (fog ? ribbonFog : ribbon).get()
         case .raster: try raster.get()
+        case .convexFill: try convexFill.get()
         }
     }
 
@@ -1138,6 +1142,7 @@ private final class GPUMesh {
         case .cylinder: attributes = [(0, 2, 0), (1, 4, 8)]
         case .ribbon: attributes = [(0, 3, 0), (1, 3, 12), (2, 3, 24), (3, 1, 36), (4, 4, 40)]
         case .raster: attributes = [(0, 2, 0), (1, 2, 8)]
+        case .convexFill: attributes = [(0, 4, 0), (1, 4, 16), (2, 1, 32)]
         }
         arrays = GPUArrays(vertices: mesh.vertices, indices: mesh.indices, stride: mesh.layout.stride, attributes: attributes)
     }

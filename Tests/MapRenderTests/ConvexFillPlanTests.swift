@@ -1,0 +1,102 @@
+import Foundation
+import GeoKit
+import MapCamera
+@testable import MapRender
+import MapScene
+import Testing
+
+/// Which polygons of a `MultiPolygon` are drawn as convex fills (no fringe), and the vertices
+/// they are drawn with.
+@Suite struct ConvexFillPlanTests {
+    static func ring(_ points: [(Double, Double)], holes: [[(Double, Double)]] = []) throws -> PolygonRings {
+        func path(_ p: [(Double, Double)]) throws -> GeoPath { try GeoPath(coordinates: p.map { LatLng(lat: $0.0, lon: $0.1) }) }
+        return PolygonRings(exterior: try path(points), holes: try holes.map(path))
+    }
+
+    /// A triangle at 46°N, 7°E whose corner at the origin is `degrees` wide (in map units,
+    /// where the Mercator projection keeps angles).
+    static func wedge(_ degrees: Double) throws -> PolygonRings {
+        let o = MapPoint(LatLng(lat: 46, lon: 7)), r = 1e-5
+        let a = degrees * .pi / 180
+        let pts = [o, MapPoint(x: o.x + r, y: o.y), MapPoint(x: o.x + r * cos(a), y: o.y - r * sin(a))]
+        return PolygonRings(exterior: try GeoPath(points: pts))
+    }
+
+    @Test func smallConvexPolygonsWithoutHolesAreConvexFills() throws {
+        let square = [(46.0, 7.0), (46.0, 7.001), (46.001, 7.001), (46.001, 7.0)]
+        #expect(RenderPlanner.isConvexFill(try Self.ring(square)))
+        #expect(RenderPlanner.isConvexFill(try Self.ring(square + [square[0]])), "a closing point is not a corner")
+        #expect(RenderPlanner.isConvexFill(try Self.ring(square.reversed())), "either way round")
+        #expect(RenderPlanner.isConvexFill(try Self.ring([(46.0, 7.0), (46.0, 7.001), (46.001, 7.0005)])))
+        // Not: a hole, five corners (a convex pentagon), a reflex corner (an arrowhead), an L.
+        #expect(!RenderPlanner.isConvexFill(try Self.ring(square, holes: [[(46.0002, 7.0002), (46.0002, 7.0004), (46.0004, 7.0003)]])))
+        let pentagon: [(Double, Double)] = (0 ..< 5).map { k in
+            let a = Double(k) * 2 * Double.pi / 5
+            return (46 + 0.001 * sin(a), 7 + 0.001 * cos(a))
+        }
+        #expect(!RenderPlanner.isConvexFill(try Self.ring(pentagon)))
+        #expect(!RenderPlanner.isConvexFill(try Self.ring([(46.0, 7.0), (46.0005, 7.001), (46.0, 7.0005), (46.001, 7.0005)])))
+        #expect(!RenderPlanner.isConvexFill(try Self.ring(MultiShapePlanTests.ells(1)[0].exterior.points.map {
+            let l = $0.latLng; return (l.lat, l.lon)
+        })))
+        // Corners sharper than the fringe's miter limit (sin(angle / 2) ≥ ¼: about 29°) keep the fringe.
+        #expect(RenderPlanner.isConvexFill(try Self.wedge(35)))
+        #expect(!RenderPlanner.isConvexFill(try Self.wedge(20)))
+        // Degenerate rings: all on one line, a repeated corner.
+        #expect(!RenderPlanner.isConvexFill(try Self.ring([(46.0, 7.0), (46.0, 7.001), (46.0, 7.002)])))
+        #expect(!RenderPlanner.isConvexFill(try Self.ring([(46.0, 7.0), (46.0, 7.001), (46.0, 7.001), (46.001, 7.0)])))
+    }
+
+    static let camera = MultiShapePlanTests.camera
+
+    @Test func anOpaqueSetDrawsItsConvexPolygonsApartWithEveryCornerOnEachVertex() throws {
+        let squares = try MultiShapePlanTests.squares(3)
+        let triangle = try Self.ring([(45.999, 6.999), (45.999, 6.9992), (45.9991, 6.9991)])
+        let ell = try MultiShapePlanTests.ells(1, lat: 46.001, lon: 7.001)[0]
+        let set = PolygonSet(squares + [triangle, ell])
+        let plan = RenderPlanner().plan(Scene(overlays: [.multiPolygon(MultiPolygon(polygons: set, fill: Color(rgb: 0x336699)))]),
+                                        camera: Self.camera)
+        try #require(plan.commands.count == 2)
+        // The L with its fringe (4 interior triangles, 6 fringe quads), then the convex fills.
+        let fringed = plan.commands[0], convex = plan.commands[1]
+        #expect(fringed.mesh.layout == .ground && fringed.mesh.triangleCount == 4 + 12)
+        #expect(convex.mesh.layout == .convexFill && convex.coverage == .fill && convex.color == Color(rgb: 0x336699))
+        // A fan per polygon: 2 triangles per square, 1 for the triangle; 4 + 4 + 4 + 3 vertices.
+        #expect(convex.mesh.triangleCount == 3 * 2 + 1 && convex.mesh.vertexCount == 3 * 4 + 3)
+        #expect(Array(convex.mesh.indices.prefix(6)) == [0, 1, 2, 0, 2, 3])
+        #expect(Array(convex.mesh.indices.suffix(3)) == [12, 13, 14])
+        // Each vertex: the polygon's corners in order (map units from the command's origin; a
+        // triangle's fourth is its first), then its own corner's index.
+        let v = convex.mesh.vertices, s = VertexLayout.convexFill.stride
+        func corners(_ vertex: Int) -> [MapPoint] {
+            (0 ..< 4).map { MapPoint(x: Double(v[vertex * s + 2 * $0]) + convex.origin.x, y: Double(v[vertex * s + 2 * $0 + 1]) + convex.origin.y) }
+        }
+        let first = squares[0].exterior.points
+        for vertex in 0 ..< 4 {
+            let c = corners(vertex)
+            for k in 0 ..< 4 {
+                #expect(abs(c[k].x - first[k].x) < 1e-10 && abs(c[k].y - first[k].y) < 1e-10, "vertex \(vertex), corner \(k)")
+            }
+            #expect(v[vertex * s + 8] == Float(vertex))
+        }
+        let t = triangle.exterior.points
+        for vertex in 12 ..< 15 {
+            let c = corners(vertex)
+            for (k, p) in (t + [t[0]]).enumerated() {
+                #expect(abs(c[k].x - p.x) < 1e-10 && abs(c[k].y - p.y) < 1e-10, "vertex \(vertex), corner \(k)")
+            }
+            #expect(v[vertex * s + 8] == Float(vertex - 12))
+        }
+    }
+
+    @Test func aTranslucentSetKeepsEveryFringe() throws {
+        // Where two translucent parts touch, each pixel must be blended once with the colour in
+        // full: every interior comes before every fringe, as for concave parts.
+        let set = PolygonSet(try MultiShapePlanTests.squares(60))
+        let plan = RenderPlanner().plan(Scene(overlays: [.multiPolygon(MultiPolygon(polygons: set, fill: Color(rgb: 0x336699, alpha: 0x80)))]),
+                                        camera: Self.camera)
+        try #require(plan.commands.count == 1)
+        #expect(plan.commands[0].mesh.layout == .ground)
+        #expect(plan.commands[0].mesh.triangleCount == 60 * (2 + 8) && plan.commands[0].mesh.fringeStart == 60 * 2 * 3)
+    }
+}
