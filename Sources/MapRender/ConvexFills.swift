@@ -3,13 +3,13 @@ import MapScene
 
 /// Small convex polygons (a vector basemap's buildings are mostly quadrilaterals) drawn without
 /// an antialiasing fringe. A fill's fringe is two thin triangles per edge, and on a CPU
-/// rasteriser thin triangles cost by the 4×4 pixel blocks they touch, not by their area: at
-/// 1024×768 over central Florence at z14 the fringes were more than half of a frame's
-/// instructions. A convex polygon's coverage is instead computed in its own two triangles,
-/// moved out by half a device pixel, from the distances to its edges' lines (see
-/// `VertexLayout.convexFill`). The result is the fringe's: pixels whose centre is inside are
-/// fully covered, those within half a pixel outside fade from ½ on the edge to 0, and corners are
-/// mitered.
+/// rasteriser thin triangles cost by the 4×4 pixel blocks they touch, not by their area. A convex
+/// polygon's coverage is instead computed in its own triangles, moved out by half a device
+/// pixel, from the distances to its edges' lines (see `VertexLayout.convexFill`). The result is
+/// the fringe's: pixels whose centre is inside are fully covered, those within half a pixel
+/// outside fade from ½ on the edge to 0, and corners are mitered. The price is blending the
+/// whole polygon, where a fringed one writes its interior unblended: a gain for many small
+/// polygons, even for large ones (Documentation/PERFORMANCE.md, *Convex fills*).
 extension RenderPlanner {
     /// The most corners a convex fill has (four distances per vertex).
     static let convexFillCorners = 4
