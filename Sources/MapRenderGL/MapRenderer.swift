@@ -52,7 +52,7 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
     public var lastRedrawFraction: Double { state.flagLock.withLock { state.lastRedrawFraction } }
 
     /// Starts the GL thread and creates the context. `samples` is the multisample count (clamped
-    /// to what the device offers); nil picks it: 4 on a GPU, none on a CPU rasteriser (llvmpipe,
+    /// to what the device offers; 1 is 0); nil picks it: 4 on a GPU, none on a CPU rasteriser (llvmpipe,
     /// softpipe), where multisampling costs about half of a frame. Without multisampling the
     /// shaders antialias edges themselves (`shaderAntialiasing`, see `Coverage`); with it they
     /// do not, unless `shaderAntialiasing` says so. Throws `RenderError` naming the Debian
@@ -251,7 +251,10 @@ private final class GLState {
         // What the device offers decides both the sample count and whether the shaders antialias.
         var maxSamples: GLint = 0
         glGetIntegerv(GLenum(GL_MAX_SAMPLES), &maxSamples)
-        let chosen = max(0, min(samples ?? (software ? 0 : 4), 16, Int(maxSamples)))
+        // One sample per pixel is no multisampling: a 1-sample target would only add a resolve
+        // (on llvmpipe it doubled the drawing of a dense vector view).
+        let clamped = max(0, min(samples ?? (software ? 0 : 4), 16, Int(maxSamples)))
+        let chosen = clamped == 1 ? 0 : clamped
         self.samples = chosen
         aa = shaderAA ?? (chosen <= 1)
         glGenTextures(1, &whiteTexture)

@@ -142,7 +142,7 @@ struct SceneOptions: ParsableArguments {
     // GL.
     @Flag(name: .customLong("print-gl-info"), help: "Print the GL device on standard error.")
     var printGLInfo = false
-    @Option(help: "Multisamples per pixel: 0 (edges antialiased by the shaders), 2, 4 or 8; default 0 on a CPU rasteriser (llvmpipe), 4 on a GPU.")
+    @Option(help: "Multisamples per pixel: 0 (edges antialiased by the shaders; 1 is the same), 2, 4 or 8; default 0 on a CPU rasteriser (llvmpipe), 4 on a GPU.")
     var samples: Int?
 
     /// Reads the scene file (if any), applies the flags and builds the snapshot; errors are
@@ -186,7 +186,7 @@ struct SceneOptions: ParsableArguments {
     /// Checks `--samples` and starts a snapshotter (printing the GL device with `--print-gl-info`,
     /// unless `announce` is false: `render` prints it once it has its snapshotter).
     func makeSnapshotter(command: String, announce: Bool = true) throws -> MapSnapshotter {
-        if let samples, ![0, 1, 2, 4, 8].contains(samples) { throw CLIError("mapwright \(command): --samples must be 0, 2, 4 or 8") }
+        if let samples, ![0, 1, 2, 4, 8].contains(samples) { throw CLIError("mapwright \(command): --samples must be 0, 1, 2, 4 or 8") }
         let snapshotter = try MapSnapshotter(samples: samples)
         if announce { announceGL(snapshotter) }
         return snapshotter

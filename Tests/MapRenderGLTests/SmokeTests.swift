@@ -32,4 +32,15 @@ import Testing
         try RenderHarness.bitmap(frame).writePNG(to: "/tmp/mapwright-smoke.png", options: .balanced)
         print("device:", r.deviceDescription)
     }
+
+    /// One sample per pixel is no multisampling: the same renderer as 0 samples (shader
+    /// coverage, no multisampled target to resolve), the same pixels.
+    @Test func oneSampleIsNone() throws {
+        let one = try MapRenderer(samples: 1), none = try MapRenderer(samples: 0)
+        #expect(one.samples == 0 && one.shaderAntialiasing)
+        var scene = Scene(background: .white)
+        scene.add(.circle(try Circle(center: LatLng(lat: 37.7651, lon: -122.4192), radius: .meters(90))))
+        let camera = Camera(center: LatLng(lat: 37.7651, lon: -122.4192), zoom: 15.5, bearing: 20, size: ScreenSize(width: 128, height: 96))
+        #expect(try one.render(scene: scene, camera: camera).pixels == none.render(scene: scene, camera: camera).pixels)
+    }
 }
