@@ -232,15 +232,11 @@ enum Shaders {
 
     /// Convex fills: covered where the pixel's centre is inside every edge, else ½ less its
     /// distance outside the nearest edge's line (device pixels): the fringe's coverage, from the
-    /// polygon's own triangles.
+    /// polygon's own triangles. The ground header with `LINEAR` declared after its `#version`
+    /// (an `#extension` must come before `precision`).
     static let convexFillFragment = """
-    #version 300 es
-    \(linearInterpolation)
-    precision highp float;
-    flat in vec4 v_color;
-    flat in vec3 v_aa;
+    \(edited(groundFragmentHeader, [("#version 300 es\n", "#version 300 es\n\(linearInterpolation)\n")]))
     LINEAR in vec4 v_d;
-    out vec4 fragColor;
     void main() {
         float dm = min(min(v_d.x, v_d.y), min(v_d.z, v_d.w));
         fragColor = v_color * (dm >= 0.0 || v_aa.x < 0.5 ? 1.0 : clamp(0.5 + dm, 0.0, 1.0));
