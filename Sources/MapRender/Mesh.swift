@@ -40,6 +40,16 @@ public enum VertexLayout: Sendable, Equatable {
     /// screen and hands each fragment its distances to the edges' lines on screen, from which it
     /// computes the coverage: the polygon costs its own triangles and no fringe.
     case convexFill
+    /// Polygons of any shape antialiased without a fringe (`RenderPlanner.wedgeFillMesh`), 20
+    /// floats per vertex, three vertices of their own per triangle of the polygon's
+    /// triangulation: the triangle's corners `c0, c1, c2` (`x, y` in map units relative to the
+    /// origin, counter-clockwise as the map's x and y go: positive area), this vertex's index
+    /// (0…2), flags (bit i: corner i is reflex; bit 3 + i: the edge from corner i to the next is
+    /// the polygon's own), then for each corner the polygon's vertices before and after it, so
+    /// that the inside is on the left. The backend moves the vertex half a device pixel out
+    /// across the triangle's own edges and computes each pixel's coverage from the corners'
+    /// edges (see `WedgeFills.swift`).
+    case wedgeFill
 
     /// Floats per vertex.
     public var stride: Int {
@@ -51,6 +61,7 @@ public enum VertexLayout: Sendable, Equatable {
         case .ribbon: 14
         case .raster: 4
         case .convexFill: 9
+        case .wedgeFill: 20
         }
     }
 }

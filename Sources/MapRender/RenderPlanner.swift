@@ -705,16 +705,16 @@ public final class RenderPlanner: @unchecked Sendable {
             if !mesh.indices.isEmpty { out.append(command(mesh, o)) }
         }
         if set.fill.a > 0 {
-            // An opaque set draws its small convex polygons apart (part 2, see `convexFillMesh`)
-            // and the others with fringes (part 0). A translucent one draws every polygon with a
+            // An opaque set draws its small convex polygons apart (part 2, see `convexFillMesh`),
+            // the other polygons as wedge fills (part 4, see `wedgeFillMesh`) and those with
+            // retraced edges with fringes (part 0). A translucent one draws every polygon with a
             // fringe (part 3): its interiors come before its fringes, so that where two parts
             // touch, each pixel is blended once with the colour in full.
             let convexApart = set.fill.a == 255
             let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: convexApart ? 0 : 3), bucket: view.bucket, cell: nil)
             let found = cachedSet(key, retain: [polygons]) {
                 var meshes: [Mesh] = []
-                meshes.reserveCapacity(polygons.polygons.count)
-                for p in polygons.polygons where !(convexApart && Self.isConvexFill(p)) {
+                for p in polygons.polygons where !(convexApart && (Self.isConvexFill(p) || !Self.hasRetracedEdges(p))) {
                     let rings = Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance)
                     let m = Self.fillMesh(rings, origin: origin)
                     if !m.indices.isEmpty { meshes.append(m) }
@@ -732,6 +732,15 @@ public final class RenderPlanner: @unchecked Sendable {
                     return (Self.convexFillMesh(rings, origin: origin), origin)
                 }
                 draw(convex) { DrawCommand(mesh: $0, origin: $1, color: set.fill, extrudeScale: 0, coverage: .fill) }
+                let wedgeKey = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 4), bucket: view.bucket, cell: nil)
+                let wedges = cachedSet(wedgeKey, retain: [polygons]) {
+                    var prepared: [[[MapPoint]]] = []
+                    for p in polygons.polygons where !Self.isConvexFill(p) && !Self.hasRetracedEdges(p) {
+                        prepared.append(Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance))
+                    }
+                    return (Self.wedgeFillMesh(prepared, origin: origin), origin)
+                }
+                draw(wedges) { DrawCommand(mesh: $0, origin: $1, color: set.fill, extrudeScale: 0, coverage: .fill) }
             }
         }
         if let stroke = set.stroke, strokeHalf > 0 {

@@ -243,6 +243,122 @@ enum Shaders {
     }
     """
 
+    /// Wedge fills (`VertexLayout.wedgeFill`): the vertex projects its triangle's corners and
+    /// their polygon neighbours to device pixels, moves its own corner (`a_c2kf.z`) half a pixel
+    /// out across the triangle's edges that are the polygon's (and not across its inner edges, so
+    /// neighbouring triangles still meet exactly), at most 4 pixels, and hands on its signed
+    /// distances to the lines of each corner's two polygon edges, positive inside. As for convex
+    /// fills those are affine on screen and the vertex is placed with w = 1. A neighbour behind
+    /// the eye is replaced by a point of the same edge in front of it (the same line on screen);
+    /// a triangle with a corner behind the eye is drawn as it is, covered in full.
+    static let wedgeFillVertex = """
+    #version 300 es
+    \(linearInterpolation)
+    precision highp float;
+    layout(location = 0) in vec4 a_c01;
+    layout(location = 1) in vec4 a_c2kf;
+    layout(location = 2) in vec4 a_pn0;
+    layout(location = 3) in vec4 a_pn1;
+    layout(location = 4) in vec4 a_pn2;
+    uniform mat4 u_matrix;
+    uniform float u_worldSize;
+    uniform vec2 u_viewport;
+    uniform float u_ratio;
+    uniform vec4 u_color;
+    uniform float u_aa;
+    LINEAR out vec3 v_dp;
+    LINEAR out vec3 v_dn;
+    flat out vec3 v_reflex;
+    flat out vec4 v_color;
+    flat out vec3 v_aa;
+    vec4 clipOf(vec2 p) {
+        return u_matrix * vec4(p * u_worldSize, 0.0, 1.0);
+    }
+    vec2 screenOf(vec4 q, vec2 h) {
+        return (q.xy / q.w + 1.0) * h;
+    }
+    // A point of the edge from the corner qc to q in front of the eye, on screen.
+    vec2 toward(vec4 qc, vec4 q, vec2 h) {
+        if (q.w <= 0.0) q = mix(qc, q, 0.5 * qc.w / (qc.w - q.w));
+        return screenOf(q, h);
+    }
+    // The signed distance of p from the line a → b, positive on the side o names; far when a = b.
+    float side(vec2 a, vec2 b, vec2 p, float o) {
+        vec2 u = b - a;
+        float len = length(u);
+        return len > 0.0 ? o * (u.x * (p.y - a.y) - u.y * (p.x - a.x)) / len : 1e6;
+    }
+    // The unit normal of a → b pointing away from the side o names.
+    vec2 outward(vec2 a, vec2 b, float o) {
+        vec2 u = b - a;
+        float len = length(u);
+        return len > 0.0 ? -o * vec2(-u.y, u.x) / len : vec2(0.0);
+    }
+    void main() {
+        v_color = u_color;
+        v_aa = vec3(u_aa, 0.0, u_ratio);
+        int flags = int(a_c2kf.w + 0.5);
+        v_reflex = vec3((flags & 1) != 0 ? 1.0 : 0.0, (flags & 2) != 0 ? 1.0 : 0.0, (flags & 4) != 0 ? 1.0 : 0.0);
+        float k = a_c2kf.z;
+        vec4 q0 = clipOf(a_c01.xy), q1 = clipOf(a_c01.zw), q2 = clipOf(a_c2kf.xy);
+        vec4 own = k < 0.5 ? q0 : k < 1.5 ? q1 : q2;
+        if (min(min(q0.w, q1.w), q2.w) <= 0.0) {
+            gl_Position = own;
+            v_dp = vec3(1.0);
+            v_dn = vec3(1.0);
+            return;
+        }
+        vec2 h = 0.5 * u_viewport;
+        vec2 s0 = screenOf(q0, h), s1 = screenOf(q1, h), s2 = screenOf(q2, h);
+        vec2 d1 = s1 - s0, d2 = s2 - s0;
+        float o = d1.x * d2.y - d1.y * d2.x >= 0.0 ? 1.0 : -1.0;
+        vec2 p = k < 0.5 ? s0 : k < 1.5 ? s1 : s2;
+        if (u_aa > 0.5) {
+            // The edges into and out of this corner, moved out by half a pixel where they are
+            // the polygon's: the corner goes where the moved lines cross.
+            vec2 before = k < 0.5 ? s2 : k < 1.5 ? s0 : s1;
+            vec2 after = k < 0.5 ? s1 : k < 1.5 ? s2 : s0;
+            int inBit = k < 0.5 ? 32 : k < 1.5 ? 8 : 16;
+            int outBit = k < 0.5 ? 8 : k < 1.5 ? 16 : 32;
+            float offIn = (flags & inBit) != 0 ? 0.5 : 0.0;
+            float offOut = (flags & outBit) != 0 ? 0.5 : 0.0;
+            vec2 a = outward(before, p, o), c = outward(p, after, o);
+            float det = a.x * c.y - a.y * c.x;
+            vec2 m = abs(det) > 1e-4 ? (offIn * vec2(c.y, -c.x) - offOut * vec2(a.y, -a.x)) / det
+                                      : max(offIn, offOut) * normalize(a + c + vec2(1e-9));
+            float ml = length(m);
+            if (ml > 4.0) m *= 4.0 / ml;
+            p += m;
+        }
+        vec2 c0 = s0, c1 = s1, c2 = s2;
+        v_dp = vec3(side(toward(q0, clipOf(a_pn0.xy), h), c0, p, o),
+                    side(toward(q1, clipOf(a_pn1.xy), h), c1, p, o),
+                    side(toward(q2, clipOf(a_pn2.xy), h), c2, p, o));
+        v_dn = vec3(side(c0, toward(q0, clipOf(a_pn0.zw), h), p, o),
+                    side(c1, toward(q1, clipOf(a_pn1.zw), h), p, o),
+                    side(c2, toward(q2, clipOf(a_pn2.zw), h), p, o));
+        gl_Position = vec4(p / h - 1.0, own.z / own.w, 1.0);
+    }
+    """
+
+    /// Wedge fills: each corner's edges bound the inside as both (a convex corner: the lesser
+    /// distance) or either (a reflex one: the greater), and the pixel's distance is the least
+    /// over the triangle's corners; covered where that is not negative, else ½ less its distance
+    /// outside (device pixels), as convex fills.
+    static let wedgeFillFragment = """
+    \(edited(groundFragmentHeader, [("#version 300 es\n", "#version 300 es\n\(linearInterpolation)\n")]))
+    LINEAR in vec3 v_dp;
+    LINEAR in vec3 v_dn;
+    flat in vec3 v_reflex;
+    void main() {
+        vec3 cp = mix(clamp(0.5 + v_dp, 0.0, 1.0), vec3(1.0), step(0.0, v_dp));
+        vec3 cn = mix(clamp(0.5 + v_dn, 0.0, 1.0), vec3(1.0), step(0.0, v_dn));
+        vec3 e = mix(min(cp, cn), 1.0 - (1.0 - cp) * (1.0 - cn), v_reflex);
+        float c = min(min(e.x, e.y), e.z);
+        fragColor = v_color * (v_aa.x < 0.5 ? 1.0 : c);
+    }
+    """
+
     /// Pixel discs and rings: coverage of the true circle (outer radius `v_c`, inner `v_inner`
     /// or none when negative, logical pixels) from the distance to the centre.
     static let groundDiscFragment = """

@@ -195,6 +195,7 @@ private final class GLState {
     let groundFill = LazyProgram(Shaders.groundScreenWidthVertex, Shaders.groundFillFragment)
     let groundDisc = LazyProgram(Shaders.groundScreenWidthVertex, Shaders.groundDiscFragment)
     let convexFill = LazyProgram(Shaders.convexFillVertex, Shaders.convexFillFragment)
+    let wedgeFill = LazyProgram(Shaders.wedgeFillVertex, Shaders.wedgeFillFragment)
     let screen = LazyProgram(Shaders.screenVertex, Shaders.screenFragment)
     /// `screen` for runs of markers drawn instanced (see `ScreenBatch`).
     let screenInstanced = LazyProgram(Shaders.screenInstancedVertex, Shaders.screenFragment)
@@ -448,7 +449,8 @@ private final class GLState {
             // Premultiplied blending of an opaque colour gives that colour exactly, and drawing
             // it twice changes nothing: without shader coverage skip both the blend and the
             // stencil (blendOnce) test; with it, only opaque fill interiors skip the blend.
-            let blend = cmd.mesh.layout == .convexFill ? !(opaque && !aa) : !(ground && opaque && (!aa || cmd.coverage == .fill))
+            let coverageFill = cmd.mesh.layout == .convexFill || cmd.mesh.layout == .wedgeFill
+            let blend = coverageFill ? !(opaque && !aa) : !(ground && opaque && (!aa || cmd.coverage == .fill))
             setBlend(blend)
             useProgram(program)
             setMatrix(program, cmd)
@@ -524,7 +526,7 @@ private final class GLState {
                 glUniform1f(program.uniform("u_saturation"), Float(a.saturationFactor))
                 glUniform1f(program.uniform("u_contrast"), Float(a.contrastFactor))
                 glUniform2f(program.uniform("u_brightness"), Float(a.brightnessMin), Float(a.brightnessMax))
-            case .convexFill:
+            case .convexFill, .wedgeFill:
                 glUniform1f(program.uniform("u_aa"), aa ? 1 : 0)
             case .ribbon:
                 setFog(program)
@@ -535,7 +537,7 @@ private final class GLState {
             // Opaque colours need no once-per-pixel guard (a second coat changes nothing), and with
             // shader coverage it would let a first, partly covered fragment block a full one.
             if cmd.blendOnce && blend && cmd.mesh.layout != .solid && cmd.mesh.layout != .cylinder
-                && !(opaque && (ground || cmd.coverage == .shape || cmd.mesh.layout == .convexFill)) {
+                && !(opaque && (ground || cmd.coverage == .shape || coverageFill)) {
                 stencilRef += 1
                 if stencilRef > 255 {
                     glClear(GLbitfield(GL_STENCIL_BUFFER_BIT))
@@ -960,6 +962,7 @@ private final class GLState {
         case .ribbon: try (fog ? ribbonFog : ribbon).get()
         case .raster: try raster.get()
         case .convexFill: try convexFill.get()
+        case .wedgeFill: try wedgeFill.get()
         }
     }
 
@@ -1146,6 +1149,7 @@ private final class GPUMesh {
         case .ribbon: attributes = [(0, 3, 0), (1, 3, 12), (2, 3, 24), (3, 1, 36), (4, 4, 40)]
         case .raster: attributes = [(0, 2, 0), (1, 2, 8)]
         case .convexFill: attributes = [(0, 4, 0), (1, 4, 16), (2, 1, 32)]
+        case .wedgeFill: attributes = [(0, 4, 0), (1, 4, 16), (2, 4, 32), (3, 4, 48), (4, 4, 64)]
         }
         arrays = GPUArrays(vertices: mesh.vertices, indices: mesh.indices, stride: mesh.layout.stride, attributes: attributes)
     }

@@ -32,7 +32,7 @@ enum ThreeD {
                 // Dots and pixel circles stand upright like sprites: on top, not fogged.
                 if defer3D && isPointShape(cmd.mesh) { p.sprites.append(cmd) } else { p.flat.append(cmd) }
             case .screen: if defer3D { p.sprites.append(cmd) } else { p.flat.append(cmd) }
-            case .raster, .convexFill: p.flat.append(cmd)
+            case .raster, .convexFill, .wedgeFill: p.flat.append(cmd)
             case .solid, .cylinder, .ribbon:
                 if isOpaque(cmd) { p.opaque.append(cmd) } else { p.translucent.append(cmd) }
             }

@@ -57,9 +57,9 @@ import Testing
         let plan = RenderPlanner().plan(Scene(overlays: [.multiPolygon(MultiPolygon(polygons: set, fill: Color(rgb: 0x336699)))]),
                                         camera: Self.camera)
         try #require(plan.commands.count == 2)
-        // The L with its fringe (4 interior triangles, 6 fringe quads), then the convex fills.
-        let fringed = plan.commands[0], convex = plan.commands[1]
-        #expect(fringed.mesh.layout == .ground && fringed.mesh.triangleCount == 4 + 12)
+        // The convex fills, then the L as a wedge fill (its 4 triangles).
+        let convex = plan.commands[0], wedge = plan.commands[1]
+        #expect(wedge.mesh.layout == .wedgeFill && wedge.mesh.triangleCount == 4)
         #expect(convex.mesh.layout == .convexFill && convex.coverage == .fill && convex.color == Color(rgb: 0x336699))
         // A fan per polygon: 2 triangles per square, 1 for the triangle; 4 + 4 + 4 + 3 vertices.
         #expect(convex.mesh.triangleCount == 3 * 2 + 1 && convex.mesh.vertexCount == 3 * 4 + 3)

@@ -36,41 +36,46 @@ import Testing
         let plan = planner.plan(scene, camera: Self.camera)
         #expect(plan.commands.count == 1)
         let mesh = plan.commands[0].mesh
-        // Each L: 4 interior triangles, then a fringe quad (2 triangles) per edge; every
-        // interior before every fringe.
-        #expect(mesh.triangleCount == 60 * (4 + 12) && mesh.fringeStart == 60 * 4 * 3)
-        // Two meshes made: the fills with fringes, and the set's convex fills (none here: empty).
-        #expect(planner.statistics.misses == 2)
+        // Each L (concave): its 4 triangles as wedge fills, no fringe.
+        #expect(mesh.layout == .wedgeFill && mesh.triangleCount == 60 * 4 && mesh.fringeStart == nil)
+        // Three meshes made: the wedge fills, and the set's fills with fringes and convex fills
+        // (none here: empty).
+        #expect(planner.statistics.misses == 3)
         // A pan and a zoom within the half-level bucket: the same mesh, nothing tessellated.
         var moved = Self.camera
         moved.center = LatLng(lat: 46.001, lon: 7.001)
         moved.zoom = 14.3
         let again = planner.plan(scene, camera: moved)
         #expect(again.commands.count == 1 && again.commands[0].mesh === mesh)
-        #expect(planner.statistics.misses == 2)
+        #expect(planner.statistics.misses == 3)
         // A new set of the same polygons is new geometry.
         let other = Scene(overlays: [.multiPolygon(MultiPolygon(polygons: PolygonSet(set.polygons), fill: Color(rgb: 0x336699)))])
         #expect(planner.plan(other, camera: Self.camera).commands[0].mesh !== mesh)
     }
 
     @Test func aSetIsTheTrianglesOfItsParts() throws {
-        // The same L-shapes as 60 Polygons: batched into one command with the same triangles.
+        // The same L-shapes as 60 Polygons (batched into one command): the set's wedge fills are
+        // the Polygons' interior triangles, each once.
         let rings = try Self.ells(60)
         let fill = Color(rgb: 0x336699)
         let parts = RenderPlanner().plan(Scene(overlays: rings.map { .polygon(Polygon(exterior: $0.exterior, fill: fill)) }),
                                          camera: Self.camera)
         let one = RenderPlanner().plan(Scene(overlays: [.multiPolygon(MultiPolygon(polygons: PolygonSet(rings), fill: fill))]),
                                        camera: Self.camera)
-        #expect(parts.commands.count == 1 && one.commands.count == 1)
-        func positions(_ c: DrawCommand) -> [[Double]] {
-            c.mesh.indices.map { i in
-                let k = Int(i) * 6
-                return [((Double(c.mesh.vertices[k]) + c.origin.x) * 1e7).rounded(), ((Double(c.mesh.vertices[k + 1]) + c.origin.y) * 1e7).rounded(),
-                        Double(c.mesh.vertices[k + 2]), Double(c.mesh.vertices[k + 3]), Double(c.mesh.vertices[k + 5])]
-            }
+        try #require(parts.commands.count == 1 && one.commands.count == 1)
+        func point(_ c: DrawCommand, _ k: Int) -> [Double] {
+            [((Double(c.mesh.vertices[k]) + c.origin.x) * 1e7).rounded(), ((Double(c.mesh.vertices[k + 1]) + c.origin.y) * 1e7).rounded()]
         }
-        #expect(positions(parts.commands[0]) == positions(one.commands[0]))
-        #expect(parts.commands[0].mesh.fringeStart == one.commands[0].mesh.fringeStart)
+        func key(_ t: [[Double]]) -> [Double] { t.sorted { $0.lexicographicallyPrecedes($1) }.flatMap { $0 } }
+        let p = parts.commands[0], w = one.commands[0]
+        let interior = try #require(p.mesh.fringeStart)
+        let a = stride(from: 0, to: interior, by: 3).map { t in key((0 ..< 3).map { point(p, Int(p.mesh.indices[t + $0]) * 6) }) }
+        let s = VertexLayout.wedgeFill.stride
+        let b = stride(from: 0, to: w.mesh.indices.count, by: 3).map { t in
+            key((0 ..< 3).map { point(w, Int(w.mesh.indices[t]) * s + 2 * $0) })
+        }
+        #expect(a.count == 60 * 4)
+        #expect(a.sorted { $0.lexicographicallyPrecedes($1) } == b.sorted { $0.lexicographicallyPrecedes($1) })
     }
 
     @Test func aSetOffScreenIsCulledAndAnOutlineIsASecondCommand() throws {

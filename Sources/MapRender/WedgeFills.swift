@@ -1,0 +1,108 @@
+import GeoKit
+import MapScene
+
+/// Polygons of any shape (concave, with holes) drawn without an antialiasing fringe: each of
+/// their triangles computes its own coverage, as convex fills do (see `ConvexFills.swift`), from
+/// the polygon's corners it touches.
+///
+/// A triangle of a polygon's triangulation has real edges (the polygon's) and inner ones (the
+/// diagonals the triangulation added). On screen its vertices move out half a device pixel across
+/// its real edges and not at all across its inner ones, so that neighbouring triangles still
+/// meet exactly and every pixel inside the polygon is drawn once. The coverage of a pixel is
+/// taken from the wedges of the triangle's three corners: a corner's two polygon edges, as lines,
+/// bound it on the inside of both (a convex corner: the nearer-outside of the two distances) or of
+/// either (a reflex corner: the farther one), and the pixel's distance is the least over the
+/// three corners. A triangle lies inside all its corners' wedges, so pixels whose centre is
+/// inside stay fully covered; outside a real edge the coverage fades from ½ on the edge to 0
+/// half a pixel out, mitered at convex corners — the fringe's coverage, from the polygon's own
+/// triangles.
+extension RenderPlanner {
+    /// Whether an edge of the polygon (as given) has another running back along it: the
+    /// zero-width corridors clippers leave, where the fill lies on both sides (see
+    /// `Outline.retracedEdges`). Such polygons keep their fringes, which leave those edges out.
+    /// Simplification keeps axis-aligned edges, so the answer holds for every zoom bucket.
+    static func hasRetracedEdges(_ polygon: PolygonRings) -> Bool {
+        // Only axis-aligned edges on a line another axis-aligned edge is on can be retraced.
+        var lines: [(Bool, Double)] = []
+        for ring in [polygon.exterior] + polygon.holes {
+            let pts = ring.points
+            for i in pts.indices {
+                let p = pts[i], q = pts[(i + 1) % pts.count]
+                if p.x == q.x, p.y != q.y { lines.append((true, p.x)) } else if p.y == q.y, p.x != q.x { lines.append((false, p.y)) }
+            }
+        }
+        guard lines.count > 1 else { return false }
+        lines.sort { $0.0 != $1.0 ? $0.0 : $0.1 < $1.1 }
+        guard zip(lines, lines.dropFirst()).contains(where: { $0.0 == $1.0 && $0.1 == $1.1 }) else { return false }
+        let rings = ([polygon.exterior] + polygon.holes).map { ring -> [(Double, Double)] in
+            var pts = ring.points
+            if pts.count > 1, pts.first == pts.last { pts.removeLast() }
+            return pts.map { ($0.x, $0.y) }
+        }
+        return Outline.retracedEdges(rings).contains { $0.contains(true) }
+    }
+
+    /// The triangles of polygons (each its rings: exterior, then holes, as `preparedRings`
+    /// gives them) in the `VertexLayout.wedgeFill` layout, three vertices of their own each.
+    /// Polygons that do not triangulate add nothing.
+    static func wedgeFillMesh(_ polygons: [[[MapPoint]]], origin: MapPoint) -> Mesh {
+        let stride = VertexLayout.wedgeFill.stride
+        var v: [Float] = []
+        var idx: [UInt32] = []
+        for rings in polygons {
+            guard let first = rings.first, first.count >= 3 else { continue }
+            // Every vertex, relative to the origin, and for each its ring's neighbours ordered so
+            // that the polygon's inside is on the left of pred → vertex → succ (cross product
+            // positive): an exterior ring of negative area and a hole of positive area are
+            // walked backwards.
+            var xs: [Double] = [], ys: [Double] = []
+            var pred: [Int] = [], succ: [Int] = []
+            var holeStarts: [Int] = []
+            for (k, ring) in rings.enumerated() where ring.count >= 3 {
+                let start = xs.count
+                if k > 0 { holeStarts.append(start) }
+                for p in ring { xs.append(p.x - origin.x); ys.append(p.y - origin.y) }
+                let n = ring.count
+                let area2 = Outline.doubleArea((0 ..< n).map { (xs[start + $0], ys[start + $0]) })
+                let forward = (area2 >= 0) == (k == 0)
+                for i in 0 ..< n {
+                    let before = start + (i + n - 1) % n, after = start + (i + 1) % n
+                    pred.append(forward ? before : after)
+                    succ.append(forward ? after : before)
+                }
+            }
+            var coords: [Double] = []
+            coords.reserveCapacity(xs.count * 2)
+            for i in xs.indices { coords.append(xs[i]); coords.append(ys[i]) }
+            let tris = Triangulator.triangulate(coords, holeStarts: holeStarts)
+            var t = 0
+            while t + 2 < tris.count {
+                var c = [Int(tris[t]), Int(tris[t + 1]), Int(tris[t + 2])]
+                t += 3
+                let area = (xs[c[1]] - xs[c[0]]) * (ys[c[2]] - ys[c[0]]) - (ys[c[1]] - ys[c[0]]) * (xs[c[2]] - xs[c[0]])
+                guard area != 0, area.isFinite else { continue }
+                if area < 0 { c.swapAt(1, 2) }
+                var flags = 0
+                for i in 0 ..< 3 {
+                    let a = c[i], p = pred[a], s = succ[a]
+                    let turn = (xs[a] - xs[p]) * (ys[s] - ys[a]) - (ys[a] - ys[p]) * (xs[s] - xs[a])
+                    if turn < 0 { flags |= 1 << i }
+                    if succ[a] == c[(i + 1) % 3] { flags |= 1 << (3 + i) }
+                }
+                let base = UInt32(v.count / stride)
+                for k in 0 ..< 3 {
+                    for i in 0 ..< 2 { v.append(Float(xs[c[i]])); v.append(Float(ys[c[i]])) }
+                    v.append(Float(xs[c[2]])); v.append(Float(ys[c[2]]))
+                    v.append(Float(k)); v.append(Float(flags))
+                    for i in 0 ..< 3 {
+                        let a = c[i]
+                        v.append(Float(xs[pred[a]])); v.append(Float(ys[pred[a]]))
+                        v.append(Float(xs[succ[a]])); v.append(Float(ys[succ[a]]))
+                    }
+                }
+                idx.append(base); idx.append(base + 1); idx.append(base + 2)
+            }
+        }
+        return Mesh(layout: .wedgeFill, vertices: v, indices: idx)
+    }
+}

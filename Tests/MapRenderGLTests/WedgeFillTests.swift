@@ -1,0 +1,114 @@
+import Foundation
+import GeoKit
+import MapCamera
+import MapRender
+import MapRenderGL
+import MapScene
+import Testing
+
+/// Wedge fills (a `MultiPolygon`'s concave parts and parts with holes, each triangle drawn with
+/// coverage from its polygon's corners instead of a fringe) against the same polygons drawn as
+/// `Polygon`s (with fringes), and against the 16× supersampled reference.
+@Suite(.serialized) struct WedgeFillTests {
+    /// L-shapes turned every 13°, a U, a five-pointed star (five reflex corners), a square with a
+    /// square hole turned 20°, a comb, and two L-shapes sharing an edge, around the middle of
+    /// `AntialiasingQualityTests`' view.
+    static func rings() throws -> [PolygonRings] {
+        let at = ReferenceImageTests.at
+        func placed(_ pts: [(Double, Double)], _ cx: Double, _ cy: Double, _ deg: Double) -> [LatLng] {
+            let a = deg * .pi / 180
+            return pts.map { p in at(cx + p.0 * cos(a) - p.1 * sin(a), cy + p.0 * sin(a) + p.1 * cos(a)) }
+        }
+        var rings: [PolygonRings] = []
+        let ell: [(Double, Double)] = [(-8, -8), (8, -8), (8, -2), (-2, -2), (-2, 9), (-8, 9)]
+        for k in 0 ..< 8 {
+            rings.append(PolygonRings(exterior: try GeoPath(coordinates: placed(ell, -100 + Double(k) * 24, -45, Double(k) * 13))))
+        }
+        let u: [(Double, Double)] = [(-10, -9), (-4, -9), (-4, 4), (4, 4), (4, -9), (10, -9), (10, 10), (-10, 10)]
+        rings.append(PolygonRings(exterior: try GeoPath(coordinates: placed(u, 90, -45, 7))))
+        var star: [(Double, Double)] = []
+        for i in 0 ..< 10 {
+            let a = Double(i) * .pi / 5 - .pi / 2, r = i % 2 == 0 ? 22.0 : 9
+            star.append((r * cos(a), r * sin(a)))
+        }
+        rings.append(PolygonRings(exterior: try GeoPath(coordinates: placed(star, -90, 20, 0))))
+        let outer: [(Double, Double)] = [(-15, -15), (15, -15), (15, 15), (-15, 15)]
+        let hole: [(Double, Double)] = [(-6, -6), (-6, 6), (6, 6), (6, -6)]
+        rings.append(PolygonRings(exterior: try GeoPath(coordinates: placed(outer, -40, 25, 20)),
+                                  holes: [try GeoPath(coordinates: placed(hole, -40, 25, 20))]))
+        var comb: [(Double, Double)] = [(-20, 8), (-20, -8)]
+        for t in 0 ..< 3 {
+            let x = -20 + Double(t) * 10
+            comb += [(x + 5, -8), (x + 5, 2), (x + 10, 2), (x + 10, -8)]
+        }
+        comb += [(20, -8), (20, 8)]
+        rings.append(PolygonRings(exterior: try GeoPath(coordinates: placed(comb, 20, 25, -5))))
+        // Two L-shapes sharing an edge (x = 0).
+        rings.append(PolygonRings(exterior: try GeoPath(coordinates: placed([(-16, -10), (0, -10), (0, 10), (-6, 10), (-6, 0), (-16, 0)], 80, 25, 0))))
+        rings.append(PolygonRings(exterior: try GeoPath(coordinates: placed([(0, -10), (16, -10), (16, 0), (6, 0), (6, 10), (0, 10)], 80, 25, 0))))
+        return rings
+    }
+
+    static let fill = Color(rgb: 0x0969DA)
+
+    static func scenes() throws -> (wedge: Scene, fringed: Scene) {
+        let set = PolygonSet(try rings())
+        let multi = MultiPolygon(polygons: set, fill: fill)
+        var a = Scene(background: Color(rgb: 0xF6F8FA)), b = Scene(background: Color(rgb: 0xF6F8FA))
+        a.add(.multiPolygon(multi))
+        for i in set.polygons.indices { b.add(.polygon(multi.part(i))) }
+        return (a, b)
+    }
+
+    @Test func theSetUsesWedgeFillsForEveryPart() throws {
+        let (wedge, _) = try Self.scenes()
+        let plan = RenderPlanner().plan(wedge, camera: ReferenceImageTests.camera(ratio: 1))
+        #expect(plan.commands.count == 1 && plan.commands[0].mesh.layout == .wedgeFill)
+    }
+
+    /// At pitch 0 (bearing 0 or 30°, 1× or 2×) the wedge fills draw what the fringes draw, but
+    /// for pixels whose centre is on an edge and pixels at reflex corners.
+    @Test(arguments: [(0.0, 1.0), (30.0, 1.0), (0.0, 2.0)])
+    func wedgeFillsDrawWhatFringesDraw(bearing: Double, ratio: Double) throws {
+        let (wedge, fringed) = try Self.scenes()
+        var camera = ReferenceImageTests.camera(ratio: ratio)
+        camera.bearing = bearing
+        let renderer = try MapRenderer(samples: 0)
+        let a = try renderer.render(scene: wedge, camera: camera), b = try renderer.render(scene: fringed, camera: camera)
+        var differ = 0, worst = 0, covered = (0, 0)
+        for y in 0 ..< a.height {
+            for x in 0 ..< a.width {
+                let p = a.pixel(x: x, y: y)!, q = b.pixel(x: x, y: y)!
+                let d = max(abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)))
+                worst = max(worst, d)
+                if d > 8 { differ += 1 }
+                if p.r != 0xF6 { covered.0 += 1 }
+                if q.r != 0xF6 { covered.1 += 1 }
+            }
+        }
+        print("wedge fills vs fringes, bearing \(bearing) @\(ratio)x: \(differ) pixels differ by > 8 (worst \(worst)); covered \(covered.0) vs \(covered.1)")
+        #expect(covered.1 > 3000 * Int(ratio * ratio), "the shapes are on screen")
+        #expect(abs(covered.0 - covered.1) <= covered.1 / 200, "the same pixels touched")
+        #expect(differ <= covered.1 / 100, "\(differ) pixels differ by more than 8 levels")
+    }
+
+    /// Against 16× supersampling, flat, at 2× and pitched 50°, the wedge fills' edges are as close
+    /// as the fringes'.
+    @Test(arguments: [(0.0, 0.0, 1.0), (0.0, 0.0, 2.0), (25.0, 50.0, 1.0)])
+    func wedgeFillEdgesAreAsCloseToSupersamplingAsFringes(bearing: Double, pitch: Double, ratio: Double) throws {
+        let (wedge, fringed) = try Self.scenes()
+        let camera = { (r: Double) -> Camera in
+            var c = ReferenceImageTests.camera(ratio: r)
+            c.bearing = bearing
+            c.pitch = pitch
+            return c
+        }
+        let e = try AntialiasingQualityTests.edgeErrors(wedge, ratio: ratio, name: "wedge fills, bearing \(bearing) pitch \(pitch)", camera: camera)
+        let ref = try AntialiasingQualityTests.supersampled(fringed, ratio: ratio, camera: camera)
+        let fringes = AntialiasingQualityTests.meanEdgeError(try MapRenderer(samples: 0).render(scene: fringed, camera: camera(ratio)), ref)
+        print("  the same as Polygons with fringes: \(String(format: "%.2f", fringes))")
+        #expect(e.edges > 700 * Int(ratio), "the scene has edges to compare (\(e.edges))")
+        #expect(e.shader <= fringes * 1.01, "wedge fills \(e.shader) vs fringes \(fringes)")
+        #expect(e.aliased > 1.5 * e.shader, "the comparison tells antialiased edges from aliased ones")
+    }
+}
