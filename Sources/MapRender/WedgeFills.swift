@@ -9,13 +9,15 @@ import MapScene
 /// diagonals the triangulation added). On screen its vertices move out half a device pixel across
 /// its real edges and not at all across its inner ones, so that neighbouring triangles still
 /// meet exactly and every pixel inside the polygon is drawn once. The coverage of a pixel is
-/// taken from the wedges of the triangle's three corners: a corner's two polygon edges, as lines,
-/// bound it on the inside of both (a convex corner: the nearer-outside of the two distances) or of
-/// either (a reflex corner: the farther one), and the pixel's distance is the least over the
-/// three corners. A triangle lies inside all its corners' wedges, so pixels whose centre is
-/// inside stay fully covered; outside a real edge the coverage fades from ½ on the edge to 0
-/// half a pixel out, mitered at convex corners — the fringe's coverage, from the polygon's own
-/// triangles.
+/// taken from the wedges of the triangle's three corners. Each of a corner's two polygon edges,
+/// as a line, gives the fringe's coverage: 1 where the pixel's centre is inside, else ½ less its
+/// distance outside, down to 0. A convex corner's inside is inside both lines (the lesser of
+/// the two coverages, a mitered corner as the fringe's), a reflex corner's inside either of them
+/// (1 − (1 − a)(1 − b): the pixel's part outside both, for edges at right angles); the pixel
+/// takes the least over the three corners. A triangle lies inside all its corners' wedges, so
+/// pixels whose centre is inside stay fully covered, and outside an edge of the polygon the
+/// coverage fades from ½ on the edge to 0 half a pixel out: the fringe's coverage, from the
+/// polygon's own triangles, with no fringe triangles (two per edge) to set up.
 extension RenderPlanner {
     /// Whether an edge of the polygon (as given) has another running back along it: the
     /// zero-width corridors clippers leave, where the fill lies on both sides (see

@@ -341,10 +341,10 @@ enum Shaders {
     }
     """
 
-    /// Wedge fills: each corner's edges bound the inside as both (a convex corner: the lesser
-    /// distance) or either (a reflex one: the greater), and the pixel's distance is the least
-    /// over the triangle's corners; covered where that is not negative, else ½ less its distance
-    /// outside (device pixels), as convex fills.
+    /// Wedge fills: each edge line's coverage is the fringe's (1 inside, else ½ less the distance
+    /// outside in device pixels); a convex corner takes the lesser of its two, a reflex corner
+    /// 1 − (1 − a)(1 − b) (inside either line), and the pixel the least over the triangle's
+    /// corners (see `WedgeFills.swift`).
     static let wedgeFillFragment = """
     \(edited(groundFragmentHeader, [("#version 300 es\n", "#version 300 es\n\(linearInterpolation)\n")]))
     LINEAR in vec3 v_dp;
