@@ -732,13 +732,14 @@ public final class RenderPlanner: @unchecked Sendable {
                     return (Self.convexFillMesh(rings, origin: origin), origin)
                 }
                 draw(convex) { DrawCommand(mesh: $0, origin: $1, color: set.fill, extrudeScale: 0, coverage: .fill) }
+                let bucketWorldSize = view.bucketWorldSize
                 let wedgeKey = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 4), bucket: view.bucket, cell: nil)
                 let wedges = cachedSet(wedgeKey, retain: [polygons]) {
                     var prepared: [[[MapPoint]]] = []
                     for p in polygons.polygons where !Self.isConvexFill(p) && !Self.hasRetracedEdges(p) {
                         prepared.append(Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance))
                     }
-                    return (Self.wedgeFillMesh(prepared, origin: origin), origin)
+                    return (Self.wedgeFillMesh(prepared, origin: origin, pixelsPerUnit: bucketWorldSize), origin)
                 }
                 draw(wedges) { DrawCommand(mesh: $0, origin: $1, color: set.fill, extrudeScale: 0, coverage: .fill) }
             }

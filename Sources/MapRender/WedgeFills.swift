@@ -47,7 +47,13 @@ extension RenderPlanner {
     /// The triangles of polygons (each its rings: exterior, then holes, as `preparedRings`
     /// gives them) in the `VertexLayout.wedgeFill` layout, three vertices of their own each.
     /// Polygons that do not triangulate add nothing.
-    static func wedgeFillMesh(_ polygons: [[[MapPoint]]], origin: MapPoint) -> Mesh {
+    ///
+    /// A triangle thinner than 1/16 pixel at `pixelsPerUnit` (collinear corners: ear clipping
+    /// makes them where a chain of corners lies on one line, as a comb's notches do) cannot move
+    /// its edges out. The polygon edges it has are handed to the triangle across its longest
+    /// edge, which moves that edge out instead: its half pixel covers the thin triangle and the
+    /// half pixel beyond it (and so on, across a run of thin triangles).
+    static func wedgeFillMesh(_ polygons: [[[MapPoint]]], origin: MapPoint, pixelsPerUnit: Double = .infinity) -> Mesh {
         let stride = VertexLayout.wedgeFill.stride
         var v: [Float] = []
         var idx: [UInt32] = []
@@ -76,20 +82,65 @@ extension RenderPlanner {
             var coords: [Double] = []
             coords.reserveCapacity(xs.count * 2)
             for i in xs.indices { coords.append(xs[i]); coords.append(ys[i]) }
-            let tris = Triangulator.triangulate(coords, holeStarts: holeStarts)
+            let indices = Triangulator.triangulate(coords, holeStarts: holeStarts)
+            struct Tri { var c: [Int]; var own: [Bool]; var thin: Bool }
+            var tris: [Tri] = []
+            tris.reserveCapacity(indices.count / 3)
             var t = 0
-            while t + 2 < tris.count {
-                var c = [Int(tris[t]), Int(tris[t + 1]), Int(tris[t + 2])]
+            while t + 2 < indices.count {
+                var c = [Int(indices[t]), Int(indices[t + 1]), Int(indices[t + 2])]
                 t += 3
                 let area = (xs[c[1]] - xs[c[0]]) * (ys[c[2]] - ys[c[0]]) - (ys[c[1]] - ys[c[0]]) * (xs[c[2]] - xs[c[0]])
-                guard area != 0, area.isFinite else { continue }
+                guard area.isFinite else { continue }
                 if area < 0 { c.swapAt(1, 2) }
+                var longest = 0.0
+                for i in 0 ..< 3 {
+                    let a = c[i], b = c[(i + 1) % 3]
+                    longest = max(longest, ((xs[b] - xs[a]) * (xs[b] - xs[a]) + (ys[b] - ys[a]) * (ys[b] - ys[a])).squareRoot())
+                }
+                let thin = area == 0 || abs(area) / longest * pixelsPerUnit < 1.0 / 16
+                // A thin triangle's orientation may be rounding: its polygon edges either way.
+                let own = (0 ..< 3).map { i in
+                    succ[c[i]] == c[(i + 1) % 3] || (thin && succ[c[(i + 1) % 3]] == c[i])
+                }
+                tris.append(Tri(c: c, own: own, thin: thin))
+            }
+            // Thin triangles hand their polygon edges on across their longest edge.
+            if tris.contains(where: { $0.thin && $0.own.contains(true) }) {
+                struct Edge: Hashable { var a: Int, b: Int }
+                func edge(_ a: Int, _ b: Int) -> Edge { Edge(a: min(a, b), b: max(a, b)) }
+                var byEdge: [Edge: [Int]] = [:]
+                for (k, tri) in tris.enumerated() {
+                    for i in 0 ..< 3 { byEdge[edge(tri.c[i], tri.c[(i + 1) % 3]), default: []].append(k) }
+                }
+                var work = tris.indices.filter { tris[$0].thin && tris[$0].own.contains(true) }
+                var handed = Set<Int>()
+                while let k = work.popLast() {
+                    guard handed.insert(k).inserted else { continue }
+                    let c = tris[k].c
+                    var li = 0, best = -1.0
+                    for i in 0 ..< 3 {
+                        let a = c[i], b = c[(i + 1) % 3]
+                        let d = (xs[b] - xs[a]) * (xs[b] - xs[a]) + (ys[b] - ys[a]) * (ys[b] - ys[a])
+                        if d > best { best = d; li = i }
+                    }
+                    let e = edge(c[li], c[(li + 1) % 3])
+                    guard !tris[k].own[li], let n = byEdge[e]?.first(where: { $0 != k }) else { continue }
+                    for j in 0 ..< 3 where edge(tris[n].c[j], tris[n].c[(j + 1) % 3]) == e { tris[n].own[j] = true }
+                    tris[k].own = [false, false, false]
+                    if tris[n].thin { handed.remove(n); work.append(n) }
+                }
+            }
+            for tri in tris {
+                let c = tri.c
+                let area = (xs[c[1]] - xs[c[0]]) * (ys[c[2]] - ys[c[0]]) - (ys[c[1]] - ys[c[0]]) * (xs[c[2]] - xs[c[0]])
+                guard area != 0 else { continue }
                 var flags = 0
                 for i in 0 ..< 3 {
                     let a = c[i], p = pred[a], s = succ[a]
                     let turn = (xs[a] - xs[p]) * (ys[s] - ys[a]) - (ys[a] - ys[p]) * (xs[s] - xs[a])
                     if turn < 0 { flags |= 1 << i }
-                    if succ[a] == c[(i + 1) % 3] { flags |= 1 << (3 + i) }
+                    if tri.own[i] { flags |= 1 << (3 + i) }
                 }
                 let base = UInt32(v.count / stride)
                 for k in 0 ..< 3 {

@@ -315,19 +315,22 @@ enum Shaders {
         vec2 p = k < 0.5 ? s0 : k < 1.5 ? s1 : s2;
         if (u_aa > 0.5) {
             // The edges into and out of this corner, moved out by half a pixel where they are
-            // the polygon's: the corner goes where the moved lines cross.
+            // the polygon's, and by 1/64 of a pixel where they are inner edges: the corner goes
+            // where the moved lines cross. (A corner moved along an inner edge's line lands on
+            // it only up to rounding, and the neighbour across it may not move that corner at
+            // all: without the overlap a pixel centre on that edge could fall between the two.)
             vec2 before = k < 0.5 ? s2 : k < 1.5 ? s0 : s1;
             vec2 after = k < 0.5 ? s1 : k < 1.5 ? s2 : s0;
             int inBit = k < 0.5 ? 32 : k < 1.5 ? 8 : 16;
             int outBit = k < 0.5 ? 8 : k < 1.5 ? 16 : 32;
-            float offIn = (flags & inBit) != 0 ? 0.5 : 0.0;
-            float offOut = (flags & outBit) != 0 ? 0.5 : 0.0;
+            float offIn = (flags & inBit) != 0 ? 0.5 : 0.0078125;
+            float offOut = (flags & outBit) != 0 ? 0.5 : 0.0078125;
             vec2 a = outward(before, p, o), c = outward(p, after, o);
             float det = a.x * c.y - a.y * c.x;
             vec2 m = abs(det) > 1e-4 ? (offIn * vec2(c.y, -c.x) - offOut * vec2(a.y, -a.x)) / det
                                       : max(offIn, offOut) * normalize(a + c + vec2(1e-9));
             float ml = length(m);
-            if (ml > 4.0) m *= 4.0 / ml;
+            if (ml > 16.0) m *= 16.0 / ml;
             p += m;
         }
         vec2 c0 = s0, c1 = s1, c2 = s2;

@@ -111,4 +111,78 @@ import Testing
         #expect(e.shader <= fringes * 1.01, "wedge fills \(e.shader) vs fringes \(fringes)")
         #expect(e.aliased > 1.5 * e.shader, "the comparison tells antialiased edges from aliased ones")
     }
+
+    /// Every pixel whose centre lies inside a polygon (by more than a hundredth of a pixel) is
+    /// drawn in the fill's colour: no crack between a polygon's triangles and no coverage below 1
+    /// inside, for 300 small concave shapes (L, U, a notched square, a star) at pseudo-random
+    /// angles, sizes and sub-pixel positions, flat and turned. (Before the inner edges overlapped
+    /// by 1/128 px, 2 and 1 pixels of about 30 000 fell between two triangles.)
+    @Test(arguments: [0.0, 37.0])
+    func insidePixelsAreFullyCovered(bearing: Double) throws {
+        let at = ReferenceImageTests.at
+        let shapes: [[(Double, Double)]] = [
+            [(0, 0), (1, 0), (1, 0.4), (0.4, 0.4), (0.4, 1), (0, 1)],
+            [(0, 0), (1, 0), (1, 1), (0.7, 1), (0.7, 0.3), (0.3, 0.3), (0.3, 1), (0, 1)],
+            [(0, 0), (1, 0), (1, 1), (0, 1), (0.5, 0.5)],
+            (0 ..< 10).map { i in
+                let a = Double(i) * .pi / 5, r = i % 2 == 0 ? 0.5 : 0.2
+                return (0.5 + r * cos(a), 0.5 + r * sin(a))
+            },
+        ]
+        var seed: UInt64 = 12345
+        func next() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
+        var rings: [[(Double, Double)]] = []
+        for k in 0 ..< 300 {
+            let shape = shapes[k % shapes.count]
+            let size = 5 + next() * 25, a = next() * 2 * .pi
+            let cx = -110 + Double(k % 20) * 11.5 + next(), cy = -70 + Double(k / 20) * 9.5 + next()
+            rings.append(shape.map { p in
+                let x = (p.0 - 0.5) * size, y = (p.1 - 0.5) * size
+                return (cx + x * cos(a) - y * sin(a), cy + x * sin(a) + y * cos(a))
+            })
+        }
+        let polygons = try rings.map { r in PolygonRings(exterior: try GeoPath(coordinates: r.map { at($0.0, $0.1) })) }
+        let fill = Color(rgb: 0x0969DA)
+        var scene = Scene(background: Color(rgb: 0xF6F8FA))
+        scene.add(.multiPolygon(MultiPolygon(polygons: PolygonSet(polygons), fill: fill)))
+        var camera = ReferenceImageTests.camera(ratio: 1)
+        camera.bearing = bearing
+        let plan = RenderPlanner().plan(scene, camera: camera)
+        #expect(plan.commands.contains { $0.mesh.layout == .wedgeFill })
+        let frame = try MapRenderer(samples: 0).render(scene: scene, camera: camera)
+        let screen = try polygons.map { p in try p.exterior.points.map { try #require(camera.project($0.latLng)) } }
+        var inside = 0, wrong: [(Int, Int)] = []
+        for y in 0 ..< frame.height {
+            for x in 0 ..< frame.width {
+                let px = Double(x) + 0.5, py = Double(y) + 0.5
+                var isIn = false, near = false
+                for ring in screen {
+                    var crossings = 0
+                    for i in ring.indices {
+                        let a = ring[i], b = ring[(i + 1) % ring.count]
+                        let dx = b.x - a.x, dy = b.y - a.y, len = (dx * dx + dy * dy).squareRoot()
+                        if len > 0 {
+                            let t = max(0, min(1, ((px - a.x) * dx + (py - a.y) * dy) / (len * len)))
+                            let ex = a.x + t * dx - px, ey = a.y + t * dy - py
+                            if (ex * ex + ey * ey).squareRoot() < 0.01 { near = true }
+                        }
+                        if (a.y > py) != (b.y > py), px < a.x + (py - a.y) / (b.y - a.y) * (b.x - a.x) { crossings += 1 }
+                    }
+                    if crossings % 2 == 1 { isIn = true }
+                }
+                guard isIn, !near else { continue }
+                inside += 1
+                let c = frame.pixel(x: x, y: y)!
+                let d = max(abs(Int(c.r) - 0x09), abs(Int(c.g) - 0x69), abs(Int(c.b) - 0xDA))
+                // (Overlapping shapes blend the colour over itself: off by a level or two.)
+                if d > 8 { wrong.append((x, y)) }
+            }
+        }
+        print("wedge fills, bearing \(bearing): \(inside) inside pixels, \(wrong.count) not covered \(wrong.prefix(10))")
+        #expect(inside > 5000)
+        #expect(wrong.isEmpty)
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GeoKit
 import MapCamera
 @testable import MapRender
@@ -100,6 +101,42 @@ import Testing
         }
         for t in tris {
             for i in 0 ..< 3 { #expect(t.reflex[i] == hole.contains(t.corners[i])) }
+        }
+    }
+
+    /// A comb whose notches' bottoms lie on one line with the base's chain of corners: ear
+    /// clipping makes triangles of collinear corners there, which cannot move their edges out.
+    /// Every polygon edge must still be moved out by some triangle: owned by one, or lying along
+    /// an edge a triangle owns (handed across the thin triangles' longest edges).
+    @Test(arguments: [0.0, 0.3, 1.0]) func everyEdgeOfACombIsMovedOutByATriangle(turn: Double) {
+        var comb = [(0.0, 0.0), (0.0, 10.0)]
+        for t in 0 ..< 5 {
+            let x = Double(t) * 4
+            comb += [(x + 2, 10), (x + 2, 4), (x + 4, 4), (x + 4, 10)]
+        }
+        comb += [(22.0, 10.0), (22.0, 0.0)]
+        let ring = comb.map { p in MapPoint(x: p.0 * cos(turn) - p.1 * sin(turn), y: p.0 * sin(turn) + p.1 * cos(turn)) }
+        // At 0.1 px a unit the comb is 2.2 px wide and its notches' bottoms are what they are;
+        // at 100 px a unit nothing is thin but exact zeros.
+        for scale in [0.1, 100.0] {
+            let tris = Self.triangles(RenderPlanner.wedgeFillMesh([[ring]], origin: MapPoint(x: 0, y: 0), pixelsPerUnit: scale))
+            var owned: [(MapPoint, MapPoint)] = []
+            for t in tris { for i in 0 ..< 3 where t.own[i] { owned.append((t.corners[i], t.corners[(i + 1) % 3])) } }
+            // Within a quarter of a pixel of the owned edge (whose half pixel moved out then
+            // covers it: thin triangles are under 1/16 px, a run of them may turn a little),
+            // between its ends.
+            func on(_ p: MapPoint, _ a: MapPoint, _ b: MapPoint) -> Bool {
+                let len = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+                let t = ((p.x - a.x) * (b.x - a.x) + (p.y - a.y) * (b.y - a.y)) / (len * len)
+                return abs(Self.cross(a, b, p)) / len <= 0.25 / scale && t > -1e-6 && t < 1 + 1e-6
+            }
+            for k in ring.indices {
+                let a = ring[k], b = ring[(k + 1) % ring.count]
+                #expect(owned.contains { on(a, $0.0, $0.1) && on(b, $0.0, $0.1) }, "edge \(k) at \(scale) px a unit, turned \(turn)")
+            }
+            // Moved out the inside-on-the-left way: a triangle that owns an edge lies on its
+            // left. (Thin triangles that own none may turn either way in Float.)
+            for t in tris where t.own.contains(true) { #expect(Self.cross(t.corners[0], t.corners[1], t.corners[2]) > 0) }
         }
     }
 
