@@ -7,8 +7,9 @@ import MapScene
 ///
 /// A triangle of a polygon's triangulation has real edges (the polygon's) and inner ones (the
 /// diagonals the triangulation added). On screen its vertices move out half a device pixel across
-/// its real edges and not at all across its inner ones, so that neighbouring triangles still
-/// meet exactly and every pixel inside the polygon is drawn once. The coverage of a pixel is
+/// its real edges and only 1/128 px across its inner ones, so that neighbouring triangles still
+/// meet (overlapping by a hair: drawing an opaque colour twice changes nothing) and every pixel
+/// inside the polygon is drawn. The coverage of a pixel is
 /// taken from the wedges of the triangle's three corners. Each of a corner's two polygon edges,
 /// as a line, gives the fringe's coverage: 1 where the pixel's centre is inside, else ½ less its
 /// distance outside, down to 0. A convex corner's inside is inside both lines (the lesser of

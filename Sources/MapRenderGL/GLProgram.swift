@@ -245,8 +245,8 @@ enum Shaders {
 
     /// Wedge fills (`VertexLayout.wedgeFill`): the vertex projects its triangle's corners and
     /// their polygon neighbours to device pixels, moves its own corner (`a_c2kf.z`) half a pixel
-    /// out across the triangle's edges that are the polygon's (and not across its inner edges, so
-    /// neighbouring triangles still meet exactly), at most 4 pixels, and hands on its signed
+    /// out across the triangle's edges that are the polygon's (and 1/128 px across its inner edges,
+    /// so neighbouring triangles still meet), at most 16 pixels, and hands on its signed
     /// distances to the lines of each corner's two polygon edges, positive inside. As for convex
     /// fills those are affine on screen and the vertex is placed with w = 1. A neighbour behind
     /// the eye is replaced by a point of the same edge in front of it (the same line on screen);
