@@ -315,7 +315,7 @@ enum Shaders {
         vec2 p = k < 0.5 ? s0 : k < 1.5 ? s1 : s2;
         if (u_aa > 0.5) {
             // The edges into and out of this corner, moved out by half a pixel where they are
-            // the polygon's, and by 1/64 of a pixel where they are inner edges: the corner goes
+            // the polygon's, and by 1/128 of a pixel where they are inner edges: the corner goes
             // where the moved lines cross. (A corner moved along an inner edge's line lands on
             // it only up to rounding, and the neighbour across it may not move that corner at
             // all: without the overlap a pixel centre on that edge could fall between the two.)
