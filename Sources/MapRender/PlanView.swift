@@ -83,6 +83,8 @@ struct PlanView {
     /// The view's clip cell and its size (see `clipCell(for:)`), made once per view.
     private let viewCell: ClipCell?
     private let viewCellSize: Double
+    /// The size of the view's clip cell in map units (infinite without a view radius).
+    var cellSize: Double { viewCellSize }
 
     private static func cell(center: MapPoint, viewRadius: Double?, worldSize: Double) -> (ClipCell?, Double) {
         guard let r = viewRadius else { return (nil, .infinity) }

@@ -691,12 +691,29 @@ public final class RenderPlanner: @unchecked Sendable {
         guard let bounds = set.polygons.bounds else { return true }
         let strokeHalf = set.stroke != nil && set.strokeWidth.isFinite ? max(0, set.strokeWidth) / 2 : 0
         guard !cull || view.mayBeVisible(bounds, marginPx: strokeHalf + 2) else { return true }
-        if setIsTooLarge(bounds, view) {
+        // A set wider than four view cells (a vector tile zoomed far in) is meshed by the view's
+        // cell: the polygons that meet it (3×3 cells round the view) together, cached for that
+        // cell, and any polygon that is itself that wide through the clipped path of a Polygon.
+        let chunk = view.clipCell(for: bounds)
+        let widest = 4 * view.cellSize
+        if let chunk {
+            for (i, p) in set.polygons.polygons.enumerated() {
+                guard let b = p.exterior.bounds, max(b.width, b.height) > widest, b.intersects(chunk.rect) else { continue }
+                addPolygon(set.part(i), view, &out)
+            }
+        } else if max(bounds.width, bounds.height) * view.worldSize > 1e5 {
             for i in set.polygons.polygons.indices { addPolygon(set.part(i), view, &out) }
             return true
         }
+        let rect = chunk?.rect
+        let member: @Sendable (PolygonRings) -> Bool = { p in
+            guard let rect else { return true }
+            guard let b = p.exterior.bounds else { return false }
+            return max(b.width, b.height) <= widest && b.intersects(rect)
+        }
         let polygons = set.polygons
-        let origin = bounds.mid
+        let origin = chunk?.rect.mid ?? bounds.mid
+        let cellKey = chunk?.key
         let tolerance = view.tolerance
         var ready = true
         // A mesh found (or standing in) is drawn unless empty; one still being built is not ready.
@@ -711,10 +728,10 @@ public final class RenderPlanner: @unchecked Sendable {
             // fringe (part 3): its interiors come before its fringes, so that where two parts
             // touch, each pixel is blended once with the colour in full.
             let convexApart = set.fill.a == 255
-            let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: convexApart ? 0 : 3), bucket: view.bucket, cell: nil)
+            let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: convexApart ? 0 : 3), bucket: view.bucket, cell: cellKey)
             let found = cachedSet(key, retain: [polygons]) {
                 var meshes: [Mesh] = []
-                for p in polygons.polygons where !(convexApart && (Self.isConvexFill(p) || !Self.hasRetracedEdges(p))) {
+                for p in polygons.polygons where member(p) && !(convexApart && (Self.isConvexFill(p) || !Self.hasRetracedEdges(p))) {
                     let rings = Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance)
                     let m = Self.fillMesh(rings, origin: origin)
                     if !m.indices.isEmpty { meshes.append(m) }
@@ -723,20 +740,20 @@ public final class RenderPlanner: @unchecked Sendable {
             }
             draw(found) { DrawCommand(mesh: $0, origin: $1, color: set.fill, extrudeScale: 0, coverage: .fill) }
             if convexApart {
-                let convexKey = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 2), bucket: view.bucket, cell: nil)
+                let convexKey = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 2), bucket: view.bucket, cell: cellKey)
                 let convex = cachedSet(convexKey, retain: [polygons]) {
                     var rings: [[MapPoint]] = []
-                    for p in polygons.polygons where Self.isConvexFill(p) {
+                    for p in polygons.polygons where member(p) && Self.isConvexFill(p) {
                         rings.append(Self.preparedRings([p.exterior], clip: nil, tolerance: tolerance)[0])
                     }
                     return (Self.convexFillMesh(rings, origin: origin), origin)
                 }
                 draw(convex) { DrawCommand(mesh: $0, origin: $1, color: set.fill, extrudeScale: 0, coverage: .fill) }
                 let bucketWorldSize = view.bucketWorldSize
-                let wedgeKey = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 4), bucket: view.bucket, cell: nil)
+                let wedgeKey = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 4), bucket: view.bucket, cell: cellKey)
                 let wedges = cachedSet(wedgeKey, retain: [polygons]) {
                     var prepared: [[[MapPoint]]] = []
-                    for p in polygons.polygons where !Self.isConvexFill(p) && !Self.hasRetracedEdges(p) {
+                    for p in polygons.polygons where member(p) && !Self.isConvexFill(p) && !Self.hasRetracedEdges(p) {
                         prepared.append(Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance))
                     }
                     return (Self.wedgeFillMesh(prepared, origin: origin, pixelsPerUnit: bucketWorldSize), origin)
@@ -745,11 +762,11 @@ public final class RenderPlanner: @unchecked Sendable {
             }
         }
         if let stroke = set.stroke, strokeHalf > 0 {
-            let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 1), bucket: view.bucket, cell: nil)
+            let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 1), bucket: view.bucket, cell: cellKey)
             let found = cachedSet(key, retain: [polygons]) {
                 var b = GroundMeshBuilder(origin: origin)
                 let stroker = LineStroker(join: .miter, cap: .butt)
-                for p in polygons.polygons {
+                for p in polygons.polygons where member(p) {
                     for ring in Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance) where ring.count >= 3 {
                         stroker.stroke(ring, closed: true, into: &b)
                     }

@@ -91,16 +91,67 @@ import Testing
     }
 
     /// Parts 10⁵ px apart do not share one mesh (Float offsets from its middle would lose
-    /// precision): each is planned as a Polygon, culled on its own.
-    @Test func aSetTooLargeForOneMeshIsPlannedPartByPart() throws {
+    /// precision): the set, far wider than four view cells, is meshed for the view's cell, round
+    /// the cell's middle, and the far part is not in it.
+    @Test func aSetTooLargeForOneMeshIsMeshedForTheViewsCell() throws {
         var rings = try Self.squares(3)
         // One more square about 70° of longitude east: 10⁵ px away at zoom 14.
         rings += try Self.squares(1, lat: 46, lon: 77)
         let fill = Color(rgb: 0x336699)
         let plan = RenderPlanner().plan(Scene(overlays: [.multiPolygon(MultiPolygon(polygons: PolygonSet(rings), fill: fill))]),
                                         camera: Self.camera)
-        // The three near squares (batched into one command, with fringes: a Polygon's); the far one culled.
-        #expect(plan.commands.count == 1 && plan.commands[0].mesh.triangleCount == 3 * 10)
+        // The three near squares (convex fills, two triangles each); the far one left out.
+        try #require(plan.commands.count == 1)
+        #expect(plan.commands[0].mesh.layout == .convexFill && plan.commands[0].mesh.triangleCount == 3 * 2)
+        let all = try #require(PolygonSet(rings).bounds)
+        let cell = try #require(PlanView(camera: Self.camera).clipCell(for: all))
+        #expect(plan.commands[0].origin == cell.rect.mid)
+    }
+
+    /// A set wider than four view cells (a vector tile zoomed far in) is meshed for the view's
+    /// cell: only the polygons that meet the cell's rectangle (3×3 cells round the view), and
+    /// one that is itself that wide through a Polygon's clipped path.
+    @Test func aSetWiderThanFourViewCellsIsMeshedByTheViewsCell() throws {
+        var camera = Self.camera
+        camera.zoom = 18
+        // 15 × 15 L-shapes 0.0015° apart (about 560 px at zoom 18): about 8 000 px across.
+        var rings: [PolygonRings] = []
+        for i in 0 ..< 15 {
+            for j in 0 ..< 15 {
+                rings += try Self.ells(1, lat: 46 + Double(i - 7) * 0.0015 + 0.002, lon: 7 + Double(j - 7) * 0.0015 + 0.003)
+            }
+        }
+        // And a field far wider than the cells, round the view.
+        let field = PolygonRings(exterior: try GeoPath(coordinates: [
+            LatLng(lat: 45.97, lon: 6.97), LatLng(lat: 45.97, lon: 7.03), LatLng(lat: 46.03, lon: 7.015), LatLng(lat: 46.03, lon: 6.97)]))
+        let set = PolygonSet(rings + [field])
+        let scene = Scene(overlays: [.multiPolygon(MultiPolygon(polygons: set, fill: Color(rgb: 0x336699)))])
+        let plan = RenderPlanner().plan(scene, camera: camera)
+        let view = PlanView(camera: camera)
+        let setBounds = try #require(set.bounds)
+        let cell = try #require(view.clipCell(for: setBounds))
+        let meeting = rings.filter { $0.exterior.bounds!.intersects(cell.rect) }.count
+        let visible = rings.filter { r in r.exterior.points.contains { p in
+            guard let q = camera.project(p.latLng) else { return false }
+            return q.x >= 0 && q.x <= 400 && q.y >= 0 && q.y <= 400
+        } }.count
+        #expect(visible >= 1 && meeting > visible && meeting < rings.count, "\(visible) visible, \(meeting) meet the cell of \(rings.count)")
+        // The field, clipped to the cell (a Polygon's fill), then the Ls that meet the cell.
+        try #require(plan.commands.count == 2)
+        #expect(plan.commands[0].mesh.layout == .ground && plan.commands[0].mesh.fringeStart != nil)
+        #expect(plan.commands[1].mesh.layout == .wedgeFill && plan.commands[1].mesh.triangleCount == 4 * meeting)
+        // Panned within the cell: the same meshes; into the next cell's: another.
+        var near = camera
+        near.center = LatLng(lat: 46.0001, lon: 7.0001)
+        let planner = RenderPlanner()
+        let first = planner.plan(scene, camera: camera).commands[1].mesh
+        if PlanView(camera: near).clipCell(for: set.bounds!)?.key == cell.key {
+            #expect(planner.plan(scene, camera: near).commands[1].mesh === first)
+        }
+        var far = camera
+        far.center = LatLng(lat: 46.004, lon: 7.006)
+        #expect(PlanView(camera: far).clipCell(for: set.bounds!)?.key != cell.key)
+        #expect(planner.plan(scene, camera: far).commands.last!.mesh !== first)
     }
 
     @Test func linesOfASetShareOneMeshAndItsDashesStartAtEachLine() throws {
