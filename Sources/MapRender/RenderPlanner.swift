@@ -674,16 +674,17 @@ public final class RenderPlanner: @unchecked Sendable {
 
     // MARK: sets of polygons and lines
 
-    /// Whether a set spanning `bounds` is drawn one part at a time: when the view would clip it
-    /// to a cell, or when it is so large on screen (past 10⁵ px) that Float offsets from its
-    /// middle would lose precision.
+    /// Whether a set spanning `bounds` that the view does not clip to a cell is drawn one part at
+    /// a time: when it is so large on screen (past 10⁵ px) that Float offsets from its middle
+    /// would lose precision.
     private func setIsTooLarge(_ bounds: MapRect, _ view: PlanView) -> Bool {
-        view.clipCell(for: bounds) != nil || max(bounds.width, bounds.height) * view.worldSize > 1e5
+        max(bounds.width, bounds.height) * view.worldSize > 1e5
     }
 
     /// A `MultiPolygon`: one mesh for the fills of every polygon (interiors, then fringes, as
     /// `batchGround` merges them) and one for the outlines, each cached by the set, culled as a
-    /// whole; drawn part by part when too large for one mesh (see `setIsTooLarge`). Returns
+    /// whole; meshed for the view's cell when wider than four view cells, part by part when too
+    /// large for one mesh otherwise (see `setIsTooLarge`). Returns
     /// whether every mesh it needs was there to draw (see `cachedSet`); `cull` false plans a set
     /// out of view too (`setsReady`).
     @discardableResult
@@ -701,7 +702,7 @@ public final class RenderPlanner: @unchecked Sendable {
                 guard let b = p.exterior.bounds, max(b.width, b.height) > widest, b.intersects(chunk.rect) else { continue }
                 addPolygon(set.part(i), view, &out)
             }
-        } else if max(bounds.width, bounds.height) * view.worldSize > 1e5 {
+        } else if setIsTooLarge(bounds, view) {
             for i in set.polygons.polygons.indices { addPolygon(set.part(i), view, &out) }
             return true
         }
@@ -779,8 +780,9 @@ public final class RenderPlanner: @unchecked Sendable {
     }
 
     /// A `MultiPolyline`: one mesh for every line, cached by the set and the style's variant,
-    /// culled as a whole; drawn line by line when too large for one mesh, and when geodesic.
-    /// Returns and `cull` as for `addMultiPolygon`.
+    /// culled as a whole; meshed for the view's cell when wider than four view cells, drawn line
+    /// by line when too large for one mesh otherwise, and when geodesic. Returns and `cull` as
+    /// for `addMultiPolygon`.
     @discardableResult
     private func addMultiPolyline(_ set: MultiPolyline, _ view: PlanView, _ out: inout [DrawCommand], cull: Bool = true) -> Bool {
         guard let bounds = set.paths.bounds else { return true }
@@ -788,25 +790,42 @@ public final class RenderPlanner: @unchecked Sendable {
         let halfWidth = view.pixels(style.width) / 2
         guard halfWidth > 0, halfWidth.isFinite else { return true }
         let casing = style.casingColor != nil ? max(0, style.casingWidth.isFinite ? style.casingWidth : 0) : 0
-        if set.geodesic || setIsTooLarge(bounds, view) {
+        // As for polygon sets: a set wider than four view cells is meshed for the view's cell
+        // (the lines that meet its 3×3 cells), and a line that wide itself is clipped as a
+        // `Polyline` is; geodesic sets are planned line by line.
+        let chunk = set.geodesic ? nil : view.clipCell(for: bounds)
+        let widest = 4 * view.cellSize
+        if set.geodesic || (chunk == nil && setIsTooLarge(bounds, view)) {
             for i in set.paths.paths.indices { addPolyline(set.part(i), view, &out) }
             return true
         }
         guard !cull || view.mayBeVisible(bounds, marginPx: halfWidth + casing + 2) else { return true }
+        if let chunk {
+            for (i, p) in set.paths.paths.enumerated() {
+                guard let b = p.bounds, max(b.width, b.height) > widest, b.intersects(chunk.rect) else { continue }
+                addPolyline(set.part(i), view, &out)
+            }
+        }
+        let rect = chunk?.rect
+        let member: @Sendable (GeoPath) -> Bool = { p in
+            guard let rect else { return true }
+            guard let b = p.bounds else { return false }
+            return max(b.width, b.height) <= widest && b.intersects(rect)
+        }
         let (variant, detail) = Self.lineVariant(style, geodesic: false, halfWidth: halfWidth + casing, discJoins: _discJoins)
         let paths = set.paths
-        let origin = bounds.mid
+        let origin = chunk?.rect.mid ?? bounds.mid
         let tolerance = Self.lineTolerance(view, halfWidth: halfWidth)
         let bucketWorldSize = view.bucketWorldSize
         let discJoins = _discJoins
         let (join, cap) = (style.join, style.cap)
-        let key = MeshKey(source: .pathSet(ObjectIdentifier(paths), variant: variant), bucket: view.bucket, cell: nil)
+        let key = MeshKey(source: .pathSet(ObjectIdentifier(paths), variant: variant), bucket: view.bucket, cell: chunk?.key)
         let found = cachedSet(key, retain: [paths]) {
             var stroker = LineStroker(join: join, cap: cap, maxHalfWidth: pow(2, Double(detail)),
                                       unitsPerPixel: 1 / bucketWorldSize)
             stroker.discJoins = discJoins
             var b = GroundMeshBuilder(origin: origin)
-            for path in paths.paths {
+            for path in paths.paths where member(path) {
                 var simple: [MapPoint] = []
                 for p in Simplify.simplifyLine(path.points, tolerance: tolerance) where simple.last != p { simple.append(p) }
                 stroker.stroke(simple, closed: false, into: &b, startDistance: 0)

@@ -88,24 +88,32 @@ import Testing
         }
     }
 
+    /// 12 × 12 shapes made at points 0.0004° of latitude and 0.0006° of longitude apart round
+    /// 47.3745, 8.56: about 3 400 × 3 300 px at `zoomedIn`'s zoom.
+    static func grid<T>(_ make: (Double, Double) throws -> T) rethrows -> [T] {
+        let lats = (0 ..< 12).map { 47.3745 + Double($0 - 6) * 0.0004 }, lons = (0 ..< 12).map { 8.56 + Double($0 - 6) * 0.0006 }
+        return try lats.flatMap { lat in try lons.map { lon in try make(lat, lon) } }
+    }
+
+    /// The view zoomed in on `grid`'s middle (zoom 18.5, bearing 20).
+    static var zoomedIn: Camera {
+        var camera = Self.camera
+        camera.center = LatLng(lat: 47.3745, lon: 8.56)
+        camera.zoom = 18.5
+        camera.bearing = 20
+        return camera
+    }
+
     /// Zoomed in until the set is wider than four view cells (it is then meshed for the view's
     /// cell): still what its parts draw, under multisampling pixel for pixel, and with shader
     /// coverage but for edge pixels.
     @Test(arguments: [0, 4]) func aWideSetDrawsWhatItsPolygonsDrawZoomedIn(samples: Int) throws {
         let renderer = try MapRenderer(samples: samples)
-        var rings: [PolygonRings] = []
-        for i in 0 ..< 12 {
-            for j in 0 ..< 12 {
-                let lat = 47.3745 + Double(i - 6) * 0.0004, lon = 8.56 + Double(j - 6) * 0.0006
-                rings.append(PolygonRings(exterior: try Self.square(lat, lon, 0.00012), holes: [try Self.square(lat, lon, 0.00004)]))
-            }
-        }
-        let set = PolygonSet(rings)
+        let set = PolygonSet(try Self.grid { lat, lon in
+            PolygonRings(exterior: try Self.square(lat, lon, 0.00012), holes: [try Self.square(lat, lon, 0.00004)])
+        })
         let multi = MultiPolygon(polygons: set, fill: Self.teal)
-        var camera = Self.camera
-        camera.center = LatLng(lat: 47.3745, lon: 8.56)
-        camera.zoom = 18.5
-        camera.bearing = 20
+        let camera = Self.zoomedIn
         let one = try renderer.render(scene: Scene(overlays: [.multiPolygon(multi)]), camera: camera)
         let parts = try renderer.render(scene: Scene(overlays: set.polygons.indices.map { .polygon(multi.part($0)) }), camera: camera)
         let (count, worst) = differences(one, parts)
@@ -167,6 +175,29 @@ import Testing
         let dash = image.pixel(x: Int(start.x + 6), y: Int(start.y)), gap = image.pixel(x: Int(start.x + 18), y: Int(start.y))
         #expect(dash.map { [$0.r, $0.g, $0.b] } == [0x10, 0x70, 0x70])
         #expect(gap.map { [$0.r, $0.g, $0.b] } == [0xE0, 0x70, 0x00])
+    }
+
+    /// Zoomed in until the set is wider than four view cells (it is then meshed for the view's
+    /// cell, and a line that wide itself is clipped as a `Polyline` is): still what its lines
+    /// draw, dashes starting at each line's first point.
+    @Test(arguments: [0, 4]) func aWideLineSetDrawsWhatItsLinesDrawZoomedIn(samples: Int) throws {
+        let renderer = try MapRenderer(samples: samples)
+        var paths = try Self.grid { lat, lon in
+            try GeoPath(coordinates: [LatLng(lat: lat, lon: lon - 0.0002), LatLng(lat: lat + 0.0001, lon: lon + 0.0002)])
+        }
+        // A line far wider than the cells, between two rows.
+        paths.append(try GeoPath(coordinates: [LatLng(lat: 47.3747, lon: 8.50), LatLng(lat: 47.3747, lon: 8.62)]))
+        let set = PathSet(paths)
+        let multi = MultiPolyline(paths: set, style: LineStyle(width: .pixels(5), color: Self.teal, cap: .butt, dash: [8, 4]))
+        let camera = Self.zoomedIn
+        let one = try renderer.render(scene: Scene(overlays: [.multiPolyline(multi)]), camera: camera)
+        let parts = try renderer.render(scene: Scene(overlays: set.paths.indices.map { .polyline(multi.part($0)) }), camera: camera)
+        #expect(maxDifference(one, parts) <= 1)
+        var drawn = 0
+        for y in stride(from: 0, to: one.height, by: 2) {
+            for x in stride(from: 0, to: one.width, by: 2) where one.pixel(x: x, y: y)?.r == 0x10 { drawn += 1 }
+        }
+        #expect(drawn > 150, "lines are on screen (\(drawn))")
     }
 
     /// Where two lines of one set cross, both casings lie under both lines (every casing is

@@ -108,19 +108,29 @@ import Testing
         #expect(plan.commands[0].origin == cell.rect.mid)
     }
 
+    /// 15 × 15 shapes made at points 0.0015° apart round 46, 7 (about 560 px apart at zoom 18:
+    /// about 8 000 px across).
+    static func wideGrid<T>(_ make: (Double, Double) throws -> T) rethrows -> [T] {
+        try (0 ..< 225).map { (k: Int) throws -> T in
+            let lat: Double = 46 + Double(k / 15 - 7) * 0.0015
+            let lon: Double = 7 + Double(k % 15 - 7) * 0.0015
+            return try make(lat, lon)
+        }
+    }
+
+    /// `camera` at zoom 18.
+    static var zoomedIn: Camera {
+        var camera = Self.camera
+        camera.zoom = 18
+        return camera
+    }
+
     /// A set wider than four view cells (a vector tile zoomed far in) is meshed for the view's
     /// cell: only the polygons that meet the cell's rectangle (3×3 cells round the view), and
     /// one that is itself that wide through a Polygon's clipped path.
     @Test func aSetWiderThanFourViewCellsIsMeshedByTheViewsCell() throws {
-        var camera = Self.camera
-        camera.zoom = 18
-        // 15 × 15 L-shapes 0.0015° apart (about 560 px at zoom 18): about 8 000 px across.
-        var rings: [PolygonRings] = []
-        for i in 0 ..< 15 {
-            for j in 0 ..< 15 {
-                rings += try Self.ells(1, lat: 46 + Double(i - 7) * 0.0015 + 0.002, lon: 7 + Double(j - 7) * 0.0015 + 0.003)
-            }
-        }
+        let camera = Self.zoomedIn
+        let rings = try Self.wideGrid { lat, lon in try Self.ells(1, lat: lat + 0.002, lon: lon + 0.003)[0] }
         // And a field far wider than the cells, round the view.
         let field = PolygonRings(exterior: try GeoPath(coordinates: [
             LatLng(lat: 45.97, lon: 6.97), LatLng(lat: 45.97, lon: 7.03), LatLng(lat: 46.03, lon: 7.015), LatLng(lat: 46.03, lon: 6.97)]))
@@ -152,6 +162,32 @@ import Testing
         far.center = LatLng(lat: 46.004, lon: 7.006)
         #expect(PlanView(camera: far).clipCell(for: set.bounds!)?.key != cell.key)
         #expect(planner.plan(scene, camera: far).commands.last!.mesh !== first)
+    }
+
+    /// The same for lines: a wide set's lines that meet the view's cell in one mesh round the
+    /// cell's middle, and a line that wide itself as a `Polyline` (clipped to the cell).
+    @Test func aLineSetWiderThanFourViewCellsIsMeshedByTheViewsCell() throws {
+        let camera = Self.zoomedIn
+        let paths = try Self.wideGrid { lat, lon in
+            try GeoPath(coordinates: [LatLng(lat: lat + 0.0002, lon: lon + 0.0003), LatLng(lat: lat + 0.0003, lon: lon + 0.0006)])
+        }
+        let long = try GeoPath(coordinates: [LatLng(lat: 46.0001, lon: 6.98), LatLng(lat: 46.0001, lon: 7.02)])
+        let set = PathSet(paths + [long])
+        let style = LineStyle(width: .pixels(4), color: Color(rgb: 0x336699))
+        let plan = RenderPlanner().plan(Scene(overlays: [.multiPolyline(MultiPolyline(paths: set, style: style))]), camera: camera)
+        let all = try #require(set.bounds)
+        let cell = try #require(PlanView(camera: camera).clipCell(for: all))
+        let meeting = paths.filter { $0.bounds!.intersects(cell.rect) }.count
+        #expect(meeting > 0 && meeting < paths.count)
+        // The long line as a Polyline and the set's mesh for the cell (one stroke per meeting
+        // line), merged into one command as alike ground commands are.
+        let longAlone = RenderPlanner().plan(Scene(overlays: [.polyline(Polyline(path: long, style: style))]), camera: camera)
+        let longTriangles = longAlone.commands.reduce(0) { $0 + $1.mesh.triangleCount }
+        let oneLine = RenderPlanner().plan(Scene(overlays: [.polyline(Polyline(path: paths[0], style: style))]),
+                                           camera: Camera(center: paths[0].points[0].latLng, zoom: 18, size: ScreenSize(width: 400, height: 400)))
+        let perLine = oneLine.commands.reduce(0) { $0 + $1.mesh.triangleCount }
+        try #require(plan.commands.count == 1 && longTriangles > 0 && perLine > 0)
+        #expect(plan.commands[0].mesh.triangleCount == longTriangles + perLine * meeting)
     }
 
     @Test func linesOfASetShareOneMeshAndItsDashesStartAtEachLine() throws {
