@@ -674,6 +674,33 @@ public final class RenderPlanner: @unchecked Sendable {
 
     // MARK: sets of polygons and lines
 
+    /// How a set wider than four view cells is split for the view's cell (see `addMultiPolygon`):
+    /// the parts that meet the cell's rectangle (3×3 cells round the view) go into the cell's
+    /// mesh, but those themselves wider than four cells, which are planned one by one (clipped).
+    /// Without a cell every part goes into the set's mesh.
+    struct SetCell: Sendable {
+        let rect: MapRect?
+        let widest: Double
+
+        init(_ cell: ClipCell?, _ view: PlanView) {
+            rect = cell?.rect
+            widest = 4 * view.cellSize
+        }
+
+        /// Whether a part spanning `bounds` goes into the mesh.
+        func meshes(_ bounds: MapRect?) -> Bool {
+            guard let rect else { return true }
+            guard let b = bounds else { return false }
+            return max(b.width, b.height) <= widest && b.intersects(rect)
+        }
+
+        /// Whether a part spanning `bounds` is planned alone, clipped to the cell.
+        func clipsAlone(_ bounds: MapRect?) -> Bool {
+            guard let rect, let b = bounds else { return false }
+            return max(b.width, b.height) > widest && b.intersects(rect)
+        }
+    }
+
     /// Whether a set spanning `bounds` that the view does not clip to a cell is drawn one part at
     /// a time: when it is so large on screen (past 10⁵ px) that Float offsets from its middle
     /// would lose precision.
@@ -696,22 +723,16 @@ public final class RenderPlanner: @unchecked Sendable {
         // cell: the polygons that meet it (3×3 cells round the view) together, cached for that
         // cell, and any polygon that is itself that wide through the clipped path of a Polygon.
         let chunk = view.clipCell(for: bounds)
-        let widest = 4 * view.cellSize
-        if let chunk {
-            for (i, p) in set.polygons.polygons.enumerated() {
-                guard let b = p.exterior.bounds, max(b.width, b.height) > widest, b.intersects(chunk.rect) else { continue }
+        let cell = SetCell(chunk, view)
+        if chunk != nil {
+            for (i, p) in set.polygons.polygons.enumerated() where cell.clipsAlone(p.exterior.bounds) {
                 addPolygon(set.part(i), view, &out)
             }
         } else if setIsTooLarge(bounds, view) {
             for i in set.polygons.polygons.indices { addPolygon(set.part(i), view, &out) }
             return true
         }
-        let rect = chunk?.rect
-        let member: @Sendable (PolygonRings) -> Bool = { p in
-            guard let rect else { return true }
-            guard let b = p.exterior.bounds else { return false }
-            return max(b.width, b.height) <= widest && b.intersects(rect)
-        }
+        let member: @Sendable (PolygonRings) -> Bool = { cell.meshes($0.exterior.bounds) }
         let polygons = set.polygons
         let origin = chunk?.rect.mid ?? bounds.mid
         let cellKey = chunk?.key
@@ -732,7 +753,7 @@ public final class RenderPlanner: @unchecked Sendable {
             let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: convexApart ? 0 : 3), bucket: view.bucket, cell: cellKey)
             let found = cachedSet(key, retain: [polygons]) {
                 var meshes: [Mesh] = []
-                for p in polygons.polygons where member(p) && !(convexApart && (Self.isConvexFill(p) || !Self.hasRetracedEdges(p))) {
+                for p in polygons.polygons where member(p) && Self.fillKind(p, opaque: convexApart) == .fringed {
                     let rings = Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance)
                     let m = Self.fillMesh(rings, origin: origin)
                     if !m.indices.isEmpty { meshes.append(m) }
@@ -744,7 +765,7 @@ public final class RenderPlanner: @unchecked Sendable {
                 let convexKey = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 2), bucket: view.bucket, cell: cellKey)
                 let convex = cachedSet(convexKey, retain: [polygons]) {
                     var rings: [[MapPoint]] = []
-                    for p in polygons.polygons where member(p) && Self.isConvexFill(p) {
+                    for p in polygons.polygons where member(p) && Self.fillKind(p, opaque: true) == .convex {
                         rings.append(Self.preparedRings([p.exterior], clip: nil, tolerance: tolerance)[0])
                     }
                     return (Self.convexFillMesh(rings, origin: origin), origin)
@@ -754,7 +775,7 @@ public final class RenderPlanner: @unchecked Sendable {
                 let wedgeKey = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 4), bucket: view.bucket, cell: cellKey)
                 let wedges = cachedSet(wedgeKey, retain: [polygons]) {
                     var prepared: [[[MapPoint]]] = []
-                    for p in polygons.polygons where member(p) && !Self.isConvexFill(p) && !Self.hasRetracedEdges(p) {
+                    for p in polygons.polygons where member(p) && Self.fillKind(p, opaque: true) == .wedge {
                         prepared.append(Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance))
                     }
                     return (Self.wedgeFillMesh(prepared, origin: origin, pixelsPerUnit: bucketWorldSize), origin)
@@ -794,24 +815,16 @@ public final class RenderPlanner: @unchecked Sendable {
         // (the lines that meet its 3×3 cells), and a line that wide itself is clipped as a
         // `Polyline` is; geodesic sets are planned line by line.
         let chunk = set.geodesic ? nil : view.clipCell(for: bounds)
-        let widest = 4 * view.cellSize
+        let cell = SetCell(chunk, view)
         if set.geodesic || (chunk == nil && setIsTooLarge(bounds, view)) {
             for i in set.paths.paths.indices { addPolyline(set.part(i), view, &out) }
             return true
         }
         guard !cull || view.mayBeVisible(bounds, marginPx: halfWidth + casing + 2) else { return true }
-        if let chunk {
-            for (i, p) in set.paths.paths.enumerated() {
-                guard let b = p.bounds, max(b.width, b.height) > widest, b.intersects(chunk.rect) else { continue }
-                addPolyline(set.part(i), view, &out)
-            }
+        for (i, p) in set.paths.paths.enumerated() where cell.clipsAlone(p.bounds) {
+            addPolyline(set.part(i), view, &out)
         }
-        let rect = chunk?.rect
-        let member: @Sendable (GeoPath) -> Bool = { p in
-            guard let rect else { return true }
-            guard let b = p.bounds else { return false }
-            return max(b.width, b.height) <= widest && b.intersects(rect)
-        }
+        let member: @Sendable (GeoPath) -> Bool = { cell.meshes($0.bounds) }
         let (variant, detail) = Self.lineVariant(style, geodesic: false, halfWidth: halfWidth + casing, discJoins: _discJoins)
         let paths = set.paths
         let origin = chunk?.rect.mid ?? bounds.mid

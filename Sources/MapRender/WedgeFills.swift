@@ -20,6 +20,17 @@ import MapScene
 /// coverage fades from ½ on the edge to 0 half a pixel out: the fringe's coverage, from the
 /// polygon's own triangles, with no fringe triangles (two per edge) to set up.
 extension RenderPlanner {
+    /// How a `MultiPolygon`'s polygon is filled: a translucent set's all with fringes; an opaque
+    /// set's small convex ones as convex fills, those with clipper corridors with fringes, the
+    /// others as wedge fills. Decided on the polygon as given, the same for every zoom bucket.
+    enum FillKind { case fringed, convex, wedge }
+
+    static func fillKind(_ polygon: PolygonRings, opaque: Bool) -> FillKind {
+        guard opaque else { return .fringed }
+        if isConvexFill(polygon) { return .convex }
+        return hasRetracedEdges(polygon) ? .fringed : .wedge
+    }
+
     /// Whether an edge of the polygon (as given) has another running back along it: the
     /// zero-width corridors clippers leave, where the fill lies on both sides (see
     /// `Outline.retracedEdges`). Such polygons keep their fringes, which leave those edges out.

@@ -159,6 +159,24 @@ enum Shaders {
     }
     """
 
+    /// What the vertex shaders of fills with coverage from their own triangles (convex and
+    /// wedge fills) take and hand on besides their own inputs: the per-draw uniforms, and the
+    /// colour and antialiasing switch the fragment reads flat.
+    static let coverageFillDeclarations = """
+    uniform mat4 u_matrix;
+    uniform float u_worldSize;
+    uniform vec2 u_viewport;
+    uniform float u_ratio;
+    uniform vec4 u_color;
+    uniform float u_aa;
+    flat out vec4 v_color;
+    flat out vec3 v_aa;
+    """
+
+    /// The fragment shaders of convex and wedge fills open with the ground header, edited to
+    /// declare `LINEAR` after its `#version` (an `#extension` must come before `precision`).
+    static let coverageFillFragmentHeader = edited(groundFragmentHeader, [("#version 300 es\n", "#version 300 es\n\(linearInterpolation)\n")])
+
     /// Convex fills (`VertexLayout.convexFill`): the vertex projects its polygon's corners to
     /// device pixels, moves its own (`a_k`) out by half a pixel along its miter there (so both of
     /// its edges move half a pixel out: the fringe's reach, at any pitch), and hands on its
@@ -175,15 +193,8 @@ enum Shaders {
     layout(location = 0) in vec4 a_c01;
     layout(location = 1) in vec4 a_c23;
     layout(location = 2) in float a_k;
-    uniform mat4 u_matrix;
-    uniform float u_worldSize;
-    uniform vec2 u_viewport;
-    uniform float u_ratio;
-    uniform vec4 u_color;
-    uniform float u_aa;
+    \(coverageFillDeclarations)
     LINEAR out vec4 v_d;
-    flat out vec4 v_color;
-    flat out vec3 v_aa;
     vec2 inward(vec2 u, float o) {
         float len = length(u);
         return len > 0.0 ? o * vec2(-u.y, u.x) / len : vec2(0.0);
@@ -232,10 +243,9 @@ enum Shaders {
 
     /// Convex fills: covered where the pixel's centre is inside every edge, else ½ less its
     /// distance outside the nearest edge's line (device pixels): the fringe's coverage, from the
-    /// polygon's own triangles. The ground header with `LINEAR` declared after its `#version`
-    /// (an `#extension` must come before `precision`).
+    /// polygon's own triangles.
     static let convexFillFragment = """
-    \(edited(groundFragmentHeader, [("#version 300 es\n", "#version 300 es\n\(linearInterpolation)\n")]))
+    \(coverageFillFragmentHeader)
     LINEAR in vec4 v_d;
     void main() {
         float dm = min(min(v_d.x, v_d.y), min(v_d.z, v_d.w));
@@ -260,17 +270,10 @@ enum Shaders {
     layout(location = 2) in vec4 a_pn0;
     layout(location = 3) in vec4 a_pn1;
     layout(location = 4) in vec4 a_pn2;
-    uniform mat4 u_matrix;
-    uniform float u_worldSize;
-    uniform vec2 u_viewport;
-    uniform float u_ratio;
-    uniform vec4 u_color;
-    uniform float u_aa;
+    \(coverageFillDeclarations)
     LINEAR out vec3 v_dp;
     LINEAR out vec3 v_dn;
     flat out vec3 v_reflex;
-    flat out vec4 v_color;
-    flat out vec3 v_aa;
     vec4 clipOf(vec2 p) {
         return u_matrix * vec4(p * u_worldSize, 0.0, 1.0);
     }
@@ -349,7 +352,7 @@ enum Shaders {
     /// 1 − (1 − a)(1 − b) (inside either line), and the pixel the least over the triangle's
     /// corners (see `WedgeFills.swift`).
     static let wedgeFillFragment = """
-    \(edited(groundFragmentHeader, [("#version 300 es\n", "#version 300 es\n\(linearInterpolation)\n")]))
+    \(coverageFillFragmentHeader)
     LINEAR in vec3 v_dp;
     LINEAR in vec3 v_dn;
     flat in vec3 v_reflex;

@@ -32,20 +32,8 @@ import Testing
         return rings
     }
 
-    static let fill = Color(rgb: 0x0969DA)
-
-    static func scenes() throws -> (convex: Scene, fringed: Scene) {
-        let set = PolygonSet(try rings())
-        let multi = MultiPolygon(polygons: set, fill: fill)
-        var a = Scene(background: Color(rgb: 0xF6F8FA)), b = Scene(background: Color(rgb: 0xF6F8FA))
-        a.add(.multiPolygon(multi))
-        for i in set.polygons.indices { b.add(.polygon(multi.part(i))) }
-        return (a, b)
-    }
-
     @Test func theSetUsesConvexFillsForEveryPart() throws {
-        let (convex, _) = try Self.scenes()
-        let plan = RenderPlanner().plan(convex, camera: ReferenceImageTests.camera(ratio: 1))
+        let plan = RenderPlanner().plan(FillComparison.scenes(try Self.rings()).set, camera: ReferenceImageTests.camera(ratio: 1))
         #expect(plan.commands.count == 1 && plan.commands[0].mesh.layout == .convexFill)
     }
 
@@ -55,23 +43,7 @@ import Testing
     /// the next test.)
     @Test(arguments: [(0.0, 1.0), (30.0, 1.0), (0.0, 2.0)])
     func convexFillsDrawWhatFringesDraw(bearing: Double, ratio: Double) throws {
-        let (convex, fringed) = try Self.scenes()
-        var camera = ReferenceImageTests.camera(ratio: ratio)
-        camera.bearing = bearing
-        let renderer = try MapRenderer(samples: 0)
-        let a = try renderer.render(scene: convex, camera: camera), b = try renderer.render(scene: fringed, camera: camera)
-        var differ = 0, worst = 0, covered = (0, 0)
-        for y in 0 ..< a.height {
-            for x in 0 ..< a.width {
-                let p = a.pixel(x: x, y: y)!, q = b.pixel(x: x, y: y)!
-                let d = max(abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)))
-                worst = max(worst, d)
-                if d > 8 { differ += 1 }
-                if p.r != 0xF6 { covered.0 += 1 }
-                if q.r != 0xF6 { covered.1 += 1 }
-            }
-        }
-        print("convex fills vs fringes, bearing \(bearing) @\(ratio)x: \(differ) pixels differ by > 8 (worst \(worst)); covered \(covered.0) vs \(covered.1)")
+        let (differ, _, covered) = try FillComparison.againstParts(try Self.rings(), bearing: bearing, ratio: ratio, name: "convex fills")
         #expect(covered.1 > 3000 * Int(ratio * ratio), "the shapes are on screen")
         #expect(covered.0 == covered.1, "the same pixels touched")
         // Pixels whose centre lies exactly on an edge (this scene's edges run through pixel
@@ -86,19 +58,10 @@ import Testing
     /// edge leave no crack, which puts their edges a quarter of a pixel out on average.)
     @Test(arguments: [(0.0, 0.0, 1.0), (0.0, 0.0, 2.0), (25.0, 50.0, 1.0)])
     func convexFillEdgesAreAsCloseToSupersamplingAsFringes(bearing: Double, pitch: Double, ratio: Double) throws {
-        let (convex, fringed) = try Self.scenes()
-        let camera = { (r: Double) -> Camera in
-            var c = ReferenceImageTests.camera(ratio: r)
-            c.bearing = bearing
-            c.pitch = pitch
-            return c
-        }
-        let e = try AntialiasingQualityTests.edgeErrors(convex, ratio: ratio, name: "convex fills, bearing \(bearing) pitch \(pitch)", camera: camera)
-        let ref = try AntialiasingQualityTests.supersampled(fringed, ratio: ratio, camera: camera)
-        let fringes = AntialiasingQualityTests.meanEdgeError(try MapRenderer(samples: 0).render(scene: fringed, camera: camera(ratio)), ref)
-        print("  the same as Polygons with fringes: \(String(format: "%.2f", fringes))")
+        let e = try FillComparison.edgeErrors(try Self.rings(), bearing: bearing, pitch: pitch, ratio: ratio, name: "convex fills")
+        let fringes = e.fringes
         #expect(e.edges > 700 * Int(ratio), "the scene has edges to compare (\(e.edges))")
-        #expect(e.shader <= fringes * 1.01, "convex fills \(e.shader) vs fringes \(fringes)")
-        #expect(e.aliased > 1.5 * e.shader, "the comparison tells antialiased edges from aliased ones")
+        #expect(e.set <= fringes * 1.01, "convex fills \(e.set) vs fringes \(fringes)")
+        #expect(e.aliased > 1.5 * e.set, "the comparison tells antialiased edges from aliased ones")
     }
 }
