@@ -24,7 +24,7 @@ enum LineLabels {
         case .motorway: (11.5, 12.5)
         case .majorRoad: (11.5, 13.5)
         case .mediumRoad: (11, 14.5)
-        case .minorRoad: (10.5, 15.5)
+        case .minorRoad: (10.5, 15)
         case .path: (10, 16.5)
         case .river: (11.5, 12)
         case .stream: (10.5, 15)
