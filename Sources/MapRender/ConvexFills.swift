@@ -45,14 +45,16 @@ extension RenderPlanner {
 
     /// Fans of convex rings (three or four corners each, see `isConvexFill`) in the
     /// `VertexLayout.convexFill` layout. Rings with fewer than three corners or no area are
-    /// skipped.
-    static func convexFillMesh(_ rings: [[MapPoint]], origin: MapPoint) -> Mesh {
+    /// skipped. `bins`, when given, groups `rings` (already in its order) into the mesh's bins.
+    static func convexFillMesh(_ rings: [[MapPoint]], origin: MapPoint, bins: SetBins? = nil) -> Mesh {
         let stride = VertexLayout.convexFill.stride
         var v: [Float] = []
         var idx: [UInt32] = []
         v.reserveCapacity(rings.count * 4 * stride)
         idx.reserveCapacity(rings.count * 6)
-        for ring in rings {
+        var recorder = SetBins.Recorder(bins)
+        for (part, ring) in rings.enumerated() {
+            recorder.reach(part: part, indexCount: idx.count)
             let n = ring.count
             guard n >= 3, n <= convexFillCorners else { continue }
             let points = ring.map { ($0.x - origin.x, $0.y - origin.y) }
@@ -70,6 +72,7 @@ extension RenderPlanner {
                 idx.append(base); idx.append(base + UInt32(j)); idx.append(base + UInt32(j + 1))
             }
         }
-        return Mesh(layout: .convexFill, vertices: v, indices: idx)
+        recorder.reach(part: .max, indexCount: idx.count)
+        return Mesh(layout: .convexFill, vertices: v, indices: idx, bins: recorder.result)
     }
 }

@@ -78,10 +78,15 @@ public final class Mesh: Sendable {
     /// For fills: where the triangles of the antialiasing fringe start in `indices` (the ones
     /// before are the interior, drawn without blending when the colour is opaque).
     public let fringeStart: Int?
+    /// For the large meshes of sets (a vector tile's buildings or streets of one kind): the
+    /// triangles grouped by where their parts lie, in order, so that a frame draws only the
+    /// groups that reach the view (see `SetBins`). Empty: one group.
+    public let bins: [MeshBin]
 
     /// Creates a mesh.
-    public init(layout: VertexLayout, vertices: [Float], indices: [UInt32], fringeStart: Int? = nil) {
+    public init(layout: VertexLayout, vertices: [Float], indices: [UInt32], fringeStart: Int? = nil, bins: [MeshBin] = []) {
         self.layout = layout; self.vertices = vertices; self.indices = indices; self.fringeStart = fringeStart
+        self.bins = bins
     }
 
     /// Number of vertices.
@@ -130,5 +135,7 @@ struct GroundMeshBuilder {
 
     var fringeStart: Int?
 
-    func build() -> Mesh { Mesh(layout: .ground, vertices: vertices, indices: indices, fringeStart: fringeStart) }
+    func build(bins: [MeshBin] = []) -> Mesh {
+        Mesh(layout: .ground, vertices: vertices, indices: indices, fringeStart: fringeStart, bins: bins)
+    }
 }

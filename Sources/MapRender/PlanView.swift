@@ -43,14 +43,21 @@ struct PlanView {
         pixelsPerMeter = MapPoint.unitsPerMeter(atLatitude: camera.center.lat) * worldSize
         var radius = 0.0
         var reachesHorizon = false
+        var box = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
         let w = camera.size.width, h = camera.size.height
         for (x, y) in [(0.0, 0.0), (w, 0), (0, h), (w, h), (w / 2, 0), (w / 2, h), (0, h / 2), (w, h / 2)] {
             // x continuous across the antimeridian (a wrapped longitude would put a corner of a
             // view across it, or wider than the world, on the wrong side of the centre).
             guard let m = camera.unprojectToMapPoint(ScreenPoint(x: x, y: y)) else { reachesHorizon = true; break }
             radius = max(radius, ((m.x - center.x) * (m.x - center.x) + (m.y - center.y) * (m.y - center.y)).squareRoot())
+            box = (min(box.minX, m.x), min(box.minY, m.y), max(box.maxX, m.x), max(box.maxY, m.y))
         }
         viewRadius = reachesHorizon || !radius.isFinite ? nil : radius
+        // Straight down, the view is the rectangle of its corners on the map (turned with the
+        // bearing): their bounding box holds it, tighter than the radius's square.
+        flatBox = camera.pitch == 0 && viewRadius != nil && box.minX.isFinite && box.maxX.isFinite && box.minY.isFinite
+            && box.maxY.isFinite ? MapRect(origin: MapPoint(x: box.minX, y: box.minY), width: box.maxX - box.minX,
+                                           height: box.maxY - box.minY) : nil
         worldCopies = WorldCopies(camera: camera)
         (viewCell, viewCellSize) = Self.cell(center: center, viewRadius: viewRadius, worldSize: worldSize)
     }
@@ -69,6 +76,38 @@ struct PlanView {
         let m = r + marginPx / worldSize
         return bounds.maxX >= center.x - m && bounds.minX <= center.x + m
             && bounds.maxY >= center.y - m && bounds.minY <= center.y + m
+    }
+
+    /// The bounding box of a view straight down (map units), nil for pitched views and views
+    /// without a radius.
+    let flatBox: MapRect?
+
+    /// As `mayBeVisible`, tighter for views straight down (their bounding box on the map).
+    func mayBeVisibleTight(_ bounds: MapRect, marginPx: Double) -> Bool {
+        guard let b = flatBox else { return mayBeVisible(bounds, marginPx: marginPx) }
+        let m = marginPx / worldSize
+        return bounds.maxX >= b.minX - m && bounds.minX <= b.maxX + m && bounds.maxY >= b.minY - m && bounds.minY <= b.maxY + m
+    }
+
+    /// The index ranges of `mesh` to draw for this view, `marginPx` logical pixels round its
+    /// bins' bounds (how far strokes and fringes reach): nil for all of them (a mesh without
+    /// bins, or one whose bins all reach the view), empty for none. Adjacent bins merge into
+    /// one range.
+    func visibleRanges(_ mesh: Mesh, marginPx: Double) -> [Range<Int>]? {
+        guard !mesh.bins.isEmpty, viewRadius != nil else { return nil }
+        var ranges: [Range<Int>] = []
+        var start = 0, all = true
+        for bin in mesh.bins {
+            defer { start = bin.indexEnd }
+            guard bin.indexEnd > start else { continue }
+            guard mayBeVisibleTight(bin.bounds, marginPx: marginPx) else { all = false; continue }
+            if let last = ranges.last, last.upperBound == start {
+                ranges[ranges.count - 1] = last.lowerBound ..< bin.indexEnd
+            } else {
+                ranges.append(start ..< bin.indexEnd)
+            }
+        }
+        return all ? nil : ranges
     }
 
     /// The clip cell for geometry much larger than the view, or nil to keep it whole.

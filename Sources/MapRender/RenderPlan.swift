@@ -57,6 +57,9 @@ public struct DrawCommand: Sendable {
     /// result is mixed with what was under them at the group's opacity, so each pixel is faded
     /// once however many of the group's commands cover it.
     public var group: DrawGroup?
+    /// The ranges of `mesh.indices` to draw (whole triangles, in order), nil for all: a set's
+    /// mesh drawn only where its bins reach the view (`Mesh.bins`).
+    public var ranges: [Range<Int>]?
 
     /// Creates a command. `coverage` defaults to `.stroke` for ground meshes and `.none` otherwise.
     public init(mesh: Mesh, origin: MapPoint, color: Color, extrudeScale: Double = 0, dash: [Double] = [],

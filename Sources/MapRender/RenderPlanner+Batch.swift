@@ -25,7 +25,7 @@ extension RenderPlanner {
             c.mesh.layout == .ground && c.color.a == 255 && c.texture == nil && c.dash.isEmpty && c.fadeLength == 0
                 && (c.coverage == .fill ? c.mesh.fringeStart != nil : c.coverage == .stroke && c.mesh.fringeStart == nil)
                 && c.raster == .none && !c.mesh.indices.isEmpty && c.mesh.vertexCount <= Self.maxBatchedMeshVertices
-                && !c.mesh.isAnchored
+                && !c.mesh.isAnchored && c.ranges == nil
         }
         func alike(_ a: DrawCommand, _ b: DrawCommand) -> Bool {
             a.color == b.color && a.coverage == b.coverage && a.extrudeScale == b.extrudeScale && a.blendOnce == b.blendOnce

@@ -738,10 +738,17 @@ public final class RenderPlanner: @unchecked Sendable {
         let cellKey = chunk?.key
         let tolerance = view.tolerance
         var ready = true
-        // A mesh found (or standing in) is drawn unless empty; one still being built is not ready.
+        // A mesh found (or standing in) is drawn unless empty, only its bins that reach the view;
+        // one still being built is not ready.
         func draw(_ found: (Mesh, MapPoint)?, _ command: (Mesh, MapPoint) -> DrawCommand) {
             guard let (mesh, o) = found else { ready = false; return }
-            if !mesh.indices.isEmpty { out.append(command(mesh, o)) }
+            guard !mesh.indices.isEmpty else { return }
+            var cmd = command(mesh, o)
+            if cull {
+                cmd.ranges = view.visibleRanges(mesh, marginPx: strokeHalf + 2)
+                if cmd.ranges?.isEmpty == true { return }
+            }
+            out.append(cmd)
         }
         if set.fill.a > 0 {
             // An opaque set draws its small convex polygons apart (part 2, see `convexFillMesh`),
@@ -765,20 +772,27 @@ public final class RenderPlanner: @unchecked Sendable {
                 let convexKey = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 2), bucket: view.bucket, cell: cellKey)
                 let convex = cachedSet(convexKey, retain: [polygons]) {
                     var rings: [[MapPoint]] = []
+                    var bounds: [MapRect?] = []
                     for p in polygons.polygons where member(p) && Self.fillKind(p, opaque: true) == .convex {
                         rings.append(Self.preparedRings([p.exterior], clip: nil, tolerance: tolerance)[0])
+                        bounds.append(p.exterior.bounds)
                     }
-                    return (Self.convexFillMesh(rings, origin: origin), origin)
+                    let bins = SetBins(bounds)
+                    return (Self.convexFillMesh(bins.order.map { rings[$0] }, origin: origin, bins: bins), origin)
                 }
                 draw(convex) { DrawCommand(mesh: $0, origin: $1, color: set.fill, extrudeScale: 0, coverage: .fill) }
                 let bucketWorldSize = view.bucketWorldSize
                 let wedgeKey = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 4), bucket: view.bucket, cell: cellKey)
                 let wedges = cachedSet(wedgeKey, retain: [polygons]) {
                     var prepared: [[[MapPoint]]] = []
+                    var bounds: [MapRect?] = []
                     for p in polygons.polygons where member(p) && Self.fillKind(p, opaque: true) == .wedge {
                         prepared.append(Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance))
+                        bounds.append(p.exterior.bounds)
                     }
-                    return (Self.wedgeFillMesh(prepared, origin: origin, pixelsPerUnit: bucketWorldSize), origin)
+                    let bins = SetBins(bounds)
+                    return (Self.wedgeFillMesh(bins.order.map { prepared[$0] }, origin: origin, pixelsPerUnit: bucketWorldSize,
+                                               bins: bins), origin)
                 }
                 draw(wedges) { DrawCommand(mesh: $0, origin: $1, color: set.fill, extrudeScale: 0, coverage: .fill) }
             }
@@ -838,19 +852,30 @@ public final class RenderPlanner: @unchecked Sendable {
                                       unitsPerPixel: 1 / bucketWorldSize)
             stroker.discJoins = discJoins
             var b = GroundMeshBuilder(origin: origin)
-            for path in paths.paths where member(path) {
+            let members = paths.paths.filter(member)
+            let bins = SetBins(members.map(\.bounds))
+            var recorder = SetBins.Recorder(bins)
+            for (part, i) in bins.order.enumerated() {
+                recorder.reach(part: part, indexCount: b.indices.count)
                 var simple: [MapPoint] = []
-                for p in Simplify.simplifyLine(path.points, tolerance: tolerance) where simple.last != p { simple.append(p) }
+                for p in Simplify.simplifyLine(members[i].points, tolerance: tolerance) where simple.last != p { simple.append(p) }
                 stroker.stroke(simple, closed: false, into: &b, startDistance: 0)
             }
-            return (b.build(), origin)
+            recorder.reach(part: .max, indexCount: b.indices.count)
+            return (b.build(bins: recorder.result), origin)
         }
         guard let (mesh, o) = found else { return false }
         guard !mesh.indices.isEmpty else { return true }
+        // Only the bins that reach the view (see `SetBins`).
+        let ranges = cull ? view.visibleRanges(mesh, marginPx: halfWidth + casing + 2) : nil
+        if ranges?.isEmpty == true { return true }
         if let casingColor = style.casingColor, casing > 0 {
-            out.append(DrawCommand(mesh: mesh, origin: o, color: casingColor, extrudeScale: halfWidth + casing))
+            var c = DrawCommand(mesh: mesh, origin: o, color: casingColor, extrudeScale: halfWidth + casing)
+            c.ranges = ranges
+            out.append(c)
         }
         var cmd = DrawCommand(mesh: mesh, origin: o, color: style.color, extrudeScale: halfWidth)
+        cmd.ranges = ranges
         Self.applyDash(style, alongOffset: 0, halfWidth: halfWidth, view, to: &cmd)
         out.append(cmd)
         return true

@@ -65,11 +65,15 @@ extension RenderPlanner {
     /// its edges out. The polygon edges it has are handed to the triangle across its longest
     /// edge, which moves that edge out instead: its half pixel covers the thin triangle and the
     /// half pixel beyond it (and so on, across a run of thin triangles).
-    static func wedgeFillMesh(_ polygons: [[[MapPoint]]], origin: MapPoint, pixelsPerUnit: Double = .infinity) -> Mesh {
+    /// `bins`, when given, groups `polygons` (already in its order) into the mesh's bins.
+    static func wedgeFillMesh(_ polygons: [[[MapPoint]]], origin: MapPoint, pixelsPerUnit: Double = .infinity,
+                              bins: SetBins? = nil) -> Mesh {
         let stride = VertexLayout.wedgeFill.stride
         var v: [Float] = []
         var idx: [UInt32] = []
-        for rings in polygons {
+        var recorder = SetBins.Recorder(bins)
+        for (part, rings) in polygons.enumerated() {
+            recorder.reach(part: part, indexCount: idx.count)
             guard let first = rings.first, first.count >= 3 else { continue }
             // Every vertex, relative to the origin, and for each its ring's neighbours ordered so
             // that the polygon's inside is on the left of pred → vertex → succ (cross product
@@ -168,6 +172,7 @@ extension RenderPlanner {
                 idx.append(base); idx.append(base + 1); idx.append(base + 2)
             }
         }
-        return Mesh(layout: .wedgeFill, vertices: v, indices: idx)
+        recorder.reach(part: .max, indexCount: idx.count)
+        return Mesh(layout: .wedgeFill, vertices: v, indices: idx, bins: recorder.result)
     }
 }

@@ -551,24 +551,39 @@ private final class GLState {
             }
             glBindVertexArray(gpu.vao)
             let count = cmd.mesh.indices.count
-            triangles += count / 3 * (twoPass ? 2 : 1)
+            // Indices first ..< first + count, only within the command's ranges where it has them
+            // (a set's bins that reach the view).
+            func drawIndices(_ first: Int, _ count: Int) {
+                guard let ranges = cmd.ranges else {
+                    glDrawElements(GLenum(GL_TRIANGLES), GLsizei(count), GLenum(GL_UNSIGNED_INT),
+                                   UnsafeRawPointer(bitPattern: first * 4))
+                    return
+                }
+                for r in ranges {
+                    let lo = max(r.lowerBound, first), hi = min(r.upperBound, first + count)
+                    guard lo < hi else { continue }
+                    glDrawElements(GLenum(GL_TRIANGLES), GLsizei(hi - lo), GLenum(GL_UNSIGNED_INT),
+                                   UnsafeRawPointer(bitPattern: lo * 4))
+                }
+            }
+            let drawn = cmd.ranges?.reduce(0) { $0 + min($1.upperBound, count) - min($1.lowerBound, count) } ?? count
+            triangles += drawn / 3 * (twoPass ? 2 : 1)
             if twoPass {
                 glUniform1i(program.uniform("u_pass"), 1)
-                glDrawElements(GLenum(GL_TRIANGLES), GLsizei(count), GLenum(GL_UNSIGNED_INT), nil)
+                drawIndices(0, count)
                 glUniform1i(program.uniform("u_pass"), 2)
-                glDrawElements(GLenum(GL_TRIANGLES), GLsizei(count), GLenum(GL_UNSIGNED_INT), nil)
+                drawIndices(0, count)
             } else if let split = cmd.mesh.fringeStart, split < count, !blend {
                 // An opaque fill: the interior as it is, then the fringe blended.
-                glDrawElements(GLenum(GL_TRIANGLES), GLsizei(split), GLenum(GL_UNSIGNED_INT), nil)
+                drawIndices(0, split)
                 if aa {
                     setBlend(true)
-                    glDrawElements(GLenum(GL_TRIANGLES), GLsizei(count - split), GLenum(GL_UNSIGNED_INT),
-                                   UnsafeRawPointer(bitPattern: split * 4))
+                    drawIndices(split, count - split)
                 }
             } else if let split = cmd.mesh.fringeStart, split < count, !aa {
-                glDrawElements(GLenum(GL_TRIANGLES), GLsizei(split), GLenum(GL_UNSIGNED_INT), nil)
+                drawIndices(0, split)
             } else {
-                glDrawElements(GLenum(GL_TRIANGLES), GLsizei(count), GLenum(GL_UNSIGNED_INT), nil)
+                drawIndices(0, count)
             }
         }
         /// A run of markers (see `ScreenBatch`) as one instanced draw.

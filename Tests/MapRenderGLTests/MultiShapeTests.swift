@@ -218,4 +218,64 @@ import Testing
         #expect(a.map { [$0.r, $0.g, $0.b] } == [0x10, 0x70, 0x70])
         #expect(b.map { [$0.r, $0.g, $0.b] } == [0xE0, 0x70, 0x00])
     }
+
+    /// A set seen in part draws only its bins that reach the view (`SetBins`): what it draws is
+    /// what a set of only the parts on screen draws (each part's corners projected, kept if its
+    /// box comes within 12 px of the frame) — 24 × 24 buildings (L-shapes as wedge fills,
+    /// squares as convex fills) and a cased line across each, looked at straight down, turned and
+    /// tilted. Only rounding differs (the parts are meshed in another order).
+    @Test func aSetSeenInPartDrawsWhatItsPartsOnScreenDraw() throws {
+        let renderer = try MapRenderer()
+        let n = 24
+        var rings: [PolygonRings] = [], paths: [GeoPath] = []
+        for i in 0 ..< n * n {
+            let lat = 47.37 + Double(i / n - n / 2) * 0.0004, lon = 8.54 + Double(i % n - n / 2) * 0.0006
+            let square = [LatLng(lat: lat, lon: lon), LatLng(lat: lat, lon: lon + 0.0003), LatLng(lat: lat + 0.0002, lon: lon + 0.0003),
+                          LatLng(lat: lat + 0.0002, lon: lon)]
+            let ell = [LatLng(lat: lat, lon: lon), LatLng(lat: lat, lon: lon + 0.0003), LatLng(lat: lat + 0.0001, lon: lon + 0.0003),
+                       LatLng(lat: lat + 0.0001, lon: lon + 0.00015), LatLng(lat: lat + 0.0002, lon: lon + 0.00015),
+                       LatLng(lat: lat + 0.0002, lon: lon)]
+            rings.append(PolygonRings(exterior: try GeoPath(coordinates: i % 2 == 0 ? ell : square)))
+            paths.append(try GeoPath(coordinates: [LatLng(lat: lat + 0.00025, lon: lon - 0.0001),
+                                                   LatLng(lat: lat + 0.0003, lon: lon + 0.0004)]))
+        }
+        let style = LineStyle(width: .pixels(3), color: Self.orange, cap: .round, casingColor: Color(rgb: 0x303030), casingWidth: 1)
+        func scene(_ keep: (Int) -> Bool) -> Scene {
+            let kept = (0 ..< n * n).filter(keep)
+            return Scene(overlays: [.multiPolygon(MultiPolygon(polygons: PolygonSet(kept.map { rings[$0] }), fill: Self.teal)),
+                                    .multiPolyline(MultiPolyline(paths: PathSet(kept.map { paths[$0] }), style: style))])
+        }
+        for (bearing, pitch) in [(0.0, 0.0), (30.0, 0.0), (10.0, 50.0)] {
+            let camera = Camera(center: LatLng(lat: 47.3722, lon: 8.5431), zoom: 16, bearing: bearing, pitch: pitch,
+                                size: ScreenSize(width: 400, height: 300))
+            let whole = scene { _ in true }
+            // The set reaches past the view: some bins are left out.
+            let plan = RenderPlanner().plan(whole, camera: camera)
+            let drawn = plan.commands.reduce(0) { $0 + ($1.ranges?.reduce(0) { $0 + $1.count } ?? $1.mesh.indices.count) }
+            let all = plan.commands.reduce(0) { $0 + $1.mesh.indices.count }
+            print("bearing \(bearing), pitch \(pitch): \(drawn / 3) of \(all / 3) triangles drawn")
+            // (A pitched view is culled by its radius's square, which holds more of the set.)
+            #expect(pitch > 0 ? drawn < all : drawn * 2 < all)
+            func onScreen(_ i: Int) -> Bool {
+                var box = (x0: Double.infinity, y0: Double.infinity, x1: -Double.infinity, y1: -Double.infinity)
+                for p in rings[i].exterior.points + paths[i].points {
+                    guard let s = camera.project(p.latLng) else { return true }
+                    box = (min(box.x0, s.x), min(box.y0, s.y), max(box.x1, s.x), max(box.y1, s.y))
+                }
+                return box.x1 >= -12 && box.x0 <= 412 && box.y1 >= -12 && box.y0 <= 312
+            }
+            let kept = (0 ..< n * n).filter(onScreen).count
+            #expect(kept > 20 && kept < (pitch > 0 ? n * n : n * n / 2), "\(kept)")
+            let one = try renderer.render(scene: whole, camera: camera)
+            let parts = try renderer.render(scene: scene(onScreen), camera: camera)
+            let (count, worst) = differences(one, parts)
+            #expect(count == 0 && worst <= 1, "bearing \(bearing), pitch \(pitch): \(count) pixels differ (worst \(worst))")
+            // Something is drawn: the middle of the view is not all background.
+            var teal = 0
+            for y in stride(from: 0, to: 300, by: 3) {
+                for x in stride(from: 0, to: 400, by: 3) where one.pixel(x: x, y: y)?.r == 0x10 { teal += 1 }
+            }
+            #expect(teal > 500, "\(teal)")
+        }
+    }
 }
