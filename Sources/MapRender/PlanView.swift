@@ -53,9 +53,19 @@ struct PlanView {
             box = (min(box.minX, m.x), min(box.minY, m.y), max(box.maxX, m.x), max(box.maxY, m.y))
         }
         viewRadius = reachesHorizon || !radius.isFinite ? nil : radius
-        // Straight down, the view is the rectangle of its corners on the map (turned with the
-        // bearing): their bounding box holds it, tighter than the radius's square.
-        flatBox = camera.pitch == 0 && viewRadius != nil && box.minX.isFinite && box.maxX.isFinite && box.minY.isFinite
+        // The ground the view shows is the quadrilateral of its corners on the map (a rectangle
+        // turned with the bearing straight down, a trapezoid pitched): their bounding box holds
+        // it, tighter than the radius's square (which reaches as far behind the bottom edge as
+        // the top corners lie ahead). A pixel covers the most ground along the top edge.
+        var perPixel = 1 / worldSize
+        if camera.pitch > 0, let a = camera.unprojectToMapPoint(ScreenPoint(x: 0, y: 0)),
+           let b = camera.unprojectToMapPoint(ScreenPoint(x: w, y: 0)),
+           let c = camera.unprojectToMapPoint(ScreenPoint(x: w / 2, y: 0)),
+           let d = camera.unprojectToMapPoint(ScreenPoint(x: w / 2, y: 1)) {
+            perPixel = max(perPixel, hypot(b.x - a.x, b.y - a.y) / max(w, 1), hypot(d.x - c.x, d.y - c.y))
+        }
+        unitsPerPixelAtTop = perPixel
+        groundBox = viewRadius != nil && perPixel.isFinite && box.minX.isFinite && box.maxX.isFinite && box.minY.isFinite
             && box.maxY.isFinite ? MapRect(origin: MapPoint(x: box.minX, y: box.minY), width: box.maxX - box.minX,
                                            height: box.maxY - box.minY) : nil
         worldCopies = WorldCopies(camera: camera)
@@ -78,14 +88,18 @@ struct PlanView {
             && bounds.maxY >= center.y - m && bounds.minY <= center.y + m
     }
 
-    /// The bounding box of a view straight down (map units), nil for pitched views and views
-    /// without a radius.
-    let flatBox: MapRect?
+    /// The bounding box of the ground the view shows (map units), nil for views without a
+    /// radius (reaching the horizon).
+    let groundBox: MapRect?
+    /// The most map units a pixel of the view covers: 1 / `worldSize` straight down, more along
+    /// the top edge of a pitched view.
+    let unitsPerPixelAtTop: Double
 
-    /// As `mayBeVisible`, tighter for views straight down (their bounding box on the map).
+    /// As `mayBeVisible`, against the ground's bounding box, with the margin at the scale of the
+    /// view's top edge.
     func mayBeVisibleTight(_ bounds: MapRect, marginPx: Double) -> Bool {
-        guard let b = flatBox else { return mayBeVisible(bounds, marginPx: marginPx) }
-        let m = marginPx / worldSize
+        guard let b = groundBox else { return mayBeVisible(bounds, marginPx: marginPx) }
+        let m = marginPx * unitsPerPixelAtTop
         return bounds.maxX >= b.minX - m && bounds.minX <= b.maxX + m && bounds.maxY >= b.minY - m && bounds.minY <= b.maxY + m
     }
 
