@@ -6,7 +6,7 @@ extension Camera {
     /// edge, or, when the far plane cuts the ground below it (steep pitch), the row where
     /// ground depth reaches the far plane. Ground depth along a row is
     /// w = d·cos θ / (cos θ + u·sin θ) with u = (y − centerPoint.y)/d; solving w = farZ for u.
-    var topGroundY: Double {
+    public var topGroundY: Double {
         let t = pitchRadians
         guard t > 0 else { return 0 }
         let d = cameraToCenterDistance

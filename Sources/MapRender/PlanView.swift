@@ -43,31 +43,43 @@ struct PlanView {
         pixelsPerMeter = MapPoint.unitsPerMeter(atLatitude: camera.center.lat) * worldSize
         var radius = 0.0
         var reachesHorizon = false
-        var box = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
         let w = camera.size.width, h = camera.size.height
         for (x, y) in [(0.0, 0.0), (w, 0), (0, h), (w, h), (w / 2, 0), (w / 2, h), (0, h / 2), (w, h / 2)] {
             // x continuous across the antimeridian (a wrapped longitude would put a corner of a
             // view across it, or wider than the world, on the wrong side of the centre).
             guard let m = camera.unprojectToMapPoint(ScreenPoint(x: x, y: y)) else { reachesHorizon = true; break }
             radius = max(radius, ((m.x - center.x) * (m.x - center.x) + (m.y - center.y) * (m.y - center.y)).squareRoot())
-            box = (min(box.minX, m.x), min(box.minY, m.y), max(box.maxX, m.x), max(box.maxY, m.y))
         }
         viewRadius = reachesHorizon || !radius.isFinite ? nil : radius
-        // The ground the view shows is the quadrilateral of its corners on the map (a rectangle
-        // turned with the bearing straight down, a trapezoid pitched): their bounding box holds
+        // The ground the view shows is a quadrilateral on the map (`Camera.visibleGroundQuad`:
+        // the view's corners straight down or pitched; where the far plane cuts the ground below
+        // the top edge, as at the horizon, its top side is that line): its bounding box holds
         // it, tighter than the radius's square (which reaches as far behind the bottom edge as
-        // the top corners lie ahead). A pixel covers the most ground along the top edge.
+        // the top corners lie ahead, and is not there at all for a view reaching the horizon).
+        // Strokes reach past it by their widths on screen, which cover the most ground along
+        // the top side: across it (left and right), and down from it where it is the view's top
+        // edge. A far-plane line needs no margin beyond it: what lies past it is clipped.
+        let quad = camera.visibleGroundQuad
         var perPixel = 1 / worldSize
-        if camera.pitch > 0, let a = camera.unprojectToMapPoint(ScreenPoint(x: 0, y: 0)),
-           let b = camera.unprojectToMapPoint(ScreenPoint(x: w, y: 0)),
-           let c = camera.unprojectToMapPoint(ScreenPoint(x: w / 2, y: 0)),
-           let d = camera.unprojectToMapPoint(ScreenPoint(x: w / 2, y: 1)) {
-            perPixel = max(perPixel, hypot(b.x - a.x, b.y - a.y) / max(w, 1), hypot(d.x - c.x, d.y - c.y))
+        if camera.pitch > 0, quad.count == 4 {
+            perPixel = max(perPixel, hypot(quad[1].x - quad[0].x, quad[1].y - quad[0].y) / max(w, 1))
+            if camera.topGroundY <= 0 {
+                if let c = camera.unprojectToMapPoint(ScreenPoint(x: w / 2, y: 0)),
+                   let d = camera.unprojectToMapPoint(ScreenPoint(x: w / 2, y: 1)) {
+                    perPixel = max(perPixel, hypot(d.x - c.x, d.y - c.y))
+                } else {
+                    perPixel = .infinity
+                }
+            }
         }
         unitsPerPixelAtTop = perPixel
-        groundBox = viewRadius != nil && perPixel.isFinite && box.minX.isFinite && box.maxX.isFinite && box.minY.isFinite
-            && box.maxY.isFinite ? MapRect(origin: MapPoint(x: box.minX, y: box.minY), width: box.maxX - box.minX,
-                                           height: box.maxY - box.minY) : nil
+        if quad.count == 4, perPixel.isFinite, quad.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) {
+            let xs = quad.map(\.x), ys = quad.map(\.y)
+            groundBox = MapRect(origin: MapPoint(x: xs.min()!, y: ys.min()!), width: xs.max()! - xs.min()!,
+                                height: ys.max()! - ys.min()!)
+        } else {
+            groundBox = nil
+        }
         worldCopies = WorldCopies(camera: camera)
         (viewCell, viewCellSize) = Self.cell(center: center, viewRadius: viewRadius, worldSize: worldSize)
     }
@@ -88,8 +100,8 @@ struct PlanView {
             && bounds.maxY >= center.y - m && bounds.minY <= center.y + m
     }
 
-    /// The bounding box of the ground the view shows (map units), nil for views without a
-    /// radius (reaching the horizon).
+    /// The bounding box of the ground the view shows (map units, up to the far plane), nil for
+    /// a camera that is not finite.
     let groundBox: MapRect?
     /// The most map units a pixel of the view covers: 1 / `worldSize` straight down, more along
     /// the top edge of a pitched view.
@@ -108,7 +120,7 @@ struct PlanView {
     /// bins, or one whose bins all reach the view), empty for none. Adjacent bins merge into
     /// one range.
     func visibleRanges(_ mesh: Mesh, marginPx: Double) -> [Range<Int>]? {
-        guard !mesh.bins.isEmpty, viewRadius != nil else { return nil }
+        guard !mesh.bins.isEmpty, groundBox != nil else { return nil }
         var ranges: [Range<Int>] = []
         var start = 0, all = true
         for bin in mesh.bins {

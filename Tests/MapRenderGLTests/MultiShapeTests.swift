@@ -222,8 +222,9 @@ import Testing
     /// A set seen in part draws only its bins that reach the view (`SetBins`): what it draws is
     /// what a set of only the parts on screen draws (each part's corners projected, kept if its
     /// box comes within 12 px of the frame) — 24 × 24 buildings (L-shapes as wedge fills,
-    /// squares as convex fills) and a cased line across each, looked at straight down, turned and
-    /// tilted. Only rounding differs (the parts are meshed in another order).
+    /// squares as convex fills) and a cased line across each, looked at straight down, turned,
+    /// tilted and tilted to the horizon. Only rounding differs (the parts are meshed in another
+    /// order).
     @Test func aSetSeenInPartDrawsWhatItsPartsOnScreenDraw() throws {
         let renderer = try MapRenderer()
         let n = 24
@@ -245,7 +246,7 @@ import Testing
             return Scene(overlays: [.multiPolygon(MultiPolygon(polygons: PolygonSet(kept.map { rings[$0] }), fill: Self.teal)),
                                     .multiPolyline(MultiPolyline(paths: PathSet(kept.map { paths[$0] }), style: style))])
         }
-        for (bearing, pitch) in [(0.0, 0.0), (30.0, 0.0), (10.0, 50.0)] {
+        for (bearing, pitch) in [(0.0, 0.0), (30.0, 0.0), (10.0, 50.0), (200.0, 80.0)] {
             let camera = Camera(center: LatLng(lat: 47.3722, lon: 8.5431), zoom: 16, bearing: bearing, pitch: pitch,
                                 size: ScreenSize(width: 400, height: 300))
             let whole = scene { _ in true }
@@ -254,7 +255,8 @@ import Testing
             let drawn = plan.commands.reduce(0) { $0 + ($1.ranges?.reduce(0) { $0 + $1.count } ?? $1.mesh.indices.count) }
             let all = plan.commands.reduce(0) { $0 + $1.mesh.indices.count }
             print("bearing \(bearing), pitch \(pitch): \(drawn / 3) of \(all / 3) triangles drawn")
-            #expect(drawn * 2 < all)
+            // (Pitched 80°, the view reaches the horizon and shows most of the set.)
+            #expect(pitch < 80 ? drawn * 2 < all : drawn <= all)
             func onScreen(_ i: Int) -> Bool {
                 var box = (x0: Double.infinity, y0: Double.infinity, x1: -Double.infinity, y1: -Double.infinity)
                 for p in rings[i].exterior.points + paths[i].points {
@@ -264,9 +266,12 @@ import Testing
                 return box.x1 >= -12 && box.x0 <= 412 && box.y1 >= -12 && box.y0 <= 312
             }
             let kept = (0 ..< n * n).filter(onScreen).count
-            #expect(kept > 20 && kept < (pitch > 0 ? n * n : n * n / 2), "\(kept)")
+            #expect(kept > 20 && kept <= (pitch > 0 ? n * n : n * n / 2), "\(kept)")
             let one = try renderer.render(scene: whole, camera: camera)
-            let parts = try renderer.render(scene: scene(onScreen), camera: camera)
+            // The first and last parts too, so that both sets have the same bounds and so the
+            // same mesh origin: with another origin their Float positions round differently, which
+            // towards the horizon moved a pixel of line edge by 17 levels.
+            let parts = try renderer.render(scene: scene { onScreen($0) || $0 == 0 || $0 == n * n - 1 }, camera: camera)
             let (count, worst) = differences(one, parts)
             #expect(count == 0 && worst <= 1, "bearing \(bearing), pitch \(pitch): \(count) pixels differ (worst \(worst))")
             // Something is drawn: the middle of the view is not all background.
