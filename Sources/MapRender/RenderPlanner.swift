@@ -802,12 +802,18 @@ public final class RenderPlanner: @unchecked Sendable {
             let found = cachedSet(key, retain: [polygons]) {
                 var b = GroundMeshBuilder(origin: origin)
                 let stroker = LineStroker(join: .miter, cap: .butt)
-                for p in polygons.polygons where member(p) {
+                let members = polygons.polygons.filter(member)
+                let bins = SetBins(members.map(\.exterior.bounds))
+                var recorder = SetBins.Recorder(bins)
+                for (part, i) in bins.order.enumerated() {
+                    recorder.reach(part: part, indexCount: b.indices.count)
+                    let p = members[i]
                     for ring in Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance) where ring.count >= 3 {
                         stroker.stroke(ring, closed: true, into: &b)
                     }
                 }
-                return (b.build(), origin)
+                recorder.reach(part: .max, indexCount: b.indices.count)
+                return (b.build(bins: recorder.result), origin)
             }
             draw(found) { DrawCommand(mesh: $0, origin: $1, color: stroke, extrudeScale: strokeHalf) }
         }

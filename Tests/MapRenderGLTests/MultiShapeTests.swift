@@ -221,8 +221,8 @@ import Testing
 
     /// A set seen in part draws only its bins that reach the view (`SetBins`): what it draws is
     /// what a set of only the parts on screen draws (each part's corners projected, kept if its
-    /// box comes within 12 px of the frame) — 24 × 24 buildings (L-shapes as wedge fills,
-    /// squares as convex fills) and a cased line across each, looked at straight down, turned,
+    /// box comes within 12 px of the frame) — 24 × 24 outlined buildings (L-shapes as wedge
+    /// fills, squares as convex fills) and a cased line across each, looked at straight down, turned,
     /// tilted and tilted to the horizon. Only rounding differs (the parts are meshed in another
     /// order).
     @Test func aSetSeenInPartDrawsWhatItsPartsOnScreenDraw() throws {
@@ -243,7 +243,8 @@ import Testing
         let style = LineStyle(width: .pixels(3), color: Self.orange, cap: .round, casingColor: Color(rgb: 0x303030), casingWidth: 1)
         func scene(_ keep: (Int) -> Bool) -> Scene {
             let kept = (0 ..< n * n).filter(keep)
-            return Scene(overlays: [.multiPolygon(MultiPolygon(polygons: PolygonSet(kept.map { rings[$0] }), fill: Self.teal)),
+            return Scene(overlays: [.multiPolygon(MultiPolygon(polygons: PolygonSet(kept.map { rings[$0] }), fill: Self.teal,
+                                                               stroke: Color(rgb: 0x0A4040), strokeWidth: 1.5)),
                                     .multiPolyline(MultiPolyline(paths: PathSet(kept.map { paths[$0] }), style: style))])
         }
         for (bearing, pitch) in [(0.0, 0.0), (30.0, 0.0), (10.0, 50.0), (200.0, 80.0)] {

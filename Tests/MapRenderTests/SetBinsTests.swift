@@ -78,6 +78,20 @@ import Testing
         let expected = [0 ..< bins[2].indexEnd, bins[7].indexEnd ..< bins[10].indexEnd]
         for c in linePlan.commands { #expect(c.ranges == expected) }
 
+        // With a 2 px outline (reaching 3 px past the bins with the margin, short of column 4):
+        // the fill and the outline each draw bins 0, 1, 8 and 9.
+        let outlined = MultiPolygon(polygons: squares.polygons, fill: Color(rgb: 0x336699), stroke: Color(rgb: 0x112233),
+                                    strokeWidth: 2)
+        let outlinePlan = planner.plan(Scene(overlays: [.multiPolygon(outlined)]), camera: camera)
+        #expect(outlinePlan.commands.count == 2)
+        if outlinePlan.commands.count == 2 {
+            #expect(outlinePlan.commands[0].ranges == [0 ..< 48, 192 ..< 240])
+            let outline = outlinePlan.commands[1]
+            #expect(outline.mesh.layout == .ground && outline.mesh.bins.count == 64)
+            let b = outline.mesh.bins
+            if b.count == 64 { #expect(outline.ranges == [0 ..< b[1].indexEnd, b[7].indexEnd ..< b[9].indexEnd]) }
+        }
+
         // Seen whole (zoomed out), nothing is left out: no ranges.
         let whole = Camera(center: mid.latLng, zoom: 11, size: ScreenSize(width: 400, height: 300))
         #expect(planner.plan(Scene(overlays: [.multiPolygon(squares)]), camera: whole).commands.map(\.ranges) == [nil])
