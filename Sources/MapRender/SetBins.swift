@@ -47,6 +47,8 @@ struct SetBins {
             guard let b else { return 0 }
             let fx = total.width > 0 ? (b.mid.x - total.minX) / total.width : 0
             let fy = total.height > 0 ? (b.mid.y - total.minY) / total.height : 0
+            // (Bounds so large that their extent overflows give no fraction: the first cell.)
+            guard fx.isFinite, fy.isFinite else { return 0 }
             let cx = min(g - 1, max(0, Int(fx * Double(g)))), cy = min(g - 1, max(0, Int(fy * Double(g))))
             return cy * g + cx
         }

@@ -42,6 +42,13 @@ import Testing
             #expect(abs(g.bounds.minX - x0) < 1e-12 && abs(g.bounds.minY - y0) < 1e-12)
             #expect(abs(g.bounds.width - (Self.step + Self.side)) < 1e-12 && abs(g.bounds.height - (Self.step + Self.side)) < 1e-12)
         }
+        // Bounds whose extent overflows a Double (points a caller put at ±1e308): no trap, every
+        // part once.
+        var huge = parts.map(\.exterior.bounds)
+        huge[0] = MapRect(origin: MapPoint(x: -1e308, y: -1e308), width: 0, height: 0)
+        huge[1] = MapRect(origin: MapPoint(x: 1e308, y: 1e308), width: 0, height: 0)
+        let wild = SetBins(huge)
+        #expect(wild.order.sorted() == Array(0 ..< 256) && wild.groups.last?.end == 256)
         // Fewer than 64 parts: one group, the given order.
         let few = SetBins(Array(parts.prefix(63)).map(\.exterior.bounds))
         #expect(few.order == Array(0 ..< 63) && few.groups.count == 1 && few.groups[0].end == 63)
