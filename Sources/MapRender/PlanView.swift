@@ -73,13 +73,8 @@ struct PlanView {
             }
         }
         unitsPerPixelAtTop = perPixel
-        if quad.count == 4, perPixel.isFinite, quad.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) {
-            let xs = quad.map(\.x), ys = quad.map(\.y)
-            groundBox = MapRect(origin: MapPoint(x: xs.min()!, y: ys.min()!), width: xs.max()! - xs.min()!,
-                                height: ys.max()! - ys.min()!)
-        } else {
-            groundBox = nil
-        }
+        groundBox = quad.count == 4 && perPixel.isFinite && quad.allSatisfy({ $0.x.isFinite && $0.y.isFinite })
+            ? MapRect(bounding: quad) : nil
         worldCopies = WorldCopies(camera: camera)
         (viewCell, viewCellSize) = Self.cell(center: center, viewRadius: viewRadius, worldSize: worldSize)
     }
@@ -107,26 +102,19 @@ struct PlanView {
     /// the top edge of a pitched view.
     let unitsPerPixelAtTop: Double
 
-    /// As `mayBeVisible`, against the ground's bounding box, with the margin at the scale of the
-    /// view's top edge.
-    func mayBeVisibleTight(_ bounds: MapRect, marginPx: Double) -> Bool {
-        guard let b = groundBox else { return mayBeVisible(bounds, marginPx: marginPx) }
-        let m = marginPx * unitsPerPixelAtTop
-        return bounds.maxX >= b.minX - m && bounds.minX <= b.maxX + m && bounds.maxY >= b.minY - m && bounds.minY <= b.maxY + m
-    }
-
-    /// The index ranges of `mesh` to draw for this view, `marginPx` logical pixels round its
-    /// bins' bounds (how far strokes and fringes reach): nil for all of them (a mesh without
-    /// bins, or one whose bins all reach the view), empty for none. Adjacent bins merge into
-    /// one range.
+    /// The index ranges of `mesh` to draw for this view: the bins whose bounds meet the ground's
+    /// bounding box grown by `marginPx` logical pixels (how far strokes and fringes reach) at
+    /// the scale of the view's top side. Nil for all of them (a mesh without bins, or one whose
+    /// bins all reach the view), empty for none. Adjacent bins merge into one range.
     func visibleRanges(_ mesh: Mesh, marginPx: Double) -> [Range<Int>]? {
-        guard !mesh.bins.isEmpty, groundBox != nil else { return nil }
+        guard !mesh.bins.isEmpty, let box = groundBox else { return nil }
+        let reach = box.insetBy(-marginPx * unitsPerPixelAtTop)
         var ranges: [Range<Int>] = []
         var start = 0, all = true
         for bin in mesh.bins {
             defer { start = bin.indexEnd }
             guard bin.indexEnd > start else { continue }
-            guard mayBeVisibleTight(bin.bounds, marginPx: marginPx) else { all = false; continue }
+            guard bin.bounds.intersects(reach) else { all = false; continue }
             if let last = ranges.last, last.upperBound == start {
                 ranges[ranges.count - 1] = last.lowerBound ..< bin.indexEnd
             } else {

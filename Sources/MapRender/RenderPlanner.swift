@@ -802,18 +802,13 @@ public final class RenderPlanner: @unchecked Sendable {
             let found = cachedSet(key, retain: [polygons]) {
                 var b = GroundMeshBuilder(origin: origin)
                 let stroker = LineStroker(join: .miter, cap: .butt)
-                let members = polygons.polygons.filter(member)
-                let bins = SetBins(members.map(\.exterior.bounds))
-                var recorder = SetBins.Recorder(bins)
-                for (part, i) in bins.order.enumerated() {
-                    recorder.reach(part: part, indexCount: b.indices.count)
-                    let p = members[i]
+                let bins = SetBins.mesh(polygons.polygons.filter(member), bounds: \.exterior.bounds,
+                                        indexCount: { b.indices.count }) { p in
                     for ring in Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance) where ring.count >= 3 {
                         stroker.stroke(ring, closed: true, into: &b)
                     }
                 }
-                recorder.reach(part: .max, indexCount: b.indices.count)
-                return (b.build(bins: recorder.result), origin)
+                return (b.build(bins: bins), origin)
             }
             draw(found) { DrawCommand(mesh: $0, origin: $1, color: stroke, extrudeScale: strokeHalf) }
         }
@@ -858,17 +853,12 @@ public final class RenderPlanner: @unchecked Sendable {
                                       unitsPerPixel: 1 / bucketWorldSize)
             stroker.discJoins = discJoins
             var b = GroundMeshBuilder(origin: origin)
-            let members = paths.paths.filter(member)
-            let bins = SetBins(members.map(\.bounds))
-            var recorder = SetBins.Recorder(bins)
-            for (part, i) in bins.order.enumerated() {
-                recorder.reach(part: part, indexCount: b.indices.count)
+            let bins = SetBins.mesh(paths.paths.filter(member), bounds: \.bounds, indexCount: { b.indices.count }) { path in
                 var simple: [MapPoint] = []
-                for p in Simplify.simplifyLine(members[i].points, tolerance: tolerance) where simple.last != p { simple.append(p) }
+                for p in Simplify.simplifyLine(path.points, tolerance: tolerance) where simple.last != p { simple.append(p) }
                 stroker.stroke(simple, closed: false, into: &b, startDistance: 0)
             }
-            recorder.reach(part: .max, indexCount: b.indices.count)
-            return (b.build(bins: recorder.result), origin)
+            return (b.build(bins: bins), origin)
         }
         guard let (mesh, o) = found else { return false }
         guard !mesh.indices.isEmpty else { return true }

@@ -75,6 +75,21 @@ struct SetBins {
         self.groups = groups
     }
 
+    /// Meshes `parts` grouped by their `bounds`: `mesh` is called with each part in bin order,
+    /// and `indexCount` (the mesh's indices so far) before each part and after the last; returns
+    /// the mesh's bins.
+    static func mesh<Part>(_ parts: [Part], bounds: (Part) -> MapRect?, indexCount: () -> Int,
+                           _ mesh: (Part) -> Void) -> [MeshBin] {
+        let bins = SetBins(parts.map(bounds))
+        var recorder = Recorder(bins)
+        for (position, i) in bins.order.enumerated() {
+            recorder.reach(part: position, indexCount: indexCount())
+            mesh(parts[i])
+        }
+        recorder.reach(part: .max, indexCount: indexCount())
+        return recorder.result
+    }
+
     /// Records the bins while a mesh is built part by part in `order`.
     struct Recorder {
         let groups: [(end: Int, bounds: MapRect)]
