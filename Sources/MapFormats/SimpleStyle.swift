@@ -117,6 +117,9 @@ public enum SimpleStyle {
                     throw error(key, "\(describe(v)) is not a colour (#rgb or #rrggbb)")
                 }
                 hex = h
+                // The spec's defaults hold property by property: a fill without an opacity is
+                // at 0.6.
+                alpha = alpha ?? fallback.1
             } else if let base {
                 // The overlay's colour as it is, or its hex digits under the feature's opacity.
                 guard alpha != nil, let h = SimpleStyle.hex(base) else { return base }

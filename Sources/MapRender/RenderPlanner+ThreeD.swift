@@ -165,8 +165,10 @@ extension RenderPlanner {
     }
 
     /// Meshes of one layout (6 floats a vertex) merged into one, each moved by its offset (map
-    /// units); fills' interiors first, then their fringes.
-    static func merge(_ parts: [(mesh: Mesh, dx: Double, dy: Double)]) -> Mesh {
+    /// units); fills' interiors first, then their fringes. `bins`, when given, groups the parts
+    /// (already in its order) into the mesh's bins: the interiors' and then the fringes' (a
+    /// bin's bounds twice), so that a frame draws both of the bins near the view.
+    static func merge(_ parts: [(mesh: Mesh, dx: Double, dy: Double)], bins: SetBins? = nil) -> Mesh {
         var v: [Float] = []
         v.reserveCapacity(parts.reduce(0) { $0 + $1.mesh.vertices.count })
         var starts: [UInt32] = []
@@ -183,15 +185,22 @@ extension RenderPlanner {
         idx.reserveCapacity(parts.reduce(0) { $0 + $1.mesh.indices.count })
         let layout = parts.first?.mesh.layout ?? .solid
         let fills = parts.first?.mesh.fringeStart != nil
-        for (p, s) in zip(parts, starts) {
+        var interiors = SetBins.Recorder(bins)
+        for (k, (p, s)) in zip(parts, starts).enumerated() {
+            interiors.reach(part: k, indexCount: idx.count)
             for k in 0 ..< (p.mesh.fringeStart ?? p.mesh.indices.count) { idx.append(s + p.mesh.indices[k]) }
         }
-        guard fills else { return Mesh(layout: layout, vertices: v, indices: idx) }
+        interiors.reach(part: .max, indexCount: idx.count)
+        guard fills else { return Mesh(layout: layout, vertices: v, indices: idx, bins: interiors.result) }
         let fringeStart = idx.count
-        for (p, s) in zip(parts, starts) {
+        var fringes = SetBins.Recorder(bins)
+        for (k, (p, s)) in zip(parts, starts).enumerated() {
+            fringes.reach(part: k, indexCount: idx.count)
             for k in (p.mesh.fringeStart ?? p.mesh.indices.count) ..< p.mesh.indices.count { idx.append(s + p.mesh.indices[k]) }
         }
-        return Mesh(layout: layout, vertices: v, indices: idx, fringeStart: fringeStart)
+        fringes.reach(part: .max, indexCount: idx.count)
+        let binned = interiors.result.isEmpty ? [] : interiors.result + fringes.result
+        return Mesh(layout: layout, vertices: v, indices: idx, fringeStart: fringeStart, bins: binned)
     }
 
     /// How far up the screen something `height` metres tall can reach, logical pixels.

@@ -760,12 +760,14 @@ public final class RenderPlanner: @unchecked Sendable {
             let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: convexApart ? 0 : 3), bucket: view.bucket, cell: cellKey)
             let found = cachedSet(key, retain: [polygons]) {
                 var meshes: [Mesh] = []
+                var bounds: [MapRect?] = []
                 for p in polygons.polygons where member(p) && Self.fillKind(p, opaque: convexApart) == .fringed {
                     let rings = Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance)
                     let m = Self.fillMesh(rings, origin: origin)
-                    if !m.indices.isEmpty { meshes.append(m) }
+                    if !m.indices.isEmpty { meshes.append(m); bounds.append(p.exterior.bounds) }
                 }
-                return (Self.merge(meshes.map { ($0, 0, 0) }), origin)
+                let bins = SetBins(bounds)
+                return (Self.merge(bins.order.map { (meshes[$0], 0, 0) }, bins: bins), origin)
             }
             draw(found) { DrawCommand(mesh: $0, origin: $1, color: set.fill, extrudeScale: 0, coverage: .fill) }
             if convexApart {

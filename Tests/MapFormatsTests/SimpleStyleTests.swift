@@ -74,6 +74,10 @@ import Testing
         let polygon = #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]]]}"#
         let bare = try specs(polygon)
         #expect(bare[0].fill == "#55555599" && bare[0].stroke == "#555555" && bare[0].strokeWidth == 2)
+        // Each property's default holds alone: a feature's own fill without `fill-opacity` is at
+        // 0.6 too; its own stroke without `stroke-opacity` at 1.
+        let coloured = try specs(##"{"type": "Feature", "properties": {"fill": "#00ff00", "stroke": "#123"}, "geometry": {"type": "Polygon", "coordinates": [[[1, 2], [3, 2], [3, 4], [1, 2]]]}}"##)
+        #expect(coloured[0].fill == "#00ff0099" && coloured[0].stroke == "#112233")
         var base = SceneDocument.OverlaySpec(type: "geojson")
         base.fill = "ff000040"
         base.stroke = "red"

@@ -46,6 +46,12 @@ import Testing
         return worst
     }
 
+    /// A pixel's channels (empty off the frame).
+    func rgba(_ f: Frame, _ x: Int, _ y: Int) -> [Int] {
+        guard let p = f.pixel(x: x, y: y) else { return [] }
+        return [Int(p.r), Int(p.g), Int(p.b), Int(p.a)]
+    }
+
     /// How many pixels differ by more than 1 in a channel, and the largest difference.
     func differences(_ a: Frame, _ b: Frame) -> (Int, Int) {
         var count = 0, worst = 0
@@ -241,9 +247,12 @@ import Testing
                                                    LatLng(lat: lat + 0.0003, lon: lon + 0.0004)]))
         }
         let style = LineStyle(width: .pixels(3), color: Self.orange, cap: .round, casingColor: Color(rgb: 0x303030), casingWidth: 1)
+        // Opaque (convex and wedge fills) and translucent (fringed fills: interiors' bins, then
+        // the fringes').
+        for fill in [Self.teal, Color(rgb: 0x107070, alpha: 0x99)] {
         func scene(_ keep: (Int) -> Bool) -> Scene {
             let kept = (0 ..< n * n).filter(keep)
-            return Scene(overlays: [.multiPolygon(MultiPolygon(polygons: PolygonSet(kept.map { rings[$0] }), fill: Self.teal,
+            return Scene(overlays: [.multiPolygon(MultiPolygon(polygons: PolygonSet(kept.map { rings[$0] }), fill: fill,
                                                                stroke: Color(rgb: 0x0A4040), strokeWidth: 1.5)),
                                     .multiPolyline(MultiPolyline(paths: PathSet(kept.map { paths[$0] }), style: style))])
         }
@@ -274,13 +283,98 @@ import Testing
             // towards the horizon moved a pixel of line edge by 17 levels.
             let parts = try renderer.render(scene: scene { onScreen($0) || $0 == 0 || $0 == n * n - 1 }, camera: camera)
             let (count, worst) = differences(one, parts)
-            #expect(count == 0 && worst <= 1, "bearing \(bearing), pitch \(pitch): \(count) pixels differ (worst \(worst))")
-            // Something is drawn: the middle of the view is not all background.
+            #expect(count == 0 && worst <= 1, "fill \(fill), bearing \(bearing), pitch \(pitch): \(count) pixels differ (worst \(worst))")
+            // Something is drawn: the middle of the view is not all background (teal, or
+            // 0x99 of it over white: 0x10 · 0.6 + 255 · 0.4 = 112).
             var teal = 0
             for y in stride(from: 0, to: 300, by: 3) {
-                for x in stride(from: 0, to: 400, by: 3) where one.pixel(x: x, y: y)?.r == 0x10 { teal += 1 }
+                for x in stride(from: 0, to: 400, by: 3) where abs(Int(one.pixel(x: x, y: y)?.r ?? 0) - (fill.a == 255 ? 0x10 : 112)) <= 1 {
+                    teal += 1
+                }
             }
             #expect(teal > 500, "\(teal)")
+        }
+        }
+    }
+
+    /// A translucent choropleth (the simplestyle look: fill at 0.6, a 1 px outline) as a GeoJSON
+    /// file gives it, one polygon after another in three colours, against the sets
+    /// `Overlay.mergingAlikeRuns` makes of it: the same image but for pixels on the squares'
+    /// edges, where neighbours' antialiased fringes and outline edges blend over each other in
+    /// another order (looked at side by side, 4× enlarged: alike). Without outlines, where two
+    /// squares of one colour meet, the set blends the edge pixels once, in the colour of the
+    /// inside, where the squares one by one blend the second's fringe over pixels the first
+    /// covers (a darker seam through the colour band, visible in the enlargement).
+    @Test func aMergedTranslucentChoroplethDrawsWhatItsPolygonsDraw() throws {
+        let renderer = try MapRenderer()
+        // 14 × 8 squares, each about 23 × 34 px.
+        let camera = Camera(center: LatLng(lat: 47.3676, lon: 8.5406), zoom: 14, size: ScreenSize(width: 400, height: 300))
+        let colours = [Color(rgb: 0xD7301F, alpha: 0x99), Color(rgb: 0xFC8D59, alpha: 0x99), Color(rgb: 0x2B8CBE, alpha: 0x99)]
+        func grid(stroke: Color?) throws -> [Overlay] {
+            var out: [Overlay] = []
+            for i in 0 ..< 8 {
+                for j in 0 ..< 14 {
+                    let lat = 47.3636 + Double(i) * 0.001, lon = 8.5336 + Double(j) * 0.001
+                    let ring = try GeoPath(coordinates: [LatLng(lat: lat, lon: lon), LatLng(lat: lat, lon: lon + 0.001),
+                                                         LatLng(lat: lat + 0.001, lon: lon + 0.001), LatLng(lat: lat + 0.001, lon: lon)])
+                    // Colours in bands of two columns, so that same-colour squares meet.
+                    out.append(.polygon(Polygon(exterior: ring, fill: colours[(i / 3 + j / 2) % 3], stroke: stroke, strokeWidth: 1)))
+                }
+            }
+            return out
+        }
+        for stroke in [Color(rgb: 0x555555), nil] {
+            let polygons = try grid(stroke: stroke)
+            let merged = Overlay.mergingAlikeRuns(polygons, minimumRun: 16)
+            #expect(merged.count == 3 && merged.allSatisfy { if case .multiPolygon = $0 { true } else { false } })
+            let sets = try renderer.render(scene: Scene(overlays: merged), camera: camera)
+            let apart = try renderer.render(scene: Scene(overlays: polygons), camera: camera)
+            let (count, worst) = differences(sets, apart)
+            if let dir = ProcessInfo.processInfo.environment["MW_DUMP"] {
+                try RenderHarness.bitmap(sets).writePNG(to: dir + "/sets-\(stroke == nil).png")
+                try RenderHarness.bitmap(apart).writePNG(to: dir + "/apart-\(stroke == nil).png")
+            }
+            print("choropleth, stroke \(String(describing: stroke)): \(count) pixels differ by more than 1 (worst \(worst))")
+            // Inside the squares, pixel for pixel the same: every square's middle.
+            for i in 0 ..< 8 {
+                for j in 0 ..< 14 {
+                    let c = LatLng(lat: 47.3636 + (Double(i) + 0.5) * 0.001, lon: 8.5336 + (Double(j) + 0.5) * 0.001)
+                    let p = try #require(camera.project(c))
+                    #expect(p.x >= 0 && p.x < 400 && p.y >= 0 && p.y < 300)
+                    #expect(rgba(sets, Int(p.x), Int(p.y)) == rgba(apart, Int(p.x), Int(p.y)), "square \(i), \(j)")
+                }
+            }
+            // Elsewhere only the pixels along the squares' edges differ (where neighbours'
+            // antialiased fringes and outline edges blend over each other in another order).
+            let xs = try (0 ... 14).map { try #require(camera.project(LatLng(lat: 47.3676, lon: 8.5336 + Double($0) * 0.001))).x }
+            let ys = try (0 ... 8).map { try #require(camera.project(LatLng(lat: 47.3636 + Double($0) * 0.001, lon: 8.5406))).y }
+            var offEdge = 0
+            for y in 0 ..< 300 {
+                for x in 0 ..< 400 {
+                    let a = rgba(sets, x, y), b = rgba(apart, x, y)
+                    guard zip(a, b).contains(where: { abs($0 - $1) > 1 }) else { continue }
+                    let cx = Double(x) + 0.5, cy = Double(y) + 0.5
+                    let near = xs.contains { abs($0 - cx) <= 1.5 } || ys.contains { abs($0 - cy) <= 1.5 }
+                    if !near { offEdge += 1 }
+                }
+            }
+            #expect(offEdge == 0, "\(offEdge) pixels away from the edges differ")
+            #expect(count > 0 && worst <= 80)
+            if stroke == nil {
+                // Along the vertical edge between columns 0 and 1 (one colour) at row 5's middle.
+                let edge = try #require(camera.project(LatLng(lat: 47.3636 + 5.5 * 0.001, lon: 8.5346)))
+                let inside = try #require(camera.project(LatLng(lat: 47.3636 + 5.5 * 0.001, lon: 8.5341)))
+                let y = Int(edge.y), x = Int(edge.x)
+                let want = rgba(sets, Int(inside.x), y)
+                var seam = 0
+                for dx in -2 ... 2 {
+                    #expect(rgba(sets, x + dx, y) == want, "set at the edge, \(dx)")
+                    seam = max(seam, zip(rgba(apart, x + dx, y), want).map { abs($0 - $1) }.max() ?? 0)
+                }
+                // One by one, the pixel whose centre one square covers is blended again by the
+                // other's fringe: darker.
+                #expect(seam >= 6, "one by one the edge differs by \(seam)")
+            }
         }
     }
 }

@@ -78,8 +78,11 @@ import Testing
         cased.casingColor = .white
         overlays += try (0 ..< 4).map { try line($0, cased) }
         let merged = Overlay.mergingAlikeRuns(overlays, minimumRun: 3)
-        #expect(kinds(merged) == ["polygons5", "other", "polygon", "polygon"] + Array(repeating: "polygon", count: 8)
-                    + ["polygons3", "lines4"] + Array(repeating: "line", count: 4))
+        // The two short-run squares lie under the first two translucent ones (another colour):
+        // they stay apart, in order, and the four translucent ones, apart, make a set; so do the
+        // four outlined ones (one opaque outline) and the three of another colour.
+        #expect(kinds(merged) == ["polygons5", "other", "polygon", "polygon", "polygons4", "polygons4", "polygons3", "lines4"]
+                    + Array(repeating: "line", count: 4))
         // The merged set keeps the parts' order and geometry.
         guard case .multiPolygon(let m) = merged[0], case .polygon(let p3) = overlays[3] else { Issue.record("kinds"); return }
         #expect(m.polygons.polygons[3].exterior === p3.exterior && m.fill == brown)
@@ -91,6 +94,61 @@ import Testing
         // Long runs are cut into sets of at most `maximumSet`.
         let many = try (0 ..< 10).map { try polygon($0) }
         #expect(kinds(Overlay.mergingAlikeRuns(many, minimumRun: 3, maximumSet: 4)) == ["polygons4", "polygons4", "polygons2"])
+    }
+
+    /// A choropleth: a 12 × 12 grid of touching translucent squares in three colours in file
+    /// order, outlined alike, becomes three sets (each colour's squares, in order); squares that
+    /// overlap one before them (another colour, or the same translucent colour) start a new group,
+    /// and translucent outlines keep polygons apart.
+    @Test func translucentPolygonsApartAreGroupedByColour() throws {
+        let colours = [Color(rgb: 0xD7301F, alpha: 0x99), Color(rgb: 0xFC8D59, alpha: 0x99), Color(rgb: 0xFDCC8A, alpha: 0x99)]
+        func cell(_ i: Int, _ j: Int, shift: Double = 0) throws -> GeoPath {
+            let lat = 46 + Double(i) * 0.001 + shift, lon = 7 + Double(j) * 0.001
+            return try GeoPath(coordinates: [LatLng(lat: lat, lon: lon), LatLng(lat: lat, lon: lon + 0.001),
+                                             LatLng(lat: lat + 0.001, lon: lon + 0.001), LatLng(lat: lat + 0.001, lon: lon)])
+        }
+        var grid: [Overlay] = []
+        for i in 0 ..< 12 {
+            for j in 0 ..< 12 {
+                grid.append(.polygon(Polygon(exterior: try cell(i, j), fill: colours[(i * 7 + j * 5) % 3], stroke: .black, strokeWidth: 1)))
+            }
+        }
+        let merged = Overlay.mergingAlikeRuns(grid, minimumRun: 8)
+        #expect(kinds(merged) == ["polygons48", "polygons48", "polygons48"])
+        // In the order the colours first come: (0, 0), (0, 1), (0, 2).
+        #expect(merged.compactMap { o -> Color? in if case .multiPolygon(let m) = o { m.fill } else { nil } }
+                    == [colours[0], colours[2], colours[1]])
+        for o in merged {
+            guard case .multiPolygon(let m) = o else { continue }
+            #expect(m.stroke == .black && m.strokeWidth == 1)
+            // Each set's parts are the squares of its colour in file order.
+            let own = grid.compactMap { o -> GeoPath? in
+                guard case .polygon(let p) = o, p.fill == m.fill else { return nil }
+                return p.exterior
+            }
+            #expect(m.polygons.polygons.map { ObjectIdentifier($0.exterior) } == own.map { ObjectIdentifier($0) })
+        }
+        // Square (10, 0) shifted half a cell onto the one below it: a new group from there on,
+        // whose 24 squares are too few of each colour for sets.
+        var shifted = grid
+        shifted[120] = .polygon(Polygon(exterior: try cell(10, 0, shift: -0.0005), fill: colours[0], stroke: .black, strokeWidth: 1))
+        let split = Overlay.mergingAlikeRuns(shifted, minimumRun: 20)
+        #expect(kinds(split) == ["polygons40", "polygons40", "polygons40"] + Array(repeating: "polygon", count: 24))
+        // The same with translucent outlines: left alone.
+        let thin = grid.map { o -> Overlay in
+            guard case .polygon(var p) = o else { return o }
+            p.stroke = Color(rgb: 0, alpha: 0x80)
+            return .polygon(p)
+        }
+        #expect(kinds(Overlay.mergingAlikeRuns(thin, minimumRun: 8)) == kinds(thin))
+        // Opaque squares of one colour without outline may overlap: one set, as before.
+        let stacked = try (0 ..< 10).map { i in Overlay.polygon(Polygon(exterior: try cell(0, 0, shift: Double(i) * 0.0001), fill: .black)) }
+        #expect(kinds(Overlay.mergingAlikeRuns(stacked, minimumRun: 8)) == ["polygons10"])
+        // The same squares translucent: every one overlaps the one before, nothing merges.
+        let glass = try (0 ..< 10).map { i in
+            Overlay.polygon(Polygon(exterior: try cell(0, 0, shift: Double(i) * 0.0001), fill: colours[0]))
+        }
+        #expect(kinds(Overlay.mergingAlikeRuns(glass, minimumRun: 2)) == kinds(glass))
     }
 
     /// Picking a set tries only the parts near the pointer: the same picks as every part tried,

@@ -112,8 +112,9 @@ import Testing
     /// A GeoJSON file of many alike opaque polygons (building footprints) is one MultiPolygon, in
     /// the file's order; fewer than 64, or translucent ones, stay Polygons.
     @Test func manyAlikeGeoJSONPolygonsBecomeOneOverlay() throws {
-        func collection(_ n: Int, opacity: Double) -> String {
-            let features = (0 ..< n).map { i in
+        func collection(_ n: Int, opacity: Double, copies: Int = 1) -> String {
+            let features = (0 ..< n * copies).map { k in
+                let i = k % n
                 let x = Double(i % 20) * 0.01, y = Double(i / 20) * 0.01
                 return """
                     {"type": "Feature", "properties": {"fill": "#8a6d3b", "fill-opacity": \(opacity), "stroke-width": 0},
@@ -122,9 +123,9 @@ import Testing
             }
             return #"{"type": "FeatureCollection", "features": ["# + features.joined(separator: ",") + "]}"
         }
-        func overlays(_ n: Int, opacity: Double = 1) throws -> [Overlay] {
+        func overlays(_ n: Int, opacity: Double = 1, copies: Int = 1) throws -> [Overlay] {
             try loader.snapshot(from: doc(#"{"camera": {"center": [0.05, 0.05], "zoom": 10}, "overlays": [{"type": "geojson", "data": "#
-                                          + collection(n, opacity: opacity) + "}]}")).overlays
+                                          + collection(n, opacity: opacity, copies: copies) + "}]}")).overlays
         }
         let many = try overlays(100)
         #expect(many.count == 1)
@@ -135,7 +136,14 @@ import Testing
         let second = try #require(m.polygons.polygons[20].exterior.bounds)
         #expect(abs(second.maxY - MapPoint(LatLng(lat: 0.01, lon: 0)).y) < 1e-12 && abs(second.minX - 0.5) < 1e-12)
         #expect(try overlays(63).allSatisfy { if case .polygon = $0 { true } else { false } })
-        #expect(try overlays(100, opacity: 0.5).count == 100)
+        // Translucent ones apart from each other too; the same squares twice over (each on top
+        // of its copy) are not.
+        let glass = try overlays(100, opacity: 0.5)
+        #expect(glass.count == 1)
+        if case .multiPolygon(let g) = glass.first { #expect(g.fill.a == 128 && g.polygons.polygons.count == 100) } else { Issue.record("\(glass)") }
+        // (The 101st feature lies on the first: a second set from there, drawn over the first.)
+        let twice = try overlays(100, opacity: 0.5, copies: 2)
+        #expect(twice.count == 2 && twice.allSatisfy { if case .multiPolygon(let m) = $0 { m.polygons.polygons.count == 100 } else { false } })
     }
 
     /// A marker's `size` is its scale; a geojson Point's `marker-size` names one (simplestyle).
