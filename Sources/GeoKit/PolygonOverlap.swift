@@ -26,7 +26,21 @@ public enum PolygonOverlap {
     /// `interiorsOverlap(_:_:workLimit:)` with the work taken from `budget` (edge pairs), shared
     /// by many tests: nil, taking nothing, when the test would need more than is left.
     public static func interiorsOverlap(_ a: [[MapPoint]], _ b: [[MapPoint]], budget: inout Int) -> Bool? {
-        let ea = Edges(a), eb = Edges(b)
+        interiorsOverlap(Shape(a), Shape(b), budget: &budget)
+    }
+
+    /// A polygon prepared for `interiorsOverlap` (its boundary as segments, bounds and area),
+    /// for one polygon tested against many.
+    public struct Shape: Sendable {
+        fileprivate let edges: Edges
+
+        /// The polygon's rings: exterior, then holes (a closing point allowed).
+        public init(_ rings: [[MapPoint]]) { edges = Edges(rings) }
+    }
+
+    /// `interiorsOverlap(_:_:budget:)` of prepared polygons.
+    public static func interiorsOverlap(_ a: Shape, _ b: Shape, budget: inout Int) -> Bool? {
+        let ea = a.edges, eb = b.edges
         // A polygon without points or area has no inside (and fills nothing).
         guard let ba = ea.bounds, let bb = eb.bounds, ea.area2 != 0, eb.area2 != 0 else { return false }
         let minX = max(ba.minX, bb.minX), maxX = min(ba.maxX, bb.maxX)
@@ -88,7 +102,7 @@ public enum PolygonOverlap {
     }
 
     /// A polygon's boundary as segments (zero-length ones left out).
-    private struct Edges {
+    fileprivate struct Edges: Sendable {
         var p: [MapPoint] = [], q: [MapPoint] = []
         /// For each segment, whether it belongs to the first ring (the exterior).
         var exteriorCount = 0

@@ -205,7 +205,7 @@ enum PolygonGroups {
     /// The edge pairs one test may take: larger polygons on each other's bounds start a new group.
     static let pairLimit = 400_000
     /// The members one polygon is tested against at most; past that it starts a new group.
-    static let mostTests = 64
+    static let mostTests = 16
 
     static func merged(_ run: ArraySlice<Overlay>, least: Int, most: Int, budget: inout Int) -> [Overlay] {
         guard run.count >= least else { return Array(run) }
@@ -245,6 +245,10 @@ enum PolygonGroups {
         /// otherwise): an alike polygon cannot conflict with any of them.
         var onlyOpaque: Color?
         var opaqueOnly = true
+        /// Members prepared for overlap tests, once a test has needed them; the polygon tested
+        /// last, prepared, until it is added.
+        var shapes: [PolygonOverlap.Shape?] = []
+        var pending: PolygonOverlap.Shape?
 
         /// Cells a polygon may span before it is kept in `large`.
         static let mostCells = 64
@@ -270,6 +274,15 @@ enum PolygonGroups {
             if opaqueOnly, p.fill == onlyOpaque, Overlay.outline(p) == nil { return false }
             stamp += 1
             var tests = 0, visits = 0
+            // p prepared once, when a test needs it (it is kept if p joins).
+            var prepared: PolygonOverlap.Shape?
+            func shape() -> PolygonOverlap.Shape {
+                if let prepared { return prepared }
+                let s = Self.shape(p)
+                prepared = s
+                return s
+            }
+            defer { pending = prepared }
             func check(_ k: Int32) -> Bool {
                 let m = Int(k)
                 guard seen[m] != stamp else { return false }
@@ -283,10 +296,10 @@ enum PolygonGroups {
                 if p.fill == q.fill, p.fill.a == 255, Overlay.outline(p) == nil { return false }
                 tests += 1
                 guard tests <= PolygonGroups.mostTests else { return true }
-                let rings = { (x: Polygon) in [x.exterior.points] + x.holes.map(\.points) }
                 let allowance = min(budget, PolygonGroups.pairLimit)
                 var left = allowance
-                let overlap = PolygonOverlap.interiorsOverlap(rings(p), rings(q), budget: &left)
+                if shapes[m] == nil { shapes[m] = Self.shape(q) }
+                let overlap = PolygonOverlap.interiorsOverlap(shape(), shapes[m]!, budget: &left)
                 budget -= allowance - left
                 return overlap != false
             }
@@ -299,7 +312,13 @@ enum PolygonGroups {
             return false
         }
 
+        static func shape(_ p: Polygon) -> PolygonOverlap.Shape {
+            PolygonOverlap.Shape([p.exterior.points] + p.holes.map(\.points))
+        }
+
         mutating func add(_ p: Polygon) {
+            shapes.append(pending)
+            pending = nil
             if members.isEmpty { onlyOpaque = p.fill }
             if p.fill != onlyOpaque || p.fill.a != 255 || Overlay.outline(p) != nil { opaqueOnly = false }
             guard let b = p.exterior.bounds else { members.append(p); bounds.append(MapRect(origin: MapPoint(x: 0, y: 0), width: 0, height: 0)); seen.append(0); return }

@@ -151,6 +151,24 @@ import Testing
         #expect(kinds(Overlay.mergingAlikeRuns(glass, minimumRun: 2)) == kinds(glass))
     }
 
+    /// Thin parallel diagonal strips: apart, but each one's bounds overlap every other's. Ten
+    /// make one set; of 2 000, a strip is tested against at most 16 before it starts a new group,
+    /// so groups hold 17 and none reaches 64: left as they are, in order (and quickly).
+    @Test func overlapTestsAreCappedPerPolygon() throws {
+        func strips(_ n: Int) throws -> [Overlay] {
+            try (0 ..< n).map { k in
+                let o = Double(k) * 1e-5
+                let ring = try GeoPath(coordinates: [LatLng(lat: 46, lon: 7 + o), LatLng(lat: 46, lon: 7 + o + 9.5e-6),
+                                                     LatLng(lat: 46.1, lon: 7.1 + o + 9.5e-6), LatLng(lat: 46.1, lon: 7.1 + o)])
+                return .polygon(Polygon(exterior: ring, fill: Color(rgb: 0xD7301F, alpha: 0x99)))
+            }
+        }
+        #expect(kinds(Overlay.mergingAlikeRuns(try strips(10), minimumRun: 2)) == ["polygons10"])
+        #expect(kinds(Overlay.mergingAlikeRuns(try strips(40), minimumRun: 17)) == ["polygons17", "polygons17"] + Array(repeating: "polygon", count: 6))
+        let many = try strips(2000)
+        #expect(kinds(Overlay.mergingAlikeRuns(many)) == kinds(many))
+    }
+
     /// Picking a set tries only the parts near the pointer: the same picks as every part tried,
     /// flat and pitched, turned, inside parts, near their outlines and between them.
     @Test(arguments: [(0.0, 0.0), (40.0, 60.0)]) func nearbyPartsOnlyPickTheSame(_ bearing: Double, _ pitch: Double) throws {
