@@ -62,6 +62,17 @@ scenes["cluster.json"] = {"camera": {"center": [48.2, 16.37], "zoom": 9}, "size"
      "data": {"type": "FeatureCollection", "features": [
          {"type": "Feature", "properties": {"title": "A"} if i % 5 == 0 else {},
           "geometry": {"type": "Point", "coordinates": [16.37 + 0.01 * (i % 7), 48.2 + 0.013 * (i % 5)]}} for i in range(30)]}}]}
+# A choropleth the loader merges into sets (Overlay.mergingAlikeRuns): 81 touching squares with one
+# outline, 72 in one translucent colour (a set) and 9 in another, then one lying over the first (a
+# new group) and one with a hole.
+def sq(x, y, d=0.01):
+    return [[x, y], [x + d, y], [x + d, y + d], [x, y + d], [x, y]]
+scenes["choropleth.json"] = {"camera": {"center": [0.04, 0.045], "zoom": 11}, "size": [160, 120], "overlays": [
+    {"type": "geojson", "data": {"type": "FeatureCollection", "features": [
+        {"type": "Feature", "properties": {"fill": "#2b8cbe" if (9 * i + j) % 9 == 4 else "#d7301f", "fill-opacity": 0.6},
+         "geometry": {"type": "Polygon", "coordinates": [sq(0.01 * i, 0.01 * j)]}} for i in range(9) for j in range(9)]
+        + [{"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [sq(0.005, 0.005)]}},
+           {"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [sq(0.1, 0, 0.03), sq(0.11, 0.01)]}}]}}]}
 for k, v in scenes.items(): put("scene", k, json.dumps(v))
 
 # Static-map URL grammars.
