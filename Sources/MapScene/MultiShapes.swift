@@ -241,8 +241,8 @@ enum PolygonGroups {
         let cellSize: Double
         var seen: [Int] = []
         var stamp = 0
-        /// The one fill colour of every member so far when all are opaque without outline (nil
-        /// otherwise): an alike polygon cannot conflict with any of them.
+        /// The first member's fill, and whether every member so far is opaque, without outline,
+        /// in that colour: then an alike polygon cannot conflict with any of them.
         var onlyOpaque: Color?
         var opaqueOnly = true
         /// Members prepared for overlap tests, once a test has needed them; the polygon tested
