@@ -12,15 +12,7 @@ private struct CrossingFixture: Decodable, Sendable {
     }
     let cases: [Case]
 
-    static let shared: CrossingFixture = {
-        do {
-            guard let url = Bundle.module.url(forResource: "lines_antimeridian", withExtension: "json", subdirectory: "Fixtures")
-            else { throw CocoaError(.fileNoSuchFile) }
-            return try JSONDecoder().decode(CrossingFixture.self, from: Data(contentsOf: url))
-        } catch {
-            preconditionFailure("lines_antimeridian.json fixture unreadable: \(error)")
-        }
-    }()
+    static let shared: CrossingFixture = jsonFixture("lines_antimeridian")
 }
 
 @Suite struct AntimeridianTests {

@@ -26,15 +26,7 @@ struct LinesFixture: Decodable, Sendable {
     }
     let lines: [Line]
 
-    static let shared: LinesFixture = {
-        do {
-            guard let url = Bundle.module.url(forResource: "lines_geodesic", withExtension: "json", subdirectory: "Fixtures")
-            else { throw CocoaError(.fileNoSuchFile) }
-            return try JSONDecoder().decode(LinesFixture.self, from: Data(contentsOf: url))
-        } catch {
-            preconditionFailure("lines_geodesic.json fixture unreadable: \(error)")
-        }
-    }()
+    static let shared: LinesFixture = jsonFixture("lines_geodesic")
 }
 
 /// Metres between two positions, for comparing points: the geodesic distance itself.

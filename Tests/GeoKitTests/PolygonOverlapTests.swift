@@ -14,15 +14,7 @@ private struct OverlapFixture: Decodable, Sendable {
     let unit: Double
     let pairs: [Pair]
 
-    static let shared: OverlapFixture = {
-        do {
-            guard let url = Bundle.module.url(forResource: "polygon-overlap", withExtension: "json", subdirectory: "Fixtures")
-            else { throw CocoaError(.fileNoSuchFile) }
-            return try JSONDecoder().decode(OverlapFixture.self, from: Data(contentsOf: url))
-        } catch {
-            preconditionFailure("polygon-overlap.json fixture unreadable: \(error)")
-        }
-    }()
+    static let shared: OverlapFixture = jsonFixture("polygon-overlap")
 }
 
 @Suite struct PolygonOverlapTests {

@@ -34,15 +34,7 @@ private struct TilesFixture: Decodable, Sendable {
         }
     }
 
-    static let shared: TilesFixture = {
-        do {
-            guard let url = Bundle.module.url(forResource: "tiles_mercantile", withExtension: "json", subdirectory: "Fixtures")
-            else { throw CocoaError(.fileNoSuchFile) }
-            return try JSONDecoder().decode(TilesFixture.self, from: Data(contentsOf: url))
-        } catch {
-            preconditionFailure("tiles_mercantile.json fixture unreadable: \(error)")
-        }
-    }()
+    static let shared: TilesFixture = jsonFixture("tiles_mercantile")
 }
 
 @Suite struct TileIDTests {
