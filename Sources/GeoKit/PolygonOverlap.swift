@@ -20,13 +20,7 @@ public enum PolygonOverlap {
     /// A polygon without area overlaps nothing.
     public static func interiorsOverlap(_ a: [[MapPoint]], _ b: [[MapPoint]], workLimit: Int = 4_000_000) -> Bool? {
         var budget = workLimit
-        return interiorsOverlap(a, b, budget: &budget)
-    }
-
-    /// `interiorsOverlap(_:_:workLimit:)` with the work taken from `budget` (edge pairs), shared
-    /// by many tests: nil, taking nothing, when the test would need more than is left.
-    public static func interiorsOverlap(_ a: [[MapPoint]], _ b: [[MapPoint]], budget: inout Int) -> Bool? {
-        interiorsOverlap(Shape(a), Shape(b), budget: &budget)
+        return interiorsOverlap(Shape(a), Shape(b), budget: &budget)
     }
 
     /// A polygon prepared for `interiorsOverlap` (its boundary as segments, bounds and area),
@@ -38,7 +32,9 @@ public enum PolygonOverlap {
         public init(_ rings: [[MapPoint]]) { edges = Edges(rings) }
     }
 
-    /// `interiorsOverlap(_:_:budget:)` of prepared polygons.
+    /// `interiorsOverlap(_:_:workLimit:)` of prepared polygons, with the work taken from
+    /// `budget` (edge pairs), shared by many tests: nil, taking nothing, when the test would need
+    /// more than is left.
     public static func interiorsOverlap(_ a: Shape, _ b: Shape, budget: inout Int) -> Bool? {
         let ea = a.edges, eb = b.edges
         // A polygon without points or area has no inside (and fills nothing).
@@ -104,7 +100,7 @@ public enum PolygonOverlap {
     /// A polygon's boundary as segments (zero-length ones left out).
     fileprivate struct Edges: Sendable {
         var p: [MapPoint] = [], q: [MapPoint] = []
-        /// For each segment, whether it belongs to the first ring (the exterior).
+        /// How many of the segments, from the first, are the exterior's.
         var exteriorCount = 0
         var bounds: MapRect?
         /// Twice the exterior's signed area (shoelace).
