@@ -64,8 +64,9 @@ struct MarkerLabels {
     func place(camera: Camera, size: (Label) -> (width: Double, height: Double)?,
                accept: (Label, Int, Double, Box) -> Bool) {
         let w = camera.size.width, h = camera.size.height
+        let projector = camera.projector
         func screen(_ m: MapPoint, _ k: Int) -> ScreenPoint? {
-            guard let s = camera.project(MapPoint(x: m.x + Double(k), y: m.y)), s.x.isFinite, s.y.isFinite else { return nil }
+            guard let s = projector.project(MapPoint(x: m.x + Double(k), y: m.y)), s.x.isFinite, s.y.isFinite else { return nil }
             return s
         }
         var grid = BoxGrid()
@@ -139,9 +140,10 @@ public struct MarkerLabelPlacement: Sendable {
         if labels.labels.isEmpty {
         } else if scene.labelsMayOverlap {
             let w = camera.size.width, h = camera.size.height
+            let projector = camera.projector
             for l in labels.labels {
                 let p = MapPoint(l.label.position)
-                guard let s = camera.project(MapPoint(x: p.x + Double(l.copy), y: p.y)), s.x.isFinite, s.y.isFinite,
+                guard let s = projector.project(MapPoint(x: p.x + Double(l.copy), y: p.y)), s.x.isFinite, s.y.isFinite,
                       let size = measure.labelSize(l.label, pixelRatio: camera.pixelRatio) else { continue }
                 let b = l.label.box(atX: s.x, y: s.y, width: size.width, height: size.height)
                 if b.maxX > 0, b.maxY > 0, b.minX < w, b.minY < h {

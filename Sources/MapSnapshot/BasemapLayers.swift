@@ -124,11 +124,12 @@ final class BasemapLayers: @unchecked Sendable {
         var out: [PlaceLabel] = []
         let w = camera.size.width, h = camera.size.height
         let textColor = Color(style.labelText), halo = Color(style.labelHalo)
+        let projector = camera.projector
         for place in sorted {
             if place.isCountry && camera.zoom > BasemapPlace.countryLabelMaxZoom { continue }
             // Each copy of the world the view shows has its own copy of the place (`point`);
             // its label is placed, and drawn, there and nowhere else.
-            guard let s = camera.project(place.point), s.x >= 0, s.y >= 0, s.x <= w, s.y <= h else { continue }
+            guard let s = projector.project(place.point), s.x >= 0, s.y >= 0, s.x <= w, s.y <= h else { continue }
             let position = LatLng(lat: place.position.lat, lon: place.point.x * 360 - 180)
             let size = style.labelSize(for: place)
             let dot = place.isCountry ? 0 : style.placeDotSize / 2
@@ -300,12 +301,13 @@ extension BasemapLayers {
         let overlays = scene.overlays
         var out: [LabelBox] = []
         let copies = WorldCopies(camera: camera)
+        let projector = camera.projector
         // Where the position lands in each copy the overlay is drawn in (as the planner draws
         // it), or on the copy nearest the centre for one without copies.
         func screenPoints(_ overlay: Overlay, at position: LatLng) -> [ScreenPoint] {
-            guard let e = overlay.worldXExtent else { return camera.project(position).map { [$0] } ?? [] }
+            guard let e = overlay.worldXExtent else { return projector.project(position).map { [$0] } ?? [] }
             let p = MapPoint(position)
-            return copies.shifts(lo: e.lo, hi: e.hi).compactMap { camera.project(MapPoint(x: p.x + Double($0), y: p.y)) }
+            return copies.shifts(lo: e.lo, hi: e.hi).compactMap { projector.project(MapPoint(x: p.x + Double($0), y: p.y)) }
         }
         for overlay in overlays {
             switch overlay {

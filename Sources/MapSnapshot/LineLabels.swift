@@ -54,6 +54,7 @@ enum LineLabels {
         let w = camera.size.width, h = camera.size.height
         // Lines that cannot reach the view are not projected (a view's tiles reach past it).
         let visible = BasemapLayers.visibleRect(camera)
+        let projector = camera.projector
         for (index, line) in lines.enumerated() {
             guard let look = look(line.kind), zoom >= look.minZoom else { continue }
             if let visible, let b = line.bounds,
@@ -65,7 +66,7 @@ enum LineLabels {
             var runs: [Along] = [], run: [ScreenPoint] = [], world: [MapPoint] = []
             var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
             for p in line.points {
-                guard let s = camera.project(p), s.x.isFinite, s.y.isFinite else {
+                guard let s = projector.project(p), s.x.isFinite, s.y.isFinite else {
                     if run.count >= 2 { runs.append(Along(run, world: world)) }
                     run = []
                     world = []

@@ -22,8 +22,9 @@ enum POILabels {
         let w = camera.size.width, h = camera.size.height
         let halo = Color(style.labels.labelHalo)
         var shown: [(poi: VectorPOI, at: ScreenPoint)] = []
+        let projector = camera.projector
         for poi in pois where tiers.contains(poi.tier) && zoom >= poi.minZoom {
-            guard let s = camera.project(poi.point), s.x >= 0, s.y >= 0, s.x <= w, s.y <= h else { continue }
+            guard let s = projector.project(poi.point), s.x >= 0, s.y >= 0, s.x <= w, s.y <= h else { continue }
             shown.append((poi, s))
         }
         shown.sort { a, b in

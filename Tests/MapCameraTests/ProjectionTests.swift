@@ -179,6 +179,35 @@ import Testing
         expectNear(s.y, e.1, tolerance: 1e-6, "y")
     }
 
+    /// A projector made once projects the fixtures' points as MapLibre does, through both of
+    /// its entries (degrees, and Mercator on the copy of the world nearest the centre), and
+    /// stays right when reused for point after point.
+    @Test func projectorMatchesFixtures() throws {
+        var projectors: [String: Camera.Projector] = [:]
+        for c in CameraFixtures.project {
+            let key = c.name
+            let projector = projectors[key] ?? c.camera.camera.projector
+            projectors[key] = projector
+            let g = LatLng(lat: c.lat, lon: c.lon)
+            var m = MapPoint(g)
+            m.x -= (m.x - (c.camera.camera.center.lon + 180) / 360).rounded()
+            for s in [projector.project(g, height: c.height), projector.project(m, height: c.height)] {
+                guard let e = c.expected else {
+                    #expect(s == nil, "expected behind camera")
+                    continue
+                }
+                let s = try #require(s)
+                expectNear(s.x, e.0, tolerance: 1e-6, "x")
+                expectNear(s.y, e.1, tolerance: 1e-6, "y")
+            }
+        }
+        #expect(projectors.count > 3)
+        var bad = Camera(center: LatLng(lat: 0, lon: 0), zoom: 3, size: ScreenSize(width: 800, height: 600))
+        bad.bearing = .nan
+        #expect(!bad.projector.isValid)
+        #expect(bad.projector.project(MapPoint(x: 0.5, y: 0.5)) == nil)
+    }
+
     @Test(arguments: CameraFixtures.unproject)
     func unprojectMatchesFixture(_ c: UnprojectCase) {
         let g = c.camera.camera.unproject(ScreenPoint(x: c.x, y: c.y))
