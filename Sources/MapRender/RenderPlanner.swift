@@ -425,6 +425,8 @@ public final class RenderPlanner: @unchecked Sendable {
         let halfWidth = view.pixels(style.width) / 2
         guard halfWidth > 0, halfWidth.isFinite else { return }
         let casing = style.casingColor != nil ? max(0, style.casingWidth.isFinite ? style.casingWidth : 0) : 0
+        // Nothing to draw: a transparent line without a visible casing.
+        guard style.color.a > 0 || (casing > 0 && (style.casingColor?.a ?? 0) > 0) else { return }
         let marginPx = halfWidth + casing + 2
         // Geodesic lines can bulge beyond their vertices' bounds; skip culling for them.
         if !line.geodesic, !view.mayBeVisible(bounds, marginPx: marginPx) { return }
@@ -483,11 +485,12 @@ public final class RenderPlanner: @unchecked Sendable {
         }
         guard !mesh.indices.isEmpty else { return }
         let fadeLength = style.fade > 0 && style.fade.isFinite ? max(1e-6, min(style.fade, 1) * entry.length * view.worldSize) : 0
-        if let casingColor = style.casingColor, casing > 0 {
+        if let casingColor = style.casingColor, casing > 0, casingColor.a > 0 {
             var c = DrawCommand(mesh: mesh, origin: origin, color: casingColor, extrudeScale: halfWidth + casing)
             c.fadeLength = fadeLength
             out.append(c)
         }
+        guard style.color.a > 0 else { return }
         var cmd = DrawCommand(mesh: mesh, origin: origin, color: style.color, extrudeScale: halfWidth)
         Self.applyDash(style, alongOffset: line.alongOffset, halfWidth: halfWidth, view, to: &cmd)
         cmd.fadeLength = fadeLength
@@ -657,7 +660,7 @@ public final class RenderPlanner: @unchecked Sendable {
                 out.append(DrawCommand(mesh: mesh, origin: origin, color: poly.fill, extrudeScale: 0, coverage: .fill))
             }
         }
-        if let stroke = poly.stroke, strokeHalf > 0 {
+        if let stroke = poly.stroke, strokeHalf > 0, stroke.a > 0 {
             let key = MeshKey(source: source(1), bucket: view.bucket, cell: cell?.key)
             let (mesh, origin) = cached(key, retain: rings()) {
                 let origin = cell?.rect.mid ?? bounds.mid
@@ -724,9 +727,14 @@ public final class RenderPlanner: @unchecked Sendable {
         // cell, and any polygon that is itself that wide through the clipped path of a Polygon.
         let chunk = view.clipCell(for: bounds)
         let cell = SetCell(chunk, view)
+        // The set's own outline lines, when it has them (`MultiPolygon.outlinePaths`), are
+        // stroked instead of its polygons' rings.
+        let chains = set.stroke != nil && strokeHalf > 0 ? set.outlinePaths : nil
         if chunk != nil {
             for (i, p) in set.polygons.polygons.enumerated() where cell.clipsAlone(p.exterior.bounds) {
-                addPolygon(set.part(i), view, &out)
+                var part = set.part(i)
+                if chains != nil { part.stroke = nil }
+                addPolygon(part, view, &out)
             }
         } else if setIsTooLarge(bounds, view) {
             for i in set.polygons.polygons.indices { addPolygon(set.part(i), view, &out) }
@@ -799,7 +807,33 @@ public final class RenderPlanner: @unchecked Sendable {
                 draw(wedges) { DrawCommand(mesh: $0, origin: $1, color: set.fill, extrudeScale: 0, coverage: .fill) }
             }
         }
-        if let stroke = set.stroke, strokeHalf > 0 {
+        if let stroke = set.stroke, strokeHalf > 0, stroke.a > 0, let chains {
+            // By cell, the lines that meet the cell's 3×3 cells are meshed and those that are
+            // themselves that wide stroked apart, clipped to the cell (as a `Polyline`).
+            let look = LineStyle(width: .pixels(2 * strokeHalf), color: stroke, join: .miter, cap: .square)
+            for path in chains.paths where cell.clipsAlone(path.bounds) {
+                var line = Polyline(path: path, style: look, zIndex: set.zIndex)
+                line.worldCopies = set.worldCopies
+                addPolyline(line, view, &out)
+            }
+            let key = MeshKey(source: .polygonSet(ObjectIdentifier(chains), part: 5), bucket: view.bucket, cell: cellKey)
+            let meshed: @Sendable (GeoPath) -> Bool = { cell.meshes($0.bounds) }
+            let found = cachedSet(key, retain: [chains]) {
+                var b = GroundMeshBuilder(origin: origin)
+                let stroker = LineStroker(join: .miter, cap: .square)
+                let bins = SetBins.mesh(chains.paths.filter(meshed), bounds: \.bounds, indexCount: { b.indices.count }) { path in
+                    let pts = path.points
+                    if pts.count > 3, pts.first == pts.last {
+                        let ring = Self.preparedRings([path], clip: nil, tolerance: tolerance)[0]
+                        if ring.count >= 3 { stroker.stroke(ring, closed: true, into: &b) }
+                    } else {
+                        stroker.stroke(Simplify.simplifyLine(pts, tolerance: tolerance), closed: false, into: &b)
+                    }
+                }
+                return (b.build(bins: bins), origin)
+            }
+            draw(found) { DrawCommand(mesh: $0, origin: $1, color: stroke, extrudeScale: strokeHalf) }
+        } else if let stroke = set.stroke, strokeHalf > 0, stroke.a > 0 {
             let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 1), bucket: view.bucket, cell: cellKey)
             let found = cachedSet(key, retain: [polygons]) {
                 var b = GroundMeshBuilder(origin: origin)
@@ -828,6 +862,7 @@ public final class RenderPlanner: @unchecked Sendable {
         let halfWidth = view.pixels(style.width) / 2
         guard halfWidth > 0, halfWidth.isFinite else { return true }
         let casing = style.casingColor != nil ? max(0, style.casingWidth.isFinite ? style.casingWidth : 0) : 0
+        guard style.color.a > 0 || (casing > 0 && (style.casingColor?.a ?? 0) > 0) else { return true }
         // As for polygon sets: a set wider than four view cells is meshed for the view's cell
         // (the lines that meet its 3×3 cells), and a line that wide itself is clipped as a
         // `Polyline` is; geodesic sets are planned line by line.
@@ -867,11 +902,12 @@ public final class RenderPlanner: @unchecked Sendable {
         // Only the bins that reach the view (see `SetBins`).
         let ranges = cull ? view.visibleRanges(mesh, marginPx: halfWidth + casing + 2) : nil
         if ranges?.isEmpty == true { return true }
-        if let casingColor = style.casingColor, casing > 0 {
+        if let casingColor = style.casingColor, casing > 0, casingColor.a > 0 {
             var c = DrawCommand(mesh: mesh, origin: o, color: casingColor, extrudeScale: halfWidth + casing)
             c.ranges = ranges
             out.append(c)
         }
+        guard style.color.a > 0 else { return true }
         var cmd = DrawCommand(mesh: mesh, origin: o, color: style.color, extrudeScale: halfWidth)
         cmd.ranges = ranges
         Self.applyDash(style, alongOffset: 0, halfWidth: halfWidth, view, to: &cmd)
@@ -1474,7 +1510,9 @@ struct MeshKey: Hashable {
         case solid(SolidKey)
         /// A view-dependent, overdraw-culled line mesh: path, variant and the exact view.
         case culledPath(ObjectIdentifier, variant: Int, view: [Double])
-        /// A `MultiPolygon`'s set: part 0 its fills, 1 its outlines.
+        /// A `MultiPolygon`'s set: part 0 its fringed fills, 1 its rings' outlines, 2 its convex
+        /// fills, 3 its translucent fills, 4 its wedge fills; 5 its `outlinePaths` (the paths'
+        /// identity).
         case polygonSet(ObjectIdentifier, part: Int)
         /// A `MultiPolyline`'s set; the variant as for `line`.
         case pathSet(ObjectIdentifier, variant: Int)

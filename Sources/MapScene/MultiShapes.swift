@@ -63,6 +63,13 @@ public struct MultiPolygon: Sendable {
     public var zIndex: Int?
     /// Drawn again in every copy of the world the view shows (see `Polygon.worldCopies`).
     public var worldCopies = true
+    /// The outline to stroke instead of every ring (nil: every ring): lines along the polygons'
+    /// edges, stroked with miter joins and square caps, a line whose last point is its first
+    /// joined all round. `Overlay.mergingAlikeRuns` gives each set of a group the edges that no
+    /// later overlay of the group strokes again, each once and chained, so that an edge two
+    /// polygons share is stroked once (see there). Planned part by part or by view cell (a set
+    /// too large for one mesh, or much wider than the view), the set strokes its rings.
+    public var outlinePaths: PathSet?
 
     /// Creates a multipolygon.
     public init(polygons: PolygonSet, fill: Color = Color(rgb: 0x1F6FEB, alpha: 0x40), stroke: Color? = nil,
@@ -332,7 +339,9 @@ enum PolygonGroups {
         }
 
         /// The group's polygons as sets, one per fill colour with at least `least` polygons (in
-        /// the order the colours first come), the others as they are; in order when none is.
+        /// the order the colours first come), the others as they are; in order when none is. With
+        /// an outline, each set strokes only the edges no later overlay of the group strokes
+        /// (`Outlines`): the polygons left as they are stroke every edge of their own.
         func merged(least: Int, most: Int) -> [Overlay] {
             var colours: [Color] = []
             var byColour: [Color: [Polygon]] = [:]
@@ -341,21 +350,163 @@ enum PolygonGroups {
                 byColour[p.fill, default: []].append(p)
             }
             guard colours.contains(where: { byColour[$0]!.count >= least }) else { return members.map { .polygon($0) } }
-            var out: [Overlay] = []
+            // The overlays in drawing order: a set's polygons, or one polygon left as it is.
+            var items: [(polygons: ArraySlice<Polygon>, isSet: Bool)] = []
             for c in colours {
                 let ps = byColour[c]!
-                guard ps.count >= least else { out += ps.map { .polygon($0) }; continue }
-                let first = ps[0]
-                for start in stride(from: 0, to: ps.count, by: most) {
-                    let part = ps[start ..< min(ps.count, start + most)]
-                    var m = MultiPolygon(polygons: PolygonSet(part.map { PolygonRings(exterior: $0.exterior, holes: $0.holes) }),
-                                         fill: c, stroke: Overlay.outline(first)?.color, strokeWidth: Overlay.outline(first)?.width ?? 0,
-                                         zIndex: first.zIndex)
-                    m.worldCopies = first.worldCopies
-                    out.append(.multiPolygon(m))
+                if ps.count >= least {
+                    for start in stride(from: 0, to: ps.count, by: most) { items.append((ps[start ..< min(ps.count, start + most)], true)) }
+                } else {
+                    for k in ps.indices { items.append((ps[k ... k], false)) }
                 }
+            }
+            let outline = members.first.flatMap(Overlay.outline)
+            let outlines = outline == nil ? nil : Outlines.chains(items)
+            var out: [Overlay] = []
+            for (k, item) in items.enumerated() {
+                guard item.isSet, let first = item.polygons.first else { out += item.polygons.map { .polygon($0) }; continue }
+                var m = MultiPolygon(polygons: PolygonSet(item.polygons.map { PolygonRings(exterior: $0.exterior, holes: $0.holes) }),
+                                     fill: first.fill, stroke: outline?.color, strokeWidth: outline?.width ?? 0,
+                                     zIndex: first.zIndex)
+                m.worldCopies = first.worldCopies
+                m.outlinePaths = outlines?[k]
+                out.append(.multiPolygon(m))
             }
             return out
         }
+    }
+}
+
+/// The outlines of a group's sets (`PolygonGroups.Group.merged`), each edge stroked once.
+///
+/// In a group no two polygons overlap, so an edge two of them share lies between them, and
+/// drawn one overlay after another the later one's fill covers half of the earlier one's
+/// outline there before its own outline covers the edge again. So an edge needs stroking only
+/// by the last overlay that has it (after every fill beside it), and once. Each set's edges of
+/// that kind are chained into lines: at a point where two meet, they continue one another
+/// (stroked with the miter join a ring would have); where more meet, the pair furthest apart
+/// continue one another first (so that a polygon's corner wider than a half turn, the one a
+/// ring's join fills, is joined), and the line ends of the rest are squared, reaching half the
+/// width past the point as the rings' joins do there.
+enum Outlines {
+    /// Edges a group may hold for the outlines to be chained (past it, sets stroke their rings).
+    static let mostEdges = 2_000_000
+    /// Lines meeting at a point beyond which they are not paired up there (each ends squared).
+    static let mostPaired = 16
+
+    struct Edge: Hashable {
+        let a: MapPoint
+        let b: MapPoint
+        /// The edge either way round, as one key.
+        init(_ p: MapPoint, _ q: MapPoint) {
+            if (p.x, p.y) < (q.x, q.y) { a = p; b = q } else { a = q; b = p }
+        }
+    }
+
+    /// The edges of a polygon's rings (closing points and repeated points left out).
+    static func edges(_ p: Polygon, _ body: (Edge) -> Void) {
+        for ring in [p.exterior] + p.holes {
+            var pts = ring.points
+            if pts.count > 1, pts.first == pts.last { pts.removeLast() }
+            guard pts.count >= 2 else { continue }
+            for i in pts.indices {
+                let q = pts[(i + 1) % pts.count]
+                if pts[i] != q { body(Edge(pts[i], q)) }
+            }
+        }
+    }
+
+    /// For each item (in drawing order) that is a set, the lines its outline is: the edges of its
+    /// polygons no later item has, each once, chained. Nil when the group holds more than
+    /// `mostEdges` edges.
+    static func chains(_ items: [(polygons: ArraySlice<Polygon>, isSet: Bool)]) -> [Int: PathSet]? {
+        var count = 0
+        for item in items { for p in item.polygons { count += p.exterior.points.count + p.holes.reduce(0) { $0 + $1.points.count } } }
+        guard count <= mostEdges else { return nil }
+        // The last item that has each edge.
+        var last: [Edge: Int32] = [:]
+        last.reserveCapacity(count)
+        for (k, item) in items.enumerated() {
+            for p in item.polygons { edges(p) { last[$0] = Int32(k) } }
+        }
+        var out: [Int: PathSet] = [:]
+        for (k, item) in items.enumerated() where item.isSet {
+            var owned: [Edge] = []
+            var seen = Set<Edge>()
+            for p in item.polygons {
+                edges(p) { e in
+                    if last[e] == Int32(k), seen.insert(e).inserted { owned.append(e) }
+                }
+            }
+            out[k] = PathSet(lines(owned).compactMap { try? GeoPath(points: $0) })
+        }
+        return out
+    }
+
+    /// Edges chained into lines (a closed one ends on its first point), in the edges' order.
+    static func lines(_ edges: [Edge]) -> [[MapPoint]] {
+        // Each edge's two ends: slot 2e at `a`, 2e + 1 at `b`; the ends at each point.
+        var ids: [MapPoint: Int] = [:]
+        var at: [[Int]] = []
+        var points: [MapPoint] = []
+        func id(_ p: MapPoint) -> Int {
+            if let i = ids[p] { return i }
+            ids[p] = points.count
+            points.append(p)
+            at.append([])
+            return points.count - 1
+        }
+        var ends: [Int] = []  // slot → point id
+        ends.reserveCapacity(2 * edges.count)
+        for (e, edge) in edges.enumerated() {
+            let i = id(edge.a), j = id(edge.b)
+            ends.append(i); ends.append(j)
+            at[i].append(2 * e); at[j].append(2 * e + 1)
+        }
+        // Pair the ends at each point: two continue each other; of more, the two furthest apart first.
+        var partner = [Int](repeating: -1, count: ends.count)
+        for (v, slots) in at.enumerated() where slots.count >= 2 && slots.count <= mostPaired {
+            if slots.count == 2 { partner[slots[0]] = slots[1]; partner[slots[1]] = slots[0]; continue }
+            let p = points[v]
+            // The unit direction away from the point along each edge.
+            var dirs: [(slot: Int, x: Double, y: Double)] = slots.map { s in
+                let q = points[ends[s ^ 1]]
+                let dx = q.x - p.x, dy = q.y - p.y, l = (dx * dx + dy * dy).squareRoot()
+                return (s, dx / l, dy / l)
+            }
+            while dirs.count >= 2 {
+                var best = (0, 1), bestDot = Double.infinity
+                for i in 0 ..< dirs.count {
+                    for j in i + 1 ..< dirs.count {
+                        let d = dirs[i].x * dirs[j].x + dirs[i].y * dirs[j].y
+                        if d < bestDot { bestDot = d; best = (i, j) }
+                    }
+                }
+                let s = dirs[best.0].slot, t = dirs[best.1].slot
+                partner[s] = t; partner[t] = s
+                dirs.remove(at: best.1); dirs.remove(at: best.0)
+            }
+        }
+        // Walk: first from the ends of open lines, then round what is left (closed lines).
+        var used = [Bool](repeating: false, count: edges.count)
+        var out: [[MapPoint]] = []
+        func walk(from slot: Int) -> [MapPoint] {
+            var line = [points[ends[slot]]]
+            var s = slot
+            while true {
+                let e = s / 2
+                guard !used[e] else { break }
+                used[e] = true
+                let exit = s ^ 1
+                line.append(points[ends[exit]])
+                let next = partner[exit]
+                guard next >= 0 else { break }
+                s = next
+            }
+            return line
+        }
+        for s in 0 ..< ends.count where partner[s] < 0 && !used[s / 2] { out.append(walk(from: s)) }
+        for e in 0 ..< edges.count where !used[e] { out.append(walk(from: 2 * e)) }
+        return out
     }
 }

@@ -56,7 +56,8 @@ enum LineLabels {
         let visible = BasemapLayers.visibleRect(camera)
         let projector = camera.projector
         for (index, line) in lines.enumerated() {
-            guard let look = look(line.kind), zoom >= look.minZoom else { continue }
+            // (A kind the style hides, at alpha 0, is not named either.)
+            guard let look = look(line.kind), zoom >= look.minZoom, (style.colors[line.kind]?.a ?? 1) > 0 else { continue }
             if let visible, let b = line.bounds,
                ![-1.0, 0, 1].contains(where: { visible.intersects(MapRect(origin: MapPoint(x: b.minX + $0, y: b.minY),
                                                                          width: b.width, height: b.height)) }) {

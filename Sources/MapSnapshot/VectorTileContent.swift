@@ -553,7 +553,8 @@ extension TileLayer {
         var out: [Overlay] = []
         let areaKinds = Set(sets.flatMap(\.areas.keys)).sorted()
         for kind in areaKinds where style.drawsArea(kind, zoom: zoom) {
-            guard let fill = style.colors[kind] else { continue }
+            // (A kind recoloured transparent is left out, not meshed.)
+            guard let fill = style.colors[kind], fill.a > 0 else { continue }
             for s in sets {
                 guard let set = s.areas[kind] else { continue }
                 var p = MultiPolygon(polygons: set, fill: Color(fill))
@@ -563,6 +564,7 @@ extension TileLayer {
         }
         let lineKinds = Set(sets.flatMap { $0.lines.keys.map(\.kind) }).sorted()
         func stroke(_ kind: VectorFeatureKind, tunnel: Bool, width: Double, _ c: BasemapColor, round: Bool) {
+            guard c.a > 0 else { return }
             let key = VectorTileContent.KindSets.LineKey(kind: kind, tunnel: tunnel)
             for s in sets {
                 guard let set = s.lines[key] else { continue }
@@ -580,12 +582,13 @@ extension TileLayer {
             stroke(kind, tunnel: false, width: w, c, round: true)
         }
         for kind in lineKinds {
-            guard let w = style.lineWidth(kind, zoom: zoom), let c = style.colors[kind] else { continue }
+            guard let w = style.lineWidth(kind, zoom: zoom), let c = style.colors[kind], c.a > 0 else { continue }
             stroke(kind, tunnel: true, width: w, c.mixed(with: style.background, 0.5), round: kind != .rail)
         }
         for kind in lineKinds where kind >= .minorRoad && kind.isCasedRoad {
             let extra = style.casingWidth(kind, zoom: zoom)
-            guard extra > 0, let w = style.lineWidth(kind, zoom: zoom) else { continue }
+            // (A road kind recoloured transparent is hidden, casing and all.)
+            guard extra > 0, let w = style.lineWidth(kind, zoom: zoom), (style.colors[kind]?.a ?? 0) > 0 else { continue }
             stroke(kind, tunnel: false, width: w + 2 * extra, style.casing, round: true)
         }
         for kind in lineKinds where kind >= .minorRoad {

@@ -359,7 +359,11 @@ import Testing
                 }
             }
             #expect(offEdge == 0, "\(offEdge) pixels away from the edges differ")
-            #expect(count > 0 && worst <= 80)
+            // With outlines the sets stroke each edge once, where one by one both squares beside
+            // it stroke it: a 1-px outline straddling two pixel rows is half covering each, once
+            // (0x555555 at 0.5 over the fills), against 0.75 struck twice — the shared edges
+            // one by one are darker than the outer ones, in the sets all alike (looked at).
+            #expect(count > 0 && worst <= (stroke == nil ? 80 : 128))
             if stroke == nil {
                 // Along the vertical edge between columns 0 and 1 (one colour) at row 5's middle.
                 let edge = try #require(camera.project(LatLng(lat: 47.3636 + 5.5 * 0.001, lon: 8.5346)))

@@ -190,6 +190,43 @@ import Testing
         #expect(plan.commands[0].mesh.triangleCount == longTriangles + perLine * meeting)
     }
 
+    /// What is transparent is not drawn: a line's colour or its casing's at alpha 0 drops that
+    /// command (the other stays), both drop the line, and a polygon's transparent outline draws
+    /// no outline; alike for a set and a single line.
+    @Test func transparentStrokesPlanNoCommands() throws {
+        let paths = PathSet(try (0 ..< 3).map { i in
+            try GeoPath(coordinates: [LatLng(lat: 45.999 + Double(i) * 0.0005, lon: 6.995), LatLng(lat: 45.999 + Double(i) * 0.0005, lon: 7.005)])
+        })
+        let clear = Color(rgb: 0x336699, alpha: 0)
+        func commands(_ line: LineStyle) -> [(color: Color, scale: Double)] {
+            let planner = RenderPlanner()
+            let set = planner.plan(Scene(overlays: [.multiPolyline(MultiPolyline(paths: paths, style: line))]), camera: Self.camera)
+            let one = planner.plan(Scene(overlays: [.polyline(Polyline(path: paths.paths[0], style: line))]), camera: Self.camera)
+            #expect(set.commands.map(\.color) == one.commands.map(\.color))
+            return set.commands.map { ($0.color, $0.extrudeScale) }
+        }
+        let both = commands(LineStyle(width: .pixels(4), color: Color(rgb: 0x336699), casingColor: .white))
+        #expect(both.map(\.color) == [.white, Color(rgb: 0x336699)] && both.map(\.scale) == [3, 2])
+        let casingOnly = commands(LineStyle(width: .pixels(4), color: clear, casingColor: .white))
+        #expect(casingOnly.map(\.color) == [.white] && casingOnly.map(\.scale) == [3])
+        let lineOnly = commands(LineStyle(width: .pixels(4), color: Color(rgb: 0x336699), casingColor: Color(rgb: 0xFFFFFF, alpha: 0)))
+        #expect(lineOnly.map(\.color) == [Color(rgb: 0x336699)] && lineOnly.map(\.scale) == [2])
+        #expect(commands(LineStyle(width: .pixels(4), color: clear, casingColor: Color(rgb: 0xFFFFFF, alpha: 0))).isEmpty)
+        #expect(commands(LineStyle(width: .pixels(4), color: clear)).isEmpty)
+        // Polygons: the fill stays, the transparent outline goes (a set and one polygon).
+        let squares = try Self.squares(3)
+        let planner = RenderPlanner()
+        let set = planner.plan(Scene(overlays: [.multiPolygon(MultiPolygon(polygons: PolygonSet(squares), fill: Color(rgb: 0x112233),
+                                                                           stroke: clear, strokeWidth: 2))]), camera: Self.camera)
+        #expect(!set.commands.isEmpty && set.commands.allSatisfy { $0.color == Color(rgb: 0x112233) })
+        let one = planner.plan(Scene(overlays: [.polygon(Polygon(exterior: squares[0].exterior, fill: Color(rgb: 0x112233),
+                                                                 stroke: clear, strokeWidth: 2))]), camera: Self.camera)
+        #expect(!one.commands.isEmpty && one.commands.allSatisfy { $0.color == Color(rgb: 0x112233) })
+        let outlined = planner.plan(Scene(overlays: [.polygon(Polygon(exterior: squares[0].exterior, fill: Color(rgb: 0x112233),
+                                                                      stroke: .white, strokeWidth: 2))]), camera: Self.camera)
+        #expect(outlined.commands.contains { $0.color == .white })
+    }
+
     @Test func linesOfASetShareOneMeshAndItsDashesStartAtEachLine() throws {
         let paths = PathSet(try (0 ..< 5).map { i in
             try GeoPath(coordinates: [LatLng(lat: 45.999 + Double(i) * 0.0005, lon: 6.995), LatLng(lat: 45.999 + Double(i) * 0.0005, lon: 7.005)])

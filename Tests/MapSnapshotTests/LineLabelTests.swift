@@ -211,8 +211,9 @@ import Testing
     @Test func theFixtureRoadIsNamedAlongItsLine() throws {
         let archive = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../MapTilesTests/Fixtures/vector/vector-fixture.mbtiles").standardized.path
-        func render(zoom: Double, labels: Bool = true) throws -> (Bitmap, Camera) {
+        func render(zoom: Double, labels: Bool = true, style: VectorTileStyle = .light) throws -> (Bitmap, Camera) {
             let layer = TileLayer(source: try MBTilesSource(path: archive))
+            layer.vectorStyle = style
             let camera = Camera(center: LatLng(lat: 46.03, lon: 7.01), zoom: zoom, size: ScreenSize(width: 600, height: 300))
             var snap = Snapshot(camera: camera, basemapStyle: nil, background: .white, attribution: false)
             snap.tileLayers = [layer]
@@ -250,5 +251,9 @@ import Testing
         // Without labels, or below zoom 13.5, no name.
         #expect(textPixels(try render(zoom: 15, labels: false).0).isEmpty)
         #expect(textPixels(try render(zoom: 13).0).isEmpty)
+        // A style that hides primary roads (alpha 0) hides their names.
+        var hidden = VectorTileStyle.light
+        hidden.colors[.majorRoad] = BasemapColor(r: 0, g: 0, b: 0, a: 0)
+        #expect(textPixels(try render(zoom: 15, style: hidden).0).isEmpty)
     }
 }

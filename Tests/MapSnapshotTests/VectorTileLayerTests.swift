@@ -74,6 +74,30 @@ import Testing
         #expect(dark > 40, "Testville's label: \(dark) dark pixels")
     }
 
+    /// A kind recoloured transparent is hidden: the building and the primary road (casing and
+    /// all) leave the ground showing where they were; the other kinds are drawn as before.
+    @Test func aKindRecolouredTransparentIsHidden() throws {
+        var style = VectorTileStyle.light
+        style.colors[.building] = BasemapColor(r: 1, g: 0, b: 0, a: 0)
+        style.colors[.majorRoad] = BasemapColor(r: 1, g: 0, b: 0, a: 0)
+        #expect(rgb(style.casing) != rgb(style.background))
+        let center = LatLng(lat: 46.026, lon: 7.012)
+        let (image, camera, _) = try render(center: center, zoom: 13, style: style, labels: false)
+        #expect(close(try pixel(image, camera, 46.036, 7.0115), rgb(style.background)))
+        // Across the road (about 5 px wide with its casing at zoom 13): only the ground.
+        let road = try #require(camera.project(LatLng(lat: 46.03, lon: 7.0)))
+        for dy in -6 ... 6 {
+            let p = image.pixel(x: Int(road.x), y: Int(road.y) + dy)
+            #expect(close(p, rgb(style.background)), "\(dy) px from the road's middle: \(String(describing: p))")
+        }
+        #expect(close(try pixel(image, camera, 46.004, 7.005), rgb(style.colors[.water]!)))
+        #expect(close(try pixel(image, camera, 46.0475, 7.005), rgb(style.colors[.otherArea]!)))
+        // The same view in the plain style does draw them there.
+        let (plain, _, _) = try render(center: center, zoom: 13, labels: false)
+        #expect(close(try pixel(plain, camera, 46.036, 7.0115), rgb(VectorTileStyle.light.colors[.building]!)))
+        #expect(close(try pixel(plain, camera, 46.03, 7.0), rgb(VectorTileStyle.light.colors[.majorRoad]!), 6))
+    }
+
     @Test func theDarkStyleAndZoomsPastTheArchive() throws {
         // Dark: the lake in the dark style's water.
         let (dark, camera, _) = try render(center: LatLng(lat: 46.026, lon: 7.012), zoom: 13, style: .dark)
