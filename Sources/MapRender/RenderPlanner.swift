@@ -650,11 +650,12 @@ public final class RenderPlanner: @unchecked Sendable {
         }
         let prepared = { Self.preparedRings(rings(), clip: cell?.rect, tolerance: view.tolerance) }
         if poly.fill.a > 0 {
-            let key = MeshKey(source: source(0), bucket: view.bucket, cell: cell?.key)
+            let fringe = !Self.outlineHidesFringe(poly.stroke, strokeHalf)
+            let key = MeshKey(source: source(fringe ? 0 : 2), bucket: view.bucket, cell: cell?.key)
             let (mesh, origin) = cached(key, retain: rings()) {
                 let origin = cell?.rect.mid ?? bounds.mid
                 let rs = prepared()
-                return (Self.fillMesh(rs, origin: origin, clip: cell?.rect), origin)
+                return (Self.fillMesh(rs, origin: origin, clip: cell?.rect, fringe: fringe), origin)
             }
             if !mesh.indices.isEmpty {
                 out.append(DrawCommand(mesh: mesh, origin: origin, color: poly.fill, extrudeScale: 0, coverage: .fill))
@@ -765,13 +766,17 @@ public final class RenderPlanner: @unchecked Sendable {
             // fringe (part 3): its interiors come before its fringes, so that where two parts
             // touch, each pixel is blended once with the colour in full.
             let convexApart = set.fill.a == 255
-            let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: convexApart ? 0 : 3), bucket: view.bucket, cell: cellKey)
+            // Under an opaque outline 2 px wide or more, a translucent set's fills need no fringe
+            // (see `outlineHidesFringe`).
+            let fringe = convexApart || !Self.outlineHidesFringe(set.stroke, strokeHalf)
+            let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: convexApart ? 0 : fringe ? 3 : 6),
+                              bucket: view.bucket, cell: cellKey)
             let found = cachedSet(key, retain: [polygons]) {
                 var meshes: [Mesh] = []
                 var bounds: [MapRect?] = []
                 for p in polygons.polygons where member(p) && Self.fillKind(p, opaque: convexApart) == .fringed {
                     let rings = Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance)
-                    let m = Self.fillMesh(rings, origin: origin)
+                    let m = Self.fillMesh(rings, origin: origin, fringe: fringe)
                     if !m.indices.isEmpty { meshes.append(m); bounds.append(p.exterior.bounds) }
                 }
                 let bins = SetBins(bounds)
@@ -915,6 +920,15 @@ public final class RenderPlanner: @unchecked Sendable {
         return true
     }
 
+    /// Whether a fill's antialiased fringe would lie wholly under its outline, so that the fill
+    /// can go without one: an opaque outline at least 2 px wide, centred on the edge, covers
+    /// every pixel whose centre lies within half a pixel of it, and the fringe touches only
+    /// pixels whose centre lies outside within half a pixel (drawn after the fill, over it).
+    static func outlineHidesFringe(_ stroke: Color?, _ strokeHalf: Double) -> Bool {
+        guard let stroke, stroke.a == 255 else { return false }
+        return strokeHalf >= 1
+    }
+
     /// A polygon's rings ready to mesh: closing points dropped, clipped to `clip`, simplified to
     /// `tolerance` (axis-aligned edges kept). Index 0 is always the exterior (empty when clipped
     /// away); degenerate holes are dropped.
@@ -942,7 +956,7 @@ public final class RenderPlanner: @unchecked Sendable {
     /// fills sharing an edge leave no crack. Edges along `clip` (a clip cell's border, not the
     /// shape's) and edges another edge runs back along (the zero-width corridors clippers leave,
     /// see `Outline.retracedEdges`) get no fringe.
-    static func fillMesh(_ rings: [[MapPoint]], origin: MapPoint, clip: MapRect? = nil) -> Mesh {
+    static func fillMesh(_ rings: [[MapPoint]], origin: MapPoint, clip: MapRect? = nil, fringe: Bool = true) -> Mesh {
         guard let first = rings.first, first.count >= 3 else {
             return Mesh(layout: .ground, vertices: [], indices: [])
         }
@@ -959,6 +973,7 @@ public final class RenderPlanner: @unchecked Sendable {
         b.indices = Triangulator.triangulate(coords, holeStarts: holeStarts)
         guard !b.indices.isEmpty else { return b.build() }
         b.fringeStart = b.indices.count
+        guard fringe else { return b.build() }
         func onClip(_ p: MapPoint, _ q: MapPoint) -> Bool {
             guard let r = clip else { return false }
             let eps = 1e-12
@@ -1495,8 +1510,9 @@ struct MeshKey: Hashable {
     enum Source: Hashable {
         /// A polyline's path; the variant codes its join, cap, detail and kind.
         case line(ObjectIdentifier, variant: Int)
-        /// A polygon's rings: part 0 its fill, 1 its outline (apart from lines, so a path that is
-        /// both a polygon's exterior and a line gets each its own mesh).
+        /// A polygon's rings: part 0 its fill, 1 its outline, 2 its fill without a fringe (under
+        /// an outline that hides it); apart from lines, so a path that is both a polygon's
+        /// exterior and a line gets each its own mesh.
         case polygon(ObjectIdentifier, holes: [ObjectIdentifier], part: Int)
         case geoCircle(lat: Double, lon: Double, radius: Double, segments: Int, part: Int)
         case pixelDisc(radius: Double, segments: Int)
@@ -1511,8 +1527,8 @@ struct MeshKey: Hashable {
         /// A view-dependent, overdraw-culled line mesh: path, variant and the exact view.
         case culledPath(ObjectIdentifier, variant: Int, view: [Double])
         /// A `MultiPolygon`'s set: part 0 its fringed fills, 1 its rings' outlines, 2 its convex
-        /// fills, 3 its translucent fills, 4 its wedge fills; 5 its `outlinePaths` (the paths'
-        /// identity).
+        /// fills, 3 its translucent fills, 4 its wedge fills, 6 its translucent fills without
+        /// fringes (under an outline that hides them); 5 its `outlinePaths` (the paths' identity).
         case polygonSet(ObjectIdentifier, part: Int)
         /// A `MultiPolyline`'s set; the variant as for `line`.
         case pathSet(ObjectIdentifier, variant: Int)

@@ -1,7 +1,7 @@
 import Foundation
 import GeoKit
 import MapCamera
-import MapRender
+@testable import MapRender
 import MapRenderGL
 import MapScene
 import Testing
@@ -295,6 +295,53 @@ import Testing
             #expect(teal > 500, "\(teal)")
         }
         }
+    }
+
+    /// Under an opaque outline 2 px wide or more a fill goes without its antialiased fringe
+    /// (`RenderPlanner.outlineHidesFringe`): the fringe only touches pixels the outline covers
+    /// in full. Against the same polygons drawn as fringed fills and then their outlines as
+    /// overlays of their own (a fill with no outline keeps its fringe), for a lone `Polygon`
+    /// and a set, translucent and opaque, flat, turned and pitched, at pixel ratios 1 and 2:
+    /// the same image. A 1.5 px outline keeps the fringe, which shows past it.
+    @Test func aWideOpaqueOutlineHidesTheFillsFringe() throws {
+        let renderer = try MapRenderer()
+        let shapes = try Self.rings()
+        for (pitch, bearing, ratio) in [(0.0, 0.0, 1.0), (0.0, 33.0, 2.0), (50.0, 20.0, 1.0)] {
+            var camera = Self.camera
+            camera.pitch = pitch; camera.bearing = bearing; camera.pixelRatio = ratio
+            for fill in [Color(rgb: 0x2B8CBE, alpha: 0x99), Self.teal] {
+                let stroke = Color(rgb: 0x555555)
+                let set = PolygonSet(shapes)
+                let together: [Overlay] = [.multiPolygon(MultiPolygon(polygons: set, fill: fill, stroke: stroke, strokeWidth: 2))]
+                let apart: [Overlay] = [.multiPolygon(MultiPolygon(polygons: set, fill: fill)),
+                                        .multiPolygon(MultiPolygon(polygons: set, fill: Color(rgb: 0, alpha: 0), stroke: stroke, strokeWidth: 2))]
+                let a = try renderer.render(scene: Scene(overlays: together), camera: camera)
+                let b = try renderer.render(scene: Scene(overlays: apart), camera: camera)
+                // (Pitched, the translucent set differs by 2 levels at most: the fringe's half
+                // pixel and the outline's width are laid out at slightly different scales along
+                // a foreshortened edge. Flat, nothing differs.)
+                #expect(maxDifference(a, b) <= (pitch > 0 ? 2 : 0), "set, pitch \(pitch), bearing \(bearing), ratio \(ratio), fill \(fill)")
+                let one = Polygon(exterior: shapes[0].exterior, holes: shapes[0].holes, fill: fill, stroke: stroke, strokeWidth: 2)
+                var bare = one, line = one
+                bare.stroke = nil
+                line.fill = Color(rgb: 0, alpha: 0)
+                let c = try renderer.render(scene: Scene(overlays: [.polygon(one)]), camera: camera)
+                let d = try renderer.render(scene: Scene(overlays: [.polygon(bare), .polygon(line)]), camera: camera)
+                #expect(maxDifference(c, d) <= (pitch > 0 ? 2 : 0), "polygon, pitch \(pitch), bearing \(bearing), ratio \(ratio), fill \(fill)")
+            }
+        }
+        // With a 1.5 px outline the fringe is kept: dropping it would change pixels.
+        let fill = Color(rgb: 0x2B8CBE, alpha: 0x99)
+        #expect(!RenderPlanner.outlineHidesFringe(Color(rgb: 0x555555), 0.75))
+        #expect(!RenderPlanner.outlineHidesFringe(Color(rgb: 0x555555, alpha: 0x80), 1))
+        #expect(RenderPlanner.outlineHidesFringe(Color(rgb: 0x555555), 1))
+        let thin = Polygon(exterior: shapes[0].exterior, fill: fill, stroke: Color(rgb: 0x555555), strokeWidth: 1.5)
+        var thinBare = thin, thinLine = thin
+        thinBare.stroke = nil
+        thinLine.fill = Color(rgb: 0, alpha: 0)
+        let e = try renderer.render(scene: Scene(overlays: [.polygon(thin)]), camera: Self.camera)
+        let f = try renderer.render(scene: Scene(overlays: [.polygon(thinBare), .polygon(thinLine)]), camera: Self.camera)
+        #expect(maxDifference(e, f) <= 1)
     }
 
     /// A translucent choropleth (the simplestyle look: fill at 0.6, a 1 px outline) as a GeoJSON
