@@ -139,7 +139,10 @@ extension Overlay {
     /// translucent set meet, the set blends each edge pixel once, in the colour of the inside,
     /// where one by one the second's fringe blends again over pixels the first covers (a darker
     /// seam). Polygons with translucent outlines are left alone (two outlines on a shared edge
-    /// blend twice).
+    /// blend twice). With an outline, each set strokes only the edges no later overlay of its
+    /// group has, each once (`MultiPolygon.outlinePaths`): a shared edge is stroked once, after
+    /// the fills on both sides, where one by one both polygons stroke it (darker on its
+    /// antialiased pixels).
     ///
     /// A run longer than `maximumSet` shapes becomes several sets of at most that many (one mesh
     /// each: a mesh of millions of vertices would be one buffer of hundreds of megabytes).
