@@ -650,7 +650,7 @@ public final class RenderPlanner: @unchecked Sendable {
         }
         let prepared = { Self.preparedRings(rings(), clip: cell?.rect, tolerance: view.tolerance) }
         if poly.fill.a > 0 {
-            let fringe = !Self.outlineHidesFringe(poly.stroke, strokeHalf)
+            let fringe = !Self.outlineHidesFringe(poly.stroke, strokeHalf * view.camera.pixelRatio)
             let key = MeshKey(source: source(fringe ? 0 : 2), bucket: view.bucket, cell: cell?.key)
             let (mesh, origin) = cached(key, retain: rings()) {
                 let origin = cell?.rect.mid ?? bounds.mid
@@ -768,7 +768,7 @@ public final class RenderPlanner: @unchecked Sendable {
             let convexApart = set.fill.a == 255
             // Under an opaque outline 2 px wide or more, a translucent set's fills need no fringe
             // (see `outlineHidesFringe`).
-            let fringe = convexApart || !Self.outlineHidesFringe(set.stroke, strokeHalf)
+            let fringe = convexApart || !Self.outlineHidesFringe(set.stroke, strokeHalf * view.camera.pixelRatio)
             let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: convexApart ? 0 : fringe ? 3 : 6),
                               bucket: view.bucket, cell: cellKey)
             let found = cachedSet(key, retain: [polygons]) {
@@ -921,12 +921,13 @@ public final class RenderPlanner: @unchecked Sendable {
     }
 
     /// Whether a fill's antialiased fringe would lie wholly under its outline, so that the fill
-    /// can go without one: an opaque outline at least 2 px wide, centred on the edge, covers
-    /// every pixel whose centre lies within half a pixel of it, and the fringe touches only
-    /// pixels whose centre lies outside within half a pixel (drawn after the fill, over it).
-    static func outlineHidesFringe(_ stroke: Color?, _ strokeHalf: Double) -> Bool {
+    /// can go without one: an opaque outline at least 2 device pixels wide (`deviceHalf`, half
+    /// its width in device pixels, at least 1), centred on the edge, covers every pixel whose
+    /// centre lies within half a pixel of it, and the fringe touches only pixels whose centre
+    /// lies outside within half a device pixel (drawn after the fill, over it).
+    static func outlineHidesFringe(_ stroke: Color?, _ deviceHalf: Double) -> Bool {
         guard let stroke, stroke.a == 255 else { return false }
-        return strokeHalf >= 1
+        return deviceHalf >= 1
     }
 
     /// A polygon's rings ready to mesh: closing points dropped, clipped to `clip`, simplified to

@@ -330,7 +330,8 @@ import Testing
                 #expect(maxDifference(c, d) <= (pitch > 0 ? 2 : 0), "polygon, pitch \(pitch), bearing \(bearing), ratio \(ratio), fill \(fill)")
             }
         }
-        // With a 1.5 px outline the fringe is kept: dropping it would change pixels.
+        // With a 1.5 px outline the fringe is kept (at pixel ratio 1): dropping it would change
+        // pixels. At ratio 2 a 1-px outline is 2 device pixels and hides it.
         let fill = Color(rgb: 0x2B8CBE, alpha: 0x99)
         #expect(!RenderPlanner.outlineHidesFringe(Color(rgb: 0x555555), 0.75))
         #expect(!RenderPlanner.outlineHidesFringe(Color(rgb: 0x555555, alpha: 0x80), 1))
@@ -342,6 +343,13 @@ import Testing
         let e = try renderer.render(scene: Scene(overlays: [.polygon(thin)]), camera: Self.camera)
         let f = try renderer.render(scene: Scene(overlays: [.polygon(thinBare), .polygon(thinLine)]), camera: Self.camera)
         #expect(maxDifference(e, f) <= 1)
+        var retina = Self.camera
+        retina.pixelRatio = 2
+        var whole = thin, line = thinLine
+        whole.strokeWidth = 1; line.strokeWidth = 1
+        let g = try renderer.render(scene: Scene(overlays: [.polygon(whole)]), camera: retina)
+        let h = try renderer.render(scene: Scene(overlays: [.polygon(thinBare), .polygon(line)]), camera: retina)
+        #expect(maxDifference(g, h) == 0, "a 1-px outline at pixel ratio 2")
     }
 
     /// A translucent choropleth (the simplestyle look: fill at 0.6, a 1 px outline) as a GeoJSON
