@@ -34,11 +34,6 @@ extension Camera {
         projector.project(p, height: height)
     }
 
-    /// Projects an offset from the centre in world pixels (x east, y south, z up in pixels).
-    func projectWorldOffset(px: Double, py: Double, pz: Double) -> ScreenPoint? {
-        projector.projectWorldOffset(px: px, py: py, pz: pz)
-    }
-
     /// The camera's projection with its trigonometry done once, for projecting many points:
     /// `project` costs a few multiplications a point instead of a dozen sines, logarithms and
     /// powers, with results identical to the camera's own `project` (the same operations on the

@@ -425,8 +425,7 @@ public final class RenderPlanner: @unchecked Sendable {
         let halfWidth = view.pixels(style.width) / 2
         guard halfWidth > 0, halfWidth.isFinite else { return }
         let casing = style.casingColor != nil ? max(0, style.casingWidth.isFinite ? style.casingWidth : 0) : 0
-        // Nothing to draw: a transparent line without a visible casing.
-        guard style.color.a > 0 || (casing > 0 && (style.casingColor?.a ?? 0) > 0) else { return }
+        guard Self.paintsAnything(style, casing: casing) else { return }
         let marginPx = halfWidth + casing + 2
         // Geodesic lines can bulge beyond their vertices' bounds; skip culling for them.
         if !line.geodesic, !view.mayBeVisible(bounds, marginPx: marginPx) { return }
@@ -867,7 +866,7 @@ public final class RenderPlanner: @unchecked Sendable {
         let halfWidth = view.pixels(style.width) / 2
         guard halfWidth > 0, halfWidth.isFinite else { return true }
         let casing = style.casingColor != nil ? max(0, style.casingWidth.isFinite ? style.casingWidth : 0) : 0
-        guard style.color.a > 0 || (casing > 0 && (style.casingColor?.a ?? 0) > 0) else { return true }
+        guard Self.paintsAnything(style, casing: casing) else { return true }
         // As for polygon sets: a set wider than four view cells is meshed for the view's cell
         // (the lines that meet its 3×3 cells), and a line that wide itself is clipped as a
         // `Polyline` is; geodesic sets are planned line by line.
@@ -918,6 +917,12 @@ public final class RenderPlanner: @unchecked Sendable {
         Self.applyDash(style, alongOffset: 0, halfWidth: halfWidth, view, to: &cmd)
         out.append(cmd)
         return true
+    }
+
+    /// Whether a line styled so (with its casing `casing` px wide) paints anything: not a
+    /// transparent line without a visible casing.
+    static func paintsAnything(_ style: LineStyle, casing: Double) -> Bool {
+        style.color.a > 0 || (casing > 0 && (style.casingColor?.a ?? 0) > 0)
     }
 
     /// Whether a fill's antialiased fringe would lie wholly under its outline, so that the fill
