@@ -80,6 +80,18 @@ extension Camera {
             return projectWorldOffset(px: dx * ws, py: dy * ws, pz: height * pixelsPerMeter)
         }
 
+        /// How far a ground point lies from the eye along the view's axis, as a multiple of the
+        /// centre's distance: 1 at the centre (and everywhere straight down), more towards the
+        /// top of a pitched view, less below; 0 or less at and behind the eye's plane. Lengths
+        /// on the ground near the point show on screen at 1/ratio of their size at the centre
+        /// (across the view; along it, shortened further by the tilt), so geometry there may be
+        /// as coarse as at a zoom `log2(ratio)` lower. x is taken as given.
+        public func depthRatio(_ p: MapPoint) -> Double {
+            guard isValid, distance > 0, p.x.isFinite, p.y.isFinite else { return .nan }
+            let y1 = sinA * (p.x - centerX) * worldSize + cosA * (p.y - centerY) * worldSize
+            return (distance - sinT * y1) / distance
+        }
+
         /// An offset from the centre in world pixels (x east, y south, z up in pixels).
         func projectWorldOffset(px: Double, py: Double, pz: Double) -> ScreenPoint? {
             let x1 = cosA * px - sinA * py

@@ -16,6 +16,10 @@ struct PlanView {
     let bucketWorldSize: Double
     /// Simplification tolerance in map units.
     let tolerance: Double
+    /// The zoom, clamped as the buckets are.
+    let zoom: Double
+    /// Depths along the view's axis (pitched views only; nil straight down).
+    let depths: Camera.Projector?
     /// Radius around `center` (map units) that holds the whole viewport; nil when the view
     /// reaches the horizon (no culling then).
     let viewRadius: Double?
@@ -36,7 +40,9 @@ struct PlanView {
         let zoom = camera.zoom.isFinite ? min(max(camera.zoom, -2), 26) : 0
         center = MapPoint(camera.center)
         worldSize = 512 * pow(2, zoom)
+        self.zoom = zoom
         bucket = Int((zoom * 2).rounded(.down))
+        depths = camera.pitch > 0 && camera.pitch.isFinite ? camera.projector : nil
         bucketWorldSize = 512 * pow(2, Double(bucket) / 2)
         tolerance = 0.5 / bucketWorldSize
         pixelRatio = camera.pixelRatio
@@ -77,6 +83,44 @@ struct PlanView {
             ? MapRect(bounding: quad) : nil
         worldCopies = WorldCopies(camera: camera)
         (viewCell, viewCellSize) = Self.cell(center: center, viewRadius: viewRadius, worldSize: worldSize)
+    }
+
+    /// How finely geometry is meshed: a zoom bucket (meshes are cached by it), the world size at
+    /// its bottom and the simplification tolerance there (0.5 px, in map units).
+    struct Detail: Equatable {
+        let bucket: Int
+        let worldSize: Double
+        let tolerance: Double
+
+        init(bucket: Int) {
+            self.bucket = bucket
+            worldSize = 512 * pow(2, Double(bucket) / 2)
+            tolerance = 0.5 / worldSize
+        }
+    }
+
+    /// The view's own detail (its zoom's bucket).
+    var detail: Detail { Detail(bucket: bucket) }
+
+    /// The detail for geometry lying wholly within `bounds`: the view's own, or in a pitched view
+    /// where all of `bounds` lies farther from the eye than the centre (towards the horizon), the
+    /// bucket of the zoom at which its nearest point shows (the zoom less `log2` of its depth
+    /// ratio, `Camera.Projector.depthRatio`): there a pixel covers that much more ground, so a
+    /// simplification of 0.5 px at that zoom is at most 0.5–0.71 px on screen at its nearest
+    /// point and less beyond. Strokes keep their widths (in screen pixels) and joins; only the
+    /// points kept change, as they would zooming out in a view straight down. The depth is
+    /// linear over the ground, so its least over a box is at a corner.
+    func detail(for bounds: MapRect) -> Detail {
+        guard let depths else { return detail }
+        var least = Double.infinity
+        for p in [MapPoint(x: bounds.minX, y: bounds.minY), MapPoint(x: bounds.maxX, y: bounds.minY),
+                  MapPoint(x: bounds.minX, y: bounds.maxY), MapPoint(x: bounds.maxX, y: bounds.maxY)] {
+            least = min(least, depths.depthRatio(p))
+        }
+        // (Not where any of it is as near as the centre, or for a non-finite box.)
+        guard least.isFinite, least > 2.0.squareRoot() else { return detail }
+        let coarser = Int((2 * (zoom - log2(least))).rounded(.down))
+        return Detail(bucket: max(-4, min(bucket, coarser)))
     }
 
     /// A length in logical pixels at this view.

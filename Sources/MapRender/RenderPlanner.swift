@@ -433,10 +433,12 @@ public final class RenderPlanner: @unchecked Sendable {
         // (Round parts tessellated for the widest half width drawn with this mesh, casing included.)
         let (variant, detail) = Self.lineVariant(style, geodesic: line.geodesic, halfWidth: halfWidth + casing,
                                                  discJoins: _discJoins)
-        let key = MeshKey(source: .line(ObjectIdentifier(path), variant: variant), bucket: view.bucket, cell: cell?.key)
-        let tolerance = Self.lineTolerance(view, halfWidth: halfWidth)
+        // (A line wholly towards the horizon of a pitched view is meshed more coarsely.)
+        let level = cell == nil && !line.geodesic ? view.detail(for: bounds) : view.detail
+        let key = MeshKey(source: .line(ObjectIdentifier(path), variant: variant), bucket: level.bucket, cell: cell?.key)
+        let tolerance = Self.lineTolerance(level.tolerance, halfWidth: halfWidth)
         var stroker = LineStroker(
-            join: style.join, cap: style.cap, maxHalfWidth: pow(2, Double(detail)), unitsPerPixel: 1 / view.bucketWorldSize)
+            join: style.join, cap: style.cap, maxHalfWidth: pow(2, Double(detail)), unitsPerPixel: 1 / level.worldSize)
         stroker.discJoins = _discJoins
         // The simplified pieces are cached first; the full mesh is built only when a view draws
         // it (a heavily self-overlapping line may only ever be drawn culled).
@@ -610,8 +612,8 @@ public final class RenderPlanner: @unchecked Sendable {
     /// at 0.5 px costs ~25× the triangles (shared/bench route-1m: 96k points left at 0.5 px,
     /// 4k at 1 px). Runs of points within 1.5 tolerances are averaged first (see Simplify), so
     /// sub-pixel noise does not hand Douglas–Peucker its outliers as vertices.
-    static func lineTolerance(_ view: PlanView, halfWidth: Double) -> Double {
-        view.tolerance * min(2, max(1, (2 * halfWidth) / 4 / 0.5))
+    static func lineTolerance(_ tolerance: Double, halfWidth: Double) -> Double {
+        tolerance * min(2, max(1, (2 * halfWidth) / 4 / 0.5))
     }
 
     /// Sets a stroke command's dashes from `style` (lengths in pixels, or in line widths), the
@@ -647,10 +649,12 @@ public final class RenderPlanner: @unchecked Sendable {
         func source(_ part: Int) -> MeshKey.Source {
             .polygon(ObjectIdentifier(poly.exterior), holes: poly.holes.isEmpty ? [] : poly.holes.map { ObjectIdentifier($0) }, part: part)
         }
-        let prepared = { Self.preparedRings(rings(), clip: cell?.rect, tolerance: view.tolerance) }
+        // (A polygon wholly towards the horizon of a pitched view is meshed more coarsely.)
+        let level = cell == nil ? view.detail(for: bounds) : view.detail
+        let prepared = { Self.preparedRings(rings(), clip: cell?.rect, tolerance: level.tolerance) }
         if poly.fill.a > 0 {
             let fringe = !Self.outlineHidesFringe(poly.stroke, strokeHalf * view.camera.pixelRatio)
-            let key = MeshKey(source: source(fringe ? 0 : 2), bucket: view.bucket, cell: cell?.key)
+            let key = MeshKey(source: source(fringe ? 0 : 2), bucket: level.bucket, cell: cell?.key)
             let (mesh, origin) = cached(key, retain: rings()) {
                 let origin = cell?.rect.mid ?? bounds.mid
                 let rs = prepared()
@@ -661,7 +665,7 @@ public final class RenderPlanner: @unchecked Sendable {
             }
         }
         if let stroke = poly.stroke, strokeHalf > 0, stroke.a > 0 {
-            let key = MeshKey(source: source(1), bucket: view.bucket, cell: cell?.key)
+            let key = MeshKey(source: source(1), bucket: level.bucket, cell: cell?.key)
             let (mesh, origin) = cached(key, retain: rings()) {
                 let origin = cell?.rect.mid ?? bounds.mid
                 var b = GroundMeshBuilder(origin: origin)
@@ -744,7 +748,9 @@ public final class RenderPlanner: @unchecked Sendable {
         let polygons = set.polygons
         let origin = chunk?.rect.mid ?? bounds.mid
         let cellKey = chunk?.key
-        let tolerance = view.tolerance
+        // (Sets wholly towards the horizon of a pitched view are meshed more coarsely.)
+        let level = chunk == nil ? view.detail(for: bounds) : view.detail
+        let tolerance = level.tolerance
         var ready = true
         // A mesh found (or standing in) is drawn unless empty, only its bins that reach the view;
         // one still being built is not ready.
@@ -769,7 +775,7 @@ public final class RenderPlanner: @unchecked Sendable {
             // (see `outlineHidesFringe`).
             let fringe = convexApart || !Self.outlineHidesFringe(set.stroke, strokeHalf * view.camera.pixelRatio)
             let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: convexApart ? 0 : fringe ? 3 : 6),
-                              bucket: view.bucket, cell: cellKey)
+                              bucket: level.bucket, cell: cellKey)
             let found = cachedSet(key, retain: [polygons]) {
                 var meshes: [Mesh] = []
                 var bounds: [MapRect?] = []
@@ -783,7 +789,7 @@ public final class RenderPlanner: @unchecked Sendable {
             }
             draw(found) { DrawCommand(mesh: $0, origin: $1, color: set.fill, extrudeScale: 0, coverage: .fill) }
             if convexApart {
-                let convexKey = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 2), bucket: view.bucket, cell: cellKey)
+                let convexKey = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 2), bucket: level.bucket, cell: cellKey)
                 let convex = cachedSet(convexKey, retain: [polygons]) {
                     var rings: [[MapPoint]] = []
                     var bounds: [MapRect?] = []
@@ -795,8 +801,8 @@ public final class RenderPlanner: @unchecked Sendable {
                     return (Self.convexFillMesh(bins.order.map { rings[$0] }, origin: origin, bins: bins), origin)
                 }
                 draw(convex) { DrawCommand(mesh: $0, origin: $1, color: set.fill, extrudeScale: 0, coverage: .fill) }
-                let bucketWorldSize = view.bucketWorldSize
-                let wedgeKey = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 4), bucket: view.bucket, cell: cellKey)
+                let bucketWorldSize = level.worldSize
+                let wedgeKey = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 4), bucket: level.bucket, cell: cellKey)
                 let wedges = cachedSet(wedgeKey, retain: [polygons]) {
                     var prepared: [[[MapPoint]]] = []
                     var bounds: [MapRect?] = []
@@ -820,7 +826,7 @@ public final class RenderPlanner: @unchecked Sendable {
                 line.worldCopies = set.worldCopies
                 addPolyline(line, view, &out)
             }
-            let key = MeshKey(source: .polygonSet(ObjectIdentifier(chains), part: 5), bucket: view.bucket, cell: cellKey)
+            let key = MeshKey(source: .polygonSet(ObjectIdentifier(chains), part: 5), bucket: level.bucket, cell: cellKey)
             let meshed: @Sendable (GeoPath) -> Bool = { cell.meshes($0.bounds) }
             let found = cachedSet(key, retain: [chains]) {
                 var b = GroundMeshBuilder(origin: origin)
@@ -838,7 +844,7 @@ public final class RenderPlanner: @unchecked Sendable {
             }
             draw(found) { DrawCommand(mesh: $0, origin: $1, color: stroke, extrudeScale: strokeHalf) }
         } else if let stroke = set.stroke, strokeHalf > 0, stroke.a > 0 {
-            let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 1), bucket: view.bucket, cell: cellKey)
+            let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 1), bucket: level.bucket, cell: cellKey)
             let found = cachedSet(key, retain: [polygons]) {
                 var b = GroundMeshBuilder(origin: origin)
                 let stroker = LineStroker(join: .miter, cap: .butt)
@@ -884,11 +890,13 @@ public final class RenderPlanner: @unchecked Sendable {
         let (variant, detail) = Self.lineVariant(style, geodesic: false, halfWidth: halfWidth + casing, discJoins: _discJoins)
         let paths = set.paths
         let origin = chunk?.rect.mid ?? bounds.mid
-        let tolerance = Self.lineTolerance(view, halfWidth: halfWidth)
-        let bucketWorldSize = view.bucketWorldSize
+        // (Sets wholly towards the horizon of a pitched view are meshed more coarsely.)
+        let level = chunk == nil ? view.detail(for: bounds) : view.detail
+        let tolerance = Self.lineTolerance(level.tolerance, halfWidth: halfWidth)
+        let bucketWorldSize = level.worldSize
         let discJoins = _discJoins
         let (join, cap) = (style.join, style.cap)
-        let key = MeshKey(source: .pathSet(ObjectIdentifier(paths), variant: variant), bucket: view.bucket, cell: chunk?.key)
+        let key = MeshKey(source: .pathSet(ObjectIdentifier(paths), variant: variant), bucket: level.bucket, cell: chunk?.key)
         let found = cachedSet(key, retain: [paths]) {
             var stroker = LineStroker(join: join, cap: cap, maxHalfWidth: pow(2, Double(detail)),
                                       unitsPerPixel: 1 / bucketWorldSize)

@@ -208,6 +208,41 @@ import Testing
         #expect(bad.projector.project(MapPoint(x: 0.5, y: 0.5)) == nil)
     }
 
+    /// `Projector.depthRatio` is how much more ground a screen pixel covers at a point than at
+    /// the centre: unprojecting the pixel on either side of the point's place on screen (a
+    /// screen row is one depth in a view without roll) gives ground points `ratio` world pixels
+    /// apart. At the centre, and anywhere in a view straight down, it is 1; rows below the centre
+    /// are nearer (under 1), rows above farther.
+    @Test func depthRatioIsTheGroundAPixelCovers() throws {
+        for (pitch, bearing) in [(0.0, 0.0), (30.0, 0.0), (60.0, 35.0), (75.0, -120.0), (85.0, 200.0)] {
+            var camera = Camera(center: LatLng(lat: 43.77, lon: 11.25), zoom: 15, size: ScreenSize(width: 1024, height: 768))
+            camera.pitch = pitch
+            camera.bearing = bearing
+            let projector = camera.projector
+            expectNear(projector.depthRatio(MapPoint(camera.center)), 1, tolerance: 1e-12, "centre")
+            var rows = 0
+            for y in stride(from: 767.0, through: 0, by: -40) {
+                for x in [10.0, 512, 1000] {
+                    let s = ScreenPoint(x: x, y: y)
+                    guard let g = camera.unprojectToMapPoint(s),
+                          let a = camera.unprojectToMapPoint(ScreenPoint(x: x - 0.5, y: y)),
+                          let b = camera.unprojectToMapPoint(ScreenPoint(x: x + 0.5, y: y)) else { continue }
+                    let covered = hypot(b.x - a.x, b.y - a.y) * camera.worldSize
+                    let ratio = projector.depthRatio(g)
+                    expectNear(ratio, covered, tolerance: 1e-6 * covered, "pitch \(pitch) at \(x), \(y)")
+                    if pitch == 0 { expectNear(ratio, 1, tolerance: 1e-9, "straight down") }
+                    if pitch > 0 && y > 384.5 { #expect(ratio < 1, "below the centre at pitch \(pitch)") }
+                    if pitch > 0 && y < 383.5 { #expect(ratio > 1, "above the centre at pitch \(pitch)") }
+                    rows += 1
+                }
+            }
+            #expect(rows > 30)
+        }
+        var bad = Camera(center: LatLng(lat: 0, lon: 0), zoom: 3, size: ScreenSize(width: 800, height: 600))
+        bad.pitch = .nan
+        #expect(bad.projector.depthRatio(MapPoint(x: 0.5, y: 0.5)).isNaN)
+    }
+
     @Test(arguments: CameraFixtures.unproject)
     func unprojectMatchesFixture(_ c: UnprojectCase) {
         let g = c.camera.camera.unproject(ScreenPoint(x: c.x, y: c.y))
