@@ -31,6 +31,14 @@ public final class RenderPlanner: @unchecked Sendable {
         set { lock.withLock { _discJoins = newValue } }
     }
 
+    /// Whether a translucent set's fills keep their fringes along edges two of its parts share
+    /// (false, the default: those fringes blend nothing, see `sharedEdges`; true to compare).
+    var sharedEdgeFringes: Bool {
+        get { lock.withLock { _sharedEdgeFringes } }
+        set { lock.withLock { _sharedEdgeFringes = newValue } }
+    }
+    private var _sharedEdgeFringes = false
+
     /// Whether round columns (12 sides or more) are drawn as ray-cast cylinders
     /// (`VertexLayout.cylinder`, true) or as lit prisms of triangles (false: for comparisons).
     public var columnImpostors: Bool {
@@ -776,12 +784,18 @@ public final class RenderPlanner: @unchecked Sendable {
             let fringe = convexApart || !Self.outlineHidesFringe(set.stroke, strokeHalf * view.camera.pixelRatio)
             let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: convexApart ? 0 : fringe ? 3 : 6),
                               bucket: level.bucket, cell: cellKey)
+            let keepShared = _sharedEdgeFringes
             let found = cachedSet(key, retain: [polygons]) {
                 var meshes: [Mesh] = []
                 var bounds: [MapRect?] = []
-                for p in polygons.polygons where member(p) && Self.fillKind(p, opaque: convexApart) == .fringed {
-                    let rings = Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance)
-                    let m = Self.fillMesh(rings, origin: origin, fringe: fringe)
+                let parts = polygons.polygons.filter { member($0) && Self.fillKind($0, opaque: convexApart) == .fringed }
+                let prepared = parts.map { Self.preparedRings([$0.exterior] + $0.holes, clip: nil, tolerance: tolerance) }
+                // A translucent set's interiors are drawn before its fringes, each pixel once: a
+                // fringe along an edge that a neighbour in the set has too, its inside on the other
+                // side, would only cover pixels the neighbour's interior has (see `sharedEdges`).
+                let shared = !convexApart && fringe && !keepShared ? Self.sharedEdges(prepared) : nil
+                for (k, p) in parts.enumerated() {
+                    let m = Self.fillMesh(prepared[k], origin: origin, fringe: fringe, shared: shared?[k])
                     if !m.indices.isEmpty { meshes.append(m); bounds.append(p.exterior.bounds) }
                 }
                 let bins = SetBins(bounds)
@@ -969,8 +983,9 @@ public final class RenderPlanner: @unchecked Sendable {
     /// extrusion) under multisampling. Pixels whose centre is inside stay fully covered, so two
     /// fills sharing an edge leave no crack. Edges along `clip` (a clip cell's border, not the
     /// shape's) and edges another edge runs back along (the zero-width corridors clippers leave,
-    /// see `Outline.retracedEdges`) get no fringe.
-    static func fillMesh(_ rings: [[MapPoint]], origin: MapPoint, clip: MapRect? = nil, fringe: Bool = true) -> Mesh {
+    /// see `Outline.retracedEdges`) get no fringe, nor those `shared` marks (per ring and edge).
+    static func fillMesh(_ rings: [[MapPoint]], origin: MapPoint, clip: MapRect? = nil, fringe: Bool = true,
+                         shared: [[Bool]]? = nil) -> Mesh {
         guard let first = rings.first, first.count >= 3 else {
             return Mesh(layout: .ground, vertices: [], indices: [])
         }
@@ -996,10 +1011,62 @@ public final class RenderPlanner: @unchecked Sendable {
         }
         let retraced = Outline.retracedEdges(rings.map { $0.map { ($0.x, $0.y) } })
         for (k, ring) in rings.enumerated() where ring.count >= 3 {
-            let skip = ring.indices.map { i in retraced[k][i] || onClip(ring[i], ring[(i + 1) % ring.count]) }
+            let skip = ring.indices.map { i in
+                retraced[k][i] || shared?[k][i] == true || onClip(ring[i], ring[(i + 1) % ring.count])
+            }
             addFringe(ring, awayFromFill: k == 0, skip: skip, into: &b)
         }
         return b.build()
+    }
+
+    /// Per polygon, ring and edge: whether another polygon among `polygons` (each its rings, the
+    /// exterior first, as `preparedRings` gives them) has the same edge, end points equal either
+    /// way round, with its inside on the other side. There two translucent parts of a set meet:
+    /// the neighbour's interior covers every pixel whose centre lies across the edge, and it is
+    /// drawn before any fringe, so a fringe there blends nothing (the pixel is blended once).
+    /// Edges that only partly overlap keep their fringes, as do polygons on the same side (an
+    /// overlap). Hashes each edge once: O(edges).
+    static func sharedEdges(_ polygons: [[[MapPoint]]]) -> [[[Bool]]] {
+        struct Edge: Hashable { var ax: Double, ay: Double, bx: Double, by: Double }
+        // Per edge, its end points in a fixed order and the side its polygon's inside is on
+        // (+1 left of that direction, −1 right); the first two polygons seen with each side.
+        var seen: [Edge: (left: Int, right: Int)] = [:]
+        var keyed: [[[(Edge, Bool)?]]] = []
+        for (k, rings) in polygons.enumerated() {
+            var out: [[(Edge, Bool)?]] = []
+            for (r, ring) in rings.enumerated() {
+                let area2 = Outline.doubleArea(ring.map { ($0.x, $0.y) })
+                guard ring.count >= 3, area2 != 0, area2.isFinite else {
+                    out.append([(Edge, Bool)?](repeating: nil, count: ring.count))
+                    continue
+                }
+                // The exterior's inside is on its left when it turns positively; a hole's is on
+                // its right.
+                let insideLeft = (area2 > 0) == (r == 0)
+                out.append(ring.indices.map { i in
+                    let p = ring[i], q = ring[(i + 1) % ring.count]
+                    guard p != q else { return nil }
+                    let forward = (p.x, p.y) < (q.x, q.y)
+                    let e = forward ? Edge(ax: p.x, ay: p.y, bx: q.x, by: q.y) : Edge(ax: q.x, ay: q.y, bx: p.x, by: p.y)
+                    let left = insideLeft == forward
+                    var s = seen[e] ?? (-1, -1)
+                    if left, s.left < 0 { s.left = k }
+                    if !left, s.right < 0 { s.right = k }
+                    seen[e] = s
+                    return (e, left)
+                })
+            }
+            keyed.append(out)
+        }
+        return keyed.enumerated().map { k, rings in
+            rings.map { ring in
+                ring.map { entry in
+                    guard let (e, left) = entry, let s = seen[e] else { return false }
+                    let across = left ? s.right : s.left
+                    return across >= 0 && across != k
+                }
+            }
+        }
     }
 
     /// The fringe of one ring (see `fillMesh`). `awayFromFill` is true for the exterior (the

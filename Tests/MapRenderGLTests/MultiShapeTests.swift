@@ -436,4 +436,59 @@ import Testing
             }
         }
     }
+
+    /// A translucent set blends each pixel once, interiors before fringes, so a fringe along an
+    /// edge two of its parts share only reaches pixels the neighbour's interior has: the planner
+    /// leaves those out (`RenderPlanner.sharedEdges`), and the parts' outer edges meet as one
+    /// shape's (no miter at a corner that is not one). A 5 × 4 grid of squares, column 2 split
+    /// into triangles along the diagonals, draws what the one rectangle they make draws, flat,
+    /// turned and pitched, with 4 fringe triangles fewer for each of its 31 + 4 fully shared
+    /// edges. With those fringes kept, the outer edges' fringes were mitred at every square's
+    /// corner, as if the outline turned there: pitched, further from the rectangle's.
+    @Test func sharedEdgesOfATranslucentSetHaveNoFringe() throws {
+        let fill = Color(rgb: 0x2B8CBE, alpha: 0x99)
+        let background = Color(rgb: 0xF6F8FA)
+        func at(_ i: Double, _ j: Double) -> LatLng { LatLng(lat: 47.3636 + i * 0.0006, lon: 8.5336 + j * 0.0008) }
+        func ring(_ pts: [(Double, Double)]) throws -> GeoPath { try GeoPath(coordinates: pts.map { at($0.0, $0.1) }) }
+        var parts: [PolygonRings] = []
+        for i in 0 ..< 4 {
+            for j in 0 ..< 5 {
+                let (a, b) = (Double(i), Double(j))
+                if j == 2 {
+                    parts.append(PolygonRings(exterior: try ring([(a, b), (a, b + 1), (a + 1, b + 1)])))
+                    parts.append(PolygonRings(exterior: try ring([(a, b), (a + 1, b + 1), (a + 1, b)])))
+                } else {
+                    parts.append(PolygonRings(exterior: try ring([(a, b), (a, b + 1), (a + 1, b + 1), (a + 1, b)])))
+                }
+            }
+        }
+        let grid = Scene(background: background, overlays: [.multiPolygon(MultiPolygon(polygons: PolygonSet(parts), fill: fill))])
+        let rectangle = Scene(background: background,
+                              overlays: [.polygon(Polygon(exterior: try ring([(0, 0), (0, 5), (4, 5), (4, 0)]), fill: fill))])
+        for (bearing, pitch) in [(0.0, 0.0), (27.0, 0.0), (-15.0, 50.0)] {
+            let camera = Camera(center: at(2, 2.5), zoom: 15.3, bearing: bearing, pitch: pitch, size: ScreenSize(width: 400, height: 300))
+            let without = RenderPlanner(), with = RenderPlanner()
+            with.sharedEdgeFringes = true
+            func triangles(_ p: RenderPlanner) -> Int { p.plan(grid, camera: camera).commands.reduce(0) { $0 + $1.mesh.triangleCount } }
+            #expect(triangles(with) - triangles(without) == 4 * (31 + 4), "bearing \(bearing), pitch \(pitch)")
+            let renderer = try MapRenderer(samples: 0), kept = try MapRenderer(samples: 0)
+            kept.planner.sharedEdgeFringes = true
+            let one = try renderer.render(scene: rectangle, camera: camera)
+            let set = try renderer.render(scene: grid, camera: camera), before = try kept.render(scene: grid, camera: camera)
+            if let dir = ProcessInfo.processInfo.environment["MW_DUMP"] {
+                for (name, f) in [("rectangle", one), ("set", set), ("kept", before)] {
+                    try RenderHarness.bitmap(f).writePNG(to: dir + "/\(name)-\(bearing).png")
+                }
+            }
+            let (count, worst) = differences(set, one), (was, wasWorst) = differences(before, one)
+            print("grid against its rectangle, bearing \(bearing) pitch \(pitch): \(count) pixels differ (worst \(worst)); "
+                + "with fringes on shared edges \(was) (worst \(wasWorst))")
+            // Flat, a pixel or two apart (a centre on the grid's inner diagonal, the rectangle's
+            // triangles split it the other way); pitched, the antialiased pixels along the outer
+            // edges within 16 levels (264 of them here: the fringe strips' coverage interpolated
+            // over pieces instead of one quad), where kept fringes differed by up to 38.
+            #expect(count <= 2 || worst <= 16, "bearing \(bearing), pitch \(pitch): \(count) pixels, worst \(worst)")
+            #expect(worst <= wasWorst)
+        }
+    }
 }
