@@ -93,13 +93,14 @@ final class VectorTileContent: @unchecked Sendable {
                         s.pois.append(named)
                     }
                 case .lines(let lines):
-                    if let named = VectorTileSchema.lineLabel(layer: layer.name, properties: f.properties) {
+                    let drawn = VectorTileSchema.kind(layer: layer.name, properties: f.properties, isArea: false)
+                    if let named = VectorTileSchema.lineLabel(layer: layer.name, properties: f.properties, drawnAs: { drawn }) {
                         for line in lines where line.count >= 2 {
                             pieces.append(NamedLine(name: named.name, names: named.names, kind: named.kind, points: pts(line),
                                                     square: id.mapRect))
                         }
                     }
-                    guard let kind = VectorTileSchema.kind(layer: layer.name, properties: f.properties, isArea: false) else { continue }
+                    guard let kind = drawn else { continue }
                     let tunnel = kind >= .path && VectorTileSchema.isTunnel(f.properties)
                     for line in lines {
                         guard let path = try? GeoPath(points: pts(line)) else { continue }

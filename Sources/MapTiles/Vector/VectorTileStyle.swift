@@ -100,7 +100,14 @@ public enum VectorTileSchema {
     /// The kind a feature is drawn as, or nil to leave it out. `isArea`: the geometry is polygons.
     public static func kind(layer: String, properties: [String: VectorTile.Value], isArea: Bool) -> VectorFeatureKind? {
         let name = layer.lowercased()
-        func classes() -> [String] { classKeys.compactMap { properties[$0].map { $0.description.lowercased() } } }
+        // The feature's classes, read once (13 lookups) when first needed.
+        var read: [String]?
+        func classes() -> [String] {
+            if let read { return read }
+            let c = classKeys.compactMap { properties[$0].map { $0.description.lowercased() } }
+            read = c
+            return c
+        }
         func first(_ sets: [(Set<String>, VectorFeatureKind)]) -> VectorFeatureKind? {
             for c in classes() { for (set, kind) in sets where set.contains(c) { return kind } }
             return nil
@@ -223,6 +230,13 @@ public enum VectorTileSchema {
     /// waterways' from the waterway layers. `names` holds the other languages' names.
     public static func lineLabel(layer: String, properties: [String: VectorTile.Value])
         -> (name: String, names: [String: String], kind: VectorFeatureKind)? {
+        lineLabel(layer: layer, properties: properties, drawnAs: { self.kind(layer: layer, properties: properties, isArea: false) })
+    }
+
+    /// `lineLabel(layer:properties:)` for a line whose drawn kind (`kind(layer:properties:isArea:)`
+    /// with `isArea` false) `drawnAs` gives, when its layer is one that draws lines.
+    public static func lineLabel(layer: String, properties: [String: VectorTile.Value], drawnAs: () -> VectorFeatureKind?)
+        -> (name: String, names: [String: String], kind: VectorFeatureKind)? {
         let lower = layer.lowercased()
         let kind: VectorFeatureKind?
         if roadLabelLayers.contains(lower) {
@@ -230,7 +244,7 @@ public enum VectorTileSchema {
         } else if waterLabelLayers.contains(lower) {
             kind = self.kind(layer: "waterway", properties: properties, isArea: false)
         } else if roadLayers.contains(lower) || waterwayLayers.contains(lower) || waterLayers.contains(lower) || lower == "physical_line" {
-            kind = self.kind(layer: layer, properties: properties, isArea: false)
+            kind = drawnAs()
         } else {
             return nil
         }
