@@ -71,7 +71,20 @@ extension RenderPlanner {
         let stride = VertexLayout.wedgeFill.stride
         var v: [Float] = []
         var idx: [UInt32] = []
+        // About one triangle per corner (n − 2 a ring, two more a hole), three vertices each.
+        let corners = polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
+        v.reserveCapacity(corners * 3 * stride)
+        idx.reserveCapacity(corners * 3)
         var recorder = SetBins.Recorder(bins)
+        // A triangle of the polygon: its corners (counter-clockwise after the swap below), which
+        // of its edges are the polygon's (bit i: corner i to i + 1), and whether it is thin.
+        struct Tri { var c: SIMD3<Int>; var own: UInt8; var thin: Bool }
+        // Scratch reused from polygon to polygon (a set has thousands of small ones).
+        var xs: [Double] = [], ys: [Double] = []
+        var pred: [Int] = [], succ: [Int] = []
+        var holeStarts: [Int] = []
+        var coords: [Double] = []
+        var tris: [Tri] = []
         for (part, rings) in polygons.enumerated() {
             recorder.reach(part: part, indexCount: idx.count)
             guard let first = rings.first, first.count >= 3 else { continue }
@@ -79,15 +92,20 @@ extension RenderPlanner {
             // that the polygon's inside is on the left of pred → vertex → succ (cross product
             // positive): an exterior ring of negative area and a hole of positive area are
             // walked backwards.
-            var xs: [Double] = [], ys: [Double] = []
-            var pred: [Int] = [], succ: [Int] = []
-            var holeStarts: [Int] = []
+            xs.removeAll(keepingCapacity: true); ys.removeAll(keepingCapacity: true)
+            pred.removeAll(keepingCapacity: true); succ.removeAll(keepingCapacity: true)
+            holeStarts.removeAll(keepingCapacity: true)
             for (k, ring) in rings.enumerated() where ring.count >= 3 {
                 let start = xs.count
                 if k > 0 { holeStarts.append(start) }
                 for p in ring { xs.append(p.x - origin.x); ys.append(p.y - origin.y) }
                 let n = ring.count
-                let area2 = Outline.doubleArea((0 ..< n).map { (xs[start + $0], ys[start + $0]) })
+                // (`Outline.doubleArea` of the ring, summed in the same order.)
+                var area2 = 0.0
+                for i in 0 ..< n {
+                    let j = start + (i + 1) % n
+                    area2 += xs[start + i] * ys[j] - xs[j] * ys[start + i]
+                }
                 let forward = (area2 >= 0) == (k == 0)
                 for i in 0 ..< n {
                     let before = start + (i + n - 1) % n, after = start + (i + 1) % n
@@ -95,20 +113,17 @@ extension RenderPlanner {
                     succ.append(forward ? after : before)
                 }
             }
-            var coords: [Double] = []
-            coords.reserveCapacity(xs.count * 2)
+            coords.removeAll(keepingCapacity: true)
             for i in xs.indices { coords.append(xs[i]); coords.append(ys[i]) }
             let indices = Triangulator.triangulate(coords, holeStarts: holeStarts)
-            struct Tri { var c: [Int]; var own: [Bool]; var thin: Bool }
-            var tris: [Tri] = []
-            tris.reserveCapacity(indices.count / 3)
+            tris.removeAll(keepingCapacity: true)
             var t = 0
             while t + 2 < indices.count {
-                var c = [Int(indices[t]), Int(indices[t + 1]), Int(indices[t + 2])]
+                var c = SIMD3<Int>(Int(indices[t]), Int(indices[t + 1]), Int(indices[t + 2]))
                 t += 3
                 let area = (xs[c[1]] - xs[c[0]]) * (ys[c[2]] - ys[c[0]]) - (ys[c[1]] - ys[c[0]]) * (xs[c[2]] - xs[c[0]])
                 guard area.isFinite else { continue }
-                if area < 0 { c.swapAt(1, 2) }
+                if area < 0 { (c[1], c[2]) = (c[2], c[1]) }
                 var longest = 0.0
                 for i in 0 ..< 3 {
                     let a = c[i], b = c[(i + 1) % 3]
@@ -116,20 +131,21 @@ extension RenderPlanner {
                 }
                 let thin = area == 0 || abs(area) / longest * pixelsPerUnit < 1.0 / 16
                 // A thin triangle's orientation may be rounding: its polygon edges either way.
-                let own = (0 ..< 3).map { i in
-                    succ[c[i]] == c[(i + 1) % 3] || (thin && succ[c[(i + 1) % 3]] == c[i])
+                var own: UInt8 = 0
+                for i in 0 ..< 3 where succ[c[i]] == c[(i + 1) % 3] || (thin && succ[c[(i + 1) % 3]] == c[i]) {
+                    own |= 1 << i
                 }
                 tris.append(Tri(c: c, own: own, thin: thin))
             }
             // Thin triangles hand their polygon edges on across their longest edge.
-            if tris.contains(where: { $0.thin && $0.own.contains(true) }) {
+            if tris.contains(where: { $0.thin && $0.own != 0 }) {
                 struct Edge: Hashable { var a: Int, b: Int }
                 func edge(_ a: Int, _ b: Int) -> Edge { Edge(a: min(a, b), b: max(a, b)) }
                 var byEdge: [Edge: [Int]] = [:]
                 for (k, tri) in tris.enumerated() {
                     for i in 0 ..< 3 { byEdge[edge(tri.c[i], tri.c[(i + 1) % 3]), default: []].append(k) }
                 }
-                var work = tris.indices.filter { tris[$0].thin && tris[$0].own.contains(true) }
+                var work = tris.indices.filter { tris[$0].thin && tris[$0].own != 0 }
                 var handed = Set<Int>()
                 while let k = work.popLast() {
                     guard handed.insert(k).inserted else { continue }
@@ -141,9 +157,9 @@ extension RenderPlanner {
                         if d > best { best = d; li = i }
                     }
                     let e = edge(c[li], c[(li + 1) % 3])
-                    guard !tris[k].own[li], let n = byEdge[e]?.first(where: { $0 != k }) else { continue }
-                    for j in 0 ..< 3 where edge(tris[n].c[j], tris[n].c[(j + 1) % 3]) == e { tris[n].own[j] = true }
-                    tris[k].own = [false, false, false]
+                    guard tris[k].own & (1 << li) == 0, let n = byEdge[e]?.first(where: { $0 != k }) else { continue }
+                    for j in 0 ..< 3 where edge(tris[n].c[j], tris[n].c[(j + 1) % 3]) == e { tris[n].own |= 1 << j }
+                    tris[k].own = 0
                     if tris[n].thin { handed.remove(n); work.append(n) }
                 }
             }
@@ -151,12 +167,11 @@ extension RenderPlanner {
                 let c = tri.c
                 let area = (xs[c[1]] - xs[c[0]]) * (ys[c[2]] - ys[c[0]]) - (ys[c[1]] - ys[c[0]]) * (xs[c[2]] - xs[c[0]])
                 guard area != 0 else { continue }
-                var flags = 0
+                var flags = Int(tri.own) << 3
                 for i in 0 ..< 3 {
                     let a = c[i], p = pred[a], s = succ[a]
                     let turn = (xs[a] - xs[p]) * (ys[s] - ys[a]) - (ys[a] - ys[p]) * (xs[s] - xs[a])
                     if turn < 0 { flags |= 1 << i }
-                    if tri.own[i] { flags |= 1 << (3 + i) }
                 }
                 let base = UInt32(v.count / stride)
                 for k in 0 ..< 3 {
