@@ -117,16 +117,16 @@ enum LineLabels {
                 tries.sort { a, b in a.off != b.off ? a.off < b.off : a.f < b.f }
                 for (f, _) in tries {
                     let (s, anchor) = along.at(fraction: f)
-                    guard let placed = lay(edges: edges, width: size.width, height: size.height, at: s, along: along,
-                                           view: (w, h)) else { continue }
-                    // The line's own tile places it (buffers repeat a neighbour's lines).
+                    // The cheap tests first: the line's own tile places it (buffers repeat a
+                    // neighbour's lines), and not near the same name.
                     guard line.square.contains(nearestCopy(anchor, of: line.square)) else { continue }
-                    if placedAt[line.name]?.contains(where: { hypot($0.x - placed.anchor.x, $0.y - placed.anchor.y) < repeatDistance }) == true {
+                    let centre = along.point(s)
+                    if placedAt[line.name]?.contains(where: { hypot($0.x - centre.x, $0.y - centre.y) < repeatDistance }) == true {
                         continue
                     }
-                    if placed.boxes.contains(where: { boxes.meets($0) }) {
-                        continue
-                    }
+                    // Laid out character by character, given up at the first that meets a box.
+                    guard let placed = lay(edges: edges, width: size.width, height: size.height, at: s, along: along,
+                                           view: (w, h), clearOf: boxes) else { continue }
                     boxes += placed.boxes
                     placedAt[line.name, default: []].append(placed.anchor)
                     var l = label
@@ -202,10 +202,11 @@ enum LineLabels {
     /// The name's characters laid along the line centred `s` px along it: each character's
     /// strip of the image (between consecutive `edges`) centred on the line where its middle
     /// falls and turned to the line's direction there (the chord across the strip), read left
-    /// to right; nil where the name would run off the line or the view, or the line turns too
-    /// much under it.
+    /// to right; nil where the name would run off the line or the view, the line turns too
+    /// much under it, or a character's box meets one of `taken`.
     static func lay(edges: [Double], width: Double, height: Double, at s: Double, along: Along,
-                    view: (w: Double, h: Double)) -> (anchor: ScreenPoint, pieces: [LabelPiece], boxes: [LabelBox])? {
+                    view: (w: Double, h: Double), clearOf taken: LabelBoxes? = nil)
+        -> (anchor: ScreenPoint, pieces: [LabelPiece], boxes: [LabelBox])? {
         let half = width / 2
         guard s - half >= 0, s + half <= along.length else { return nil }
         // Read left to right: along the line, or back along it where it runs leftwards.
@@ -213,6 +214,7 @@ enum LineLabels {
         let sign: Double = b.x >= a.x ? 1 : -1
         let anchor = along.point(s)
         var pieces: [LabelPiece] = [], boxes: [LabelBox] = []
+        pieces.reserveCapacity(max(0, edges.count - 1)); boxes.reserveCapacity(max(0, edges.count - 1))
         var previous: Double?, lowest = Double.infinity, highest = -Double.infinity
         for i in 0 ..< edges.count - 1 {
             let x0 = edges[i], x1 = edges[i + 1]
@@ -241,6 +243,7 @@ enum LineLabels {
             let ex = abs(c) * hw + abs(sn) * hh, ey = abs(sn) * hw + abs(c) * hh
             let box: LabelBox = (p.x - ex - 1, p.y - ey - 1, p.x + ex + 1, p.y + ey + 1)
             guard box.0 >= 0, box.1 >= 0, box.2 <= view.w, box.3 <= view.h else { return nil }
+            if let taken, taken.meets(box) { return nil }
             boxes.append(box)
         }
         guard !pieces.isEmpty else { return nil }

@@ -27,6 +27,15 @@ import Testing
         // Too near the line's end, or off the view: not laid.
         #expect(LineLabels.lay(edges: edges, width: 40, height: 14, at: 15, along: along, view: (400, 200)) == nil)
         #expect(LineLabels.lay(edges: edges, width: 40, height: 14, at: 100, along: along, view: (400, 105)) == nil)
+        // Clear of boxes already taken: the last character's box is x 209…221; a box ending at
+        // x 208 leaves it, one reaching x 210 stops it (the layout gives up there).
+        let beside = LabelBoxes([(150, 80, 178, 120), (222, 80, 260, 120)])
+        #expect(LineLabels.lay(edges: edges, width: 40, height: 14, at: 100, along: along, view: (400, 200),
+                               clearOf: beside)?.boxes.count == 4)
+        for box in [(150.0, 80.0, 180.0, 120.0), (210, 106, 215, 130), (195, 0, 196, 93)] {
+            #expect(LineLabels.lay(edges: edges, width: 40, height: 14, at: 100, along: along, view: (400, 200),
+                                   clearOf: LabelBoxes([box])) == nil, "\(box)")
+        }
     }
 
     @Test func alongAnArcEachCharacterFollowsTheTangent() throws {
