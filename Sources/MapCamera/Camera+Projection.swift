@@ -92,6 +92,27 @@ extension Camera {
             return (distance - sinT * y1) / distance
         }
 
+        /// At most how many screen pixels a map unit on the ground spans anywhere in `box`, in
+        /// any direction (an upper bound, not the least one): with r the depth ratio and x the
+        /// offset across the view in world pixels, the projection's derivatives are 1/r across,
+        /// cos(pitch)/r² along and x·sin(pitch)/(d·r²) of along into across (d the eye's distance);
+        /// their root sum of squares bounds its stretch, and r's least and |x|'s most over a box
+        /// are at its corners. Nil where the box reaches the eye's plane (or is not finite).
+        public func maxScale(in box: MapRect) -> Double? {
+            guard isValid, distance > 0 else { return nil }
+            var r = Double.infinity, across = 0.0
+            for p in [MapPoint(x: box.minX, y: box.minY), MapPoint(x: box.maxX, y: box.minY),
+                      MapPoint(x: box.minX, y: box.maxY), MapPoint(x: box.maxX, y: box.maxY)] {
+                let px = (p.x - centerX) * worldSize, py = (p.y - centerY) * worldSize
+                r = min(r, (distance - sinT * (sinA * px + cosA * py)) / distance)
+                across = max(across, abs(cosA * px - sinA * py))
+            }
+            guard r.isFinite, across.isFinite, r > 1e-6 else { return nil }
+            let a = 1 / r, b = cosT / (r * r), c = across * sinT / (distance * r * r)
+            let scale = worldSize * (a * a + b * b + c * c).squareRoot()
+            return scale.isFinite ? scale : nil
+        }
+
         /// An offset from the centre in world pixels (x east, y south, z up in pixels).
         func projectWorldOffset(px: Double, py: Double, pz: Double) -> ScreenPoint? {
             let x1 = cosA * px - sinA * py

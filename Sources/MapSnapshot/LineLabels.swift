@@ -50,6 +50,25 @@ enum LineLabels {
             default: 6
             }
         }
+        // Each name's label, its size and its characters' edges, made once per name and kind.
+        var measured: [String: (label: Label, size: (width: Double, height: Double), edges: [Double])?] = [:]
+        func measure(_ line: VectorTileContent.NamedLine) -> (label: Label, size: (width: Double, height: Double), edges: [Double])? {
+            let key = "\(line.kind.rawValue)|\(line.name)"
+            if let hit = measured[key] { return hit }
+            let look = look(line.kind)!
+            let isWater = line.kind == .river || line.kind == .stream
+            var made: (label: Label, size: (width: Double, height: Double), edges: [Double])?
+            if var label = try? Label(position: LatLng(lat: 0, lon: 0), text: line.name, size: look.size,
+                                      color: isWater ? water : text, haloColor: halo,
+                                      haloWidth: style.labels.labelHaloWidth * 0.75),
+               let size = labels.labelSize(label, pixelRatio: camera.pixelRatio),
+               let edges = labels.characterEdges(label), edges.count >= 2 {
+                label.worldCopies = false
+                made = (label, size, edges)
+            }
+            measured[key] = made
+            return made
+        }
         var candidates: [(index: Int, runs: [Along], length: Double)] = []
         let w = camera.size.width, h = camera.size.height
         // Lines that cannot reach the view are not projected (a view's tiles reach past it).
@@ -62,6 +81,13 @@ enum LineLabels {
                ![-1.0, 0, 1].contains(where: { visible.intersects(MapRect(origin: MapPoint(x: b.minX + $0, y: b.minY),
                                                                          width: b.width, height: b.height)) }) {
                 continue
+            }
+            // A line too short on screen for any name is not projected: nowhere on it does a map
+            // unit span more than `reach` pixels (`Camera.Projector.maxScale`), and a name needs
+            // 8 px more than its own width.
+            if let b = line.bounds, let reach = projector.maxScale(in: b) {
+                if line.length * reach <= 8 { continue }
+                if line.length * reach < 160, let m = measure(line), line.length * reach < m.size.width + 8 { continue }
             }
             // Projected runs (a pitched view may not show every point), with their map points.
             var runs: [Along] = [], run: [ScreenPoint] = [], world: [MapPoint] = []
@@ -90,14 +116,7 @@ enum LineLabels {
         var placedAt: [String: [ScreenPoint]] = [:]
         for c in candidates {
             let line = lines[c.index]
-            let look = look(line.kind)!
-            let isWater = line.kind == .river || line.kind == .stream
-            guard var label = try? Label(position: LatLng(lat: 0, lon: 0), text: line.name, size: look.size,
-                                         color: isWater ? water : text, haloColor: halo,
-                                         haloWidth: style.labels.labelHaloWidth * 0.75),
-                  let size = labels.labelSize(label, pixelRatio: camera.pixelRatio),
-                  let edges = labels.characterEdges(label), edges.count >= 2 else { continue }
-            label.worldCopies = false
+            guard let (label, size, edges) = measure(line) else { continue }
             for along in c.runs {
                 guard along.length >= size.width + 8 else { continue }
                 // The ideal centres (`spacing` apart), then candidates every ~70 px, nearest

@@ -28,14 +28,22 @@ final class VectorTileContent: @unchecked Sendable {
         var name: String
         var names: [String: String]
         var kind: VectorFeatureKind
-        var points: [MapPoint] { didSet { bounds = MapRect(bounding: points) } }
+        var points: [MapPoint] { didSet { (bounds, length) = Self.measure(points) } }
         var square: MapRect
         /// The points' bounding box.
         private(set) var bounds: MapRect?
+        /// The line's length in map units.
+        private(set) var length = 0.0
 
         init(name: String, names: [String: String], kind: VectorFeatureKind, points: [MapPoint], square: MapRect) {
             self.name = name; self.names = names; self.kind = kind; self.points = points; self.square = square
-            bounds = MapRect(bounding: points)
+            (bounds, length) = Self.measure(points)
+        }
+
+        static func measure(_ points: [MapPoint]) -> (MapRect?, Double) {
+            var length = 0.0
+            for (a, b) in zip(points, points.dropFirst()) { length += hypot(b.x - a.x, b.y - a.y) }
+            return (MapRect(bounding: points), length)
         }
 
         /// Named in `language` where it has a name in it (`zh-CN` falls back to `zh`).
