@@ -92,6 +92,19 @@ extension Camera {
             return (distance - sinT * y1) / distance
         }
 
+        /// The least `depthRatio` over `box` (at one of its corners: the depth is linear over the
+        /// ground); NaN for a camera or box that is not finite.
+        public func leastDepthRatio(in box: MapRect) -> Double {
+            var least = Double.infinity
+            for p in [MapPoint(x: box.minX, y: box.minY), MapPoint(x: box.maxX, y: box.minY),
+                      MapPoint(x: box.minX, y: box.maxY), MapPoint(x: box.maxX, y: box.maxY)] {
+                let r = depthRatio(p)
+                if r.isNaN { return .nan }
+                least = min(least, r)
+            }
+            return least
+        }
+
         /// At most how many screen pixels a map unit on the ground spans anywhere in `box`, in
         /// any direction (an upper bound, not the least one): with r the depth ratio and x the
         /// offset across the view in world pixels, the projection's derivatives are 1/r across,
@@ -100,12 +113,12 @@ extension Camera {
         /// are at its corners. Nil where the box reaches the eye's plane (or is not finite).
         public func maxScale(in box: MapRect) -> Double? {
             guard isValid, distance > 0 else { return nil }
-            var r = Double.infinity, across = 0.0
-            for p in [MapPoint(x: box.minX, y: box.minY), MapPoint(x: box.maxX, y: box.minY),
-                      MapPoint(x: box.minX, y: box.maxY), MapPoint(x: box.maxX, y: box.maxY)] {
-                let px = (p.x - centerX) * worldSize, py = (p.y - centerY) * worldSize
-                r = min(r, (distance - sinT * (sinA * px + cosA * py)) / distance)
-                across = max(across, abs(cosA * px - sinA * py))
+            let r = leastDepthRatio(in: box)
+            var across = 0.0
+            for x in [box.minX, box.maxX] {
+                for y in [box.minY, box.maxY] {
+                    across = max(across, abs(cosA * (x - centerX) * worldSize - sinA * (y - centerY) * worldSize))
+                }
             }
             guard r.isFinite, across.isFinite, r > 1e-6 else { return nil }
             let a = 1 / r, b = cosT / (r * r), c = across * sinT / (distance * r * r)

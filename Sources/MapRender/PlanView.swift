@@ -43,8 +43,9 @@ struct PlanView {
         self.zoom = zoom
         bucket = Int((zoom * 2).rounded(.down))
         depths = camera.pitch > 0 && camera.pitch.isFinite ? camera.projector : nil
-        bucketWorldSize = 512 * pow(2, Double(bucket) / 2)
-        tolerance = 0.5 / bucketWorldSize
+        detail = Detail(bucket: bucket)
+        bucketWorldSize = detail.worldSize
+        tolerance = detail.tolerance
         pixelRatio = camera.pixelRatio
         pixelsPerMeter = MapPoint.unitsPerMeter(atLatitude: camera.center.lat) * worldSize
         var radius = 0.0
@@ -100,7 +101,7 @@ struct PlanView {
     }
 
     /// The view's own detail (its zoom's bucket).
-    var detail: Detail { Detail(bucket: bucket) }
+    let detail: Detail
 
     /// The detail for geometry lying wholly within `bounds`: the view's own, or in a pitched view
     /// where all of `bounds` lies farther from the eye than the centre (towards the horizon), the
@@ -112,11 +113,7 @@ struct PlanView {
     /// linear over the ground, so its least over a box is at a corner.
     func detail(for bounds: MapRect) -> Detail {
         guard let depths else { return detail }
-        var least = Double.infinity
-        for p in [MapPoint(x: bounds.minX, y: bounds.minY), MapPoint(x: bounds.maxX, y: bounds.minY),
-                  MapPoint(x: bounds.minX, y: bounds.maxY), MapPoint(x: bounds.maxX, y: bounds.maxY)] {
-            least = min(least, depths.depthRatio(p))
-        }
+        let least = depths.leastDepthRatio(in: bounds)
         // (Not where any of it is as near as the centre, or for a non-finite box.)
         guard least.isFinite, least > 2.0.squareRoot() else { return detail }
         let coarser = Int((2 * (zoom - log2(least))).rounded(.down))

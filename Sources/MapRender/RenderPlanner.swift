@@ -1028,8 +1028,8 @@ public final class RenderPlanner: @unchecked Sendable {
     /// overlap). Hashes each edge once: O(edges).
     static func sharedEdges(_ polygons: [[[MapPoint]]]) -> [[[Bool]]] {
         struct Edge: Hashable { var ax: Double, ay: Double, bx: Double, by: Double }
-        // Per edge, its end points in a fixed order and the side its polygon's inside is on
-        // (+1 left of that direction, −1 right); the first two polygons seen with each side.
+        // Per edge (its end points in a fixed order): the first polygon seen with its inside on
+        // the left of that direction, and the first with it on the right (−1: none yet).
         var seen: [Edge: (left: Int, right: Int)] = [:]
         var keyed: [[[(Edge, Bool)?]]] = []
         for (k, rings) in polygons.enumerated() {
