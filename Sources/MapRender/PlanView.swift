@@ -128,6 +128,31 @@ struct PlanView {
         }
     }
 
+    /// A box on screen holding the part of `bounds` (on the ground) that the view shows, grown
+    /// by `marginPx` logical pixels and cut to the viewport; nil when that part is not known
+    /// (a corner at or behind the eye's plane, or values that are not finite).
+    func screenBox(of bounds: MapRect, marginPx: Double) -> ScreenBox? {
+        var b = bounds
+        if let g = groundBox {
+            let x0 = max(b.minX, g.minX), x1 = min(b.maxX, g.maxX), y0 = max(b.minY, g.minY), y1 = min(b.maxY, g.maxY)
+            guard x0 <= x1, y0 <= y1 else { return ScreenBox(minX: 0, minY: 0, maxX: 0, maxY: 0) }
+            b = MapRect(origin: MapPoint(x: x0, y: y0), width: x1 - x0, height: y1 - y0)
+        }
+        let p = camera.projector
+        var box: ScreenBox?
+        for c in [MapPoint(x: b.minX, y: b.minY), MapPoint(x: b.maxX, y: b.minY),
+                  MapPoint(x: b.minX, y: b.maxY), MapPoint(x: b.maxX, y: b.maxY)] {
+            // (A corner near the eye's plane projects far off and without meaning.)
+            guard p.depthRatio(c) > 1e-3, let s = p.project(c), s.x.isFinite, s.y.isFinite else { return nil }
+            let one = ScreenBox(minX: s.x, minY: s.y, maxX: s.x, maxY: s.y)
+            box = box?.union(one) ?? one
+        }
+        guard let box, marginPx.isFinite else { return nil }
+        let w = camera.size.width, h = camera.size.height
+        return ScreenBox(minX: min(max(box.minX - marginPx, 0), w), minY: min(max(box.minY - marginPx, 0), h),
+                         maxX: min(max(box.maxX + marginPx, 0), w), maxY: min(max(box.maxY + marginPx, 0), h))
+    }
+
     /// False when `bounds` grown by `marginPx` logical pixels is certainly off screen.
     func mayBeVisible(_ bounds: MapRect, marginPx: Double) -> Bool {
         guard let r = viewRadius else { return true }

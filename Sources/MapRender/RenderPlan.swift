@@ -57,6 +57,10 @@ public struct DrawCommand: Sendable {
     /// result is mixed with what was under them at the group's opacity, so each pixel is faded
     /// once however many of the group's commands cover it.
     public var group: DrawGroup?
+    /// Where on screen the command draws at most, when the planner knows it (a translucent
+    /// set's layer): a faded layer (`group`) is mixed with what was under it only within its
+    /// commands' boxes. Nil: anywhere.
+    public var screenBox: ScreenBox?
     /// The ranges of `mesh.indices` to draw (whole triangles, in order), nil for all: a set's
     /// mesh drawn only where its bins reach the view (`Mesh.bins`).
     public var ranges: [Range<Int>]?
@@ -67,6 +71,24 @@ public struct DrawCommand: Sendable {
         self.mesh = mesh; self.origin = origin; self.color = color; self.extrudeScale = extrudeScale
         self.dash = dash; self.texture = texture; self.blendOnce = blendOnce
         self.coverage = coverage ?? (mesh.layout == .ground ? .stroke : .none)
+    }
+}
+
+/// A rectangle on screen in logical pixels, from the top left.
+public struct ScreenBox: Sendable, Hashable {
+    public var minX: Double
+    public var minY: Double
+    public var maxX: Double
+    public var maxY: Double
+
+    /// Creates a box.
+    public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+    }
+
+    /// The smallest box holding both.
+    public func union(_ o: ScreenBox) -> ScreenBox {
+        ScreenBox(minX: min(minX, o.minX), minY: min(minY, o.minY), maxX: max(maxX, o.maxX), maxY: max(maxY, o.maxY))
     }
 }
 

@@ -61,6 +61,7 @@ extension RenderPlanner {
             var merged = first
             merged.mesh = mesh
             merged.origin = origin
+            merged.screenBox = run.dropFirst().reduce(first.screenBox) { box, c in c.screenBox.flatMap { box?.union($0) } }
             out.append(merged)
             i = j
         }

@@ -39,6 +39,18 @@ public final class RenderPlanner: @unchecked Sendable {
     }
     private var _sharedEdgeFringes = false
 
+    /// Whether a translucent set's fills are drawn as opaque ones in a layer faded at the
+    /// fill's opacity (true, the default: see `MultiPolygon.layer`), or with fringes, each pixel
+    /// blended once (false: to compare).
+    var layersTranslucentSets: Bool {
+        get { lock.withLock { _layersTranslucentSets } }
+        set { lock.withLock { _layersTranslucentSets = newValue } }
+    }
+    private var _layersTranslucentSets = true
+    /// Whether the overlay being planned is in a faded basemap group (`Scene.basemapGroups`),
+    /// whose one layer its commands join: a translucent set there is not given a layer of its own.
+    private var planningInFadedGroup = false
+
     /// Whether round columns (12 sides or more) are drawn as ray-cast cylinders
     /// (`VertexLayout.cylinder`, true) or as lit prisms of triangles (false: for comparisons).
     public var columnImpostors: Bool {
@@ -135,12 +147,16 @@ public final class RenderPlanner: @unchecked Sendable {
         var drawn = 0
         scene.forEachInDrawingOrder { overlay in
             let first = commands.count
+            let faded = drawn < scene.basemap.count ? groups.firstIndex(where: { $0.range.contains(drawn) }) : nil
+            planningInFadedGroup = faded != nil
             defer {
-                if drawn < scene.basemap.count, let g = groups.firstIndex(where: { $0.range.contains(drawn) }) {
-                    let group = DrawGroup(id: g + 1, opacity: max(0, groups[g].opacity))
+                if let g = faded {
+                    // (Negative: apart from the sets' layers, see `MultiPolygon.layer`.)
+                    let group = DrawGroup(id: -(g + 1), opacity: max(0, groups[g].opacity))
                     for i in first ..< commands.count { commands[i].group = group }
                 }
                 drawn += 1
+                planningInFadedGroup = false
             }
             guard let x = overlay.worldXExtent else {
                 plan(overlay, view, copy: 0, &commands, &labels)
@@ -775,13 +791,23 @@ public final class RenderPlanner: @unchecked Sendable {
         if set.fill.a > 0 {
             // An opaque set draws its small convex polygons apart (part 2, see `convexFillMesh`),
             // the other polygons as wedge fills (part 4, see `wedgeFillMesh`) and those with
-            // retraced edges with fringes (part 0). A translucent one draws every polygon with a
-            // fringe (part 3): its interiors come before its fringes, so that where two parts
-            // touch, each pixel is blended once with the colour in full.
-            let convexApart = set.fill.a == 255
-            // Under an opaque outline 2 px wide or more, a translucent set's fills need no fringe
-            // (see `outlineHidesFringe`).
-            let fringe = convexApart || !Self.outlineHidesFringe(set.stroke, strokeHalf * view.camera.pixelRatio)
+            // retraced edges with fringes (part 0). A translucent one without an outline is drawn
+            // so in the opaque colour, in a layer faded at the fill's opacity (see
+            // `MultiPolygon.layer`). With an outline, or in a faded basemap group, it draws every
+            // polygon's triangles, and a fringe unless the outline hides it (part 3; 6 without,
+            // see `outlineHidesFringe`): its interiors come before its fringes, so that where two
+            // parts touch, each pixel is blended once with the colour in full.
+            let hidden = set.fill.a < 255 && Self.outlineHidesFringe(set.stroke, strokeHalf * view.camera.pixelRatio)
+            // (A set with an outline would be a layer of its own, its outline between it and
+            // the next: the layers of a group's sets would not be one.)
+            let outlined = strokeHalf > 0 && (set.stroke?.a ?? 0) > 0
+            let layer: DrawGroup? = set.fill.a < 255 && !outlined && _layersTranslucentSets && !planningInFadedGroup
+                ? DrawGroup(id: set.layer ?? Int(bitPattern: UInt(bitPattern: ObjectIdentifier(polygons))),
+                            opacity: Double(set.fill.a) / 255)
+                : nil
+            let convexApart = set.fill.a == 255 || layer != nil
+            let fill = layer != nil ? Color(r: set.fill.r, g: set.fill.g, b: set.fill.b) : set.fill
+            let fringe = !hidden
             let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: convexApart ? 0 : fringe ? 3 : 6),
                               bucket: level.bucket, cell: cellKey)
             let keepShared = _sharedEdgeFringes
@@ -801,7 +827,16 @@ public final class RenderPlanner: @unchecked Sendable {
                 let bins = SetBins(bounds)
                 return (Self.merge(bins.order.map { (meshes[$0], 0, 0) }, bins: bins), origin)
             }
-            draw(found) { DrawCommand(mesh: $0, origin: $1, color: set.fill, extrudeScale: 0, coverage: .fill) }
+            // A layer is mixed only where its set may draw (its bounds on screen, and the
+            // fringes' pixel).
+            let box = layer == nil ? nil : view.screenBox(of: bounds, marginPx: 2)
+            func fillCommand(_ mesh: Mesh, _ origin: MapPoint) -> DrawCommand {
+                var c = DrawCommand(mesh: mesh, origin: origin, color: fill, extrudeScale: 0, coverage: .fill)
+                c.group = layer
+                c.screenBox = box
+                return c
+            }
+            draw(found, fillCommand)
             if convexApart {
                 let convexKey = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 2), bucket: level.bucket, cell: cellKey)
                 let convex = cachedSet(convexKey, retain: [polygons]) {
@@ -814,7 +849,7 @@ public final class RenderPlanner: @unchecked Sendable {
                     let bins = SetBins(bounds)
                     return (Self.convexFillMesh(bins.order.map { rings[$0] }, origin: origin, bins: bins), origin)
                 }
-                draw(convex) { DrawCommand(mesh: $0, origin: $1, color: set.fill, extrudeScale: 0, coverage: .fill) }
+                draw(convex, fillCommand)
                 let bucketWorldSize = level.worldSize
                 let wedgeKey = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 4), bucket: level.bucket, cell: cellKey)
                 let wedges = cachedSet(wedgeKey, retain: [polygons]) {
@@ -828,7 +863,7 @@ public final class RenderPlanner: @unchecked Sendable {
                     return (Self.wedgeFillMesh(bins.order.map { prepared[$0] }, origin: origin, pixelsPerUnit: bucketWorldSize,
                                                bins: bins), origin)
                 }
-                draw(wedges) { DrawCommand(mesh: $0, origin: $1, color: set.fill, extrudeScale: 0, coverage: .fill) }
+                draw(wedges, fillCommand)
             }
         }
         if let stroke = set.stroke, strokeHalf > 0, stroke.a > 0, let chains {

@@ -331,6 +331,8 @@ private final class GLState {
         }
         // Partial redraws: each damaged rectangle is cleared and drawn under its own scissor.
         var scissors: [PixelRect] = []
+        // The partial redraw's rectangle being drawn, if any.
+        var clipRect: PixelRect?
         if case .rects(let rs) = damage, rs.reduce(0, { $0 + $1.area }) * 10 <= w * h * 6 {
             scissors = rs
             glEnable(GLenum(GL_SCISSOR_TEST))
@@ -736,8 +738,28 @@ private final class GLState {
                 defer { i = j }
                 guard let group, group.opacity < 1 else { try drawList(Array(cmds[i ..< j])); continue }
                 guard group.opacity > 0 else { continue }
+                // Only where the run draws (its commands' boxes, when all have one) and the
+                // partial redraw's scissor allows.
+                var box = PixelRect(x: 0, y: 0, width: w, height: h)
+                if let b = cmds[i ..< j].dropFirst().reduce(cmds[i].screenBox, { box, c in c.screenBox.flatMap { box?.union($0) } }) {
+                    let r = Double(ratio)
+                    let x0 = max(0, Int((b.minX * r).rounded(.down))), y0 = max(0, Int((b.minY * r).rounded(.down)))
+                    let x1 = min(w, Int((b.maxX * r).rounded(.up))), y1 = min(h, Int((b.maxY * r).rounded(.up)))
+                    box = PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+                }
+                if let clip = clipRect { box = box.intersection(clip) }
+                guard box.area > 0 else { continue }
                 glActiveTexture(GLenum(GL_TEXTURE0))
-                target.copyColor(into: behindTexture(width: w, height: h), scissored: !scissors.isEmpty)
+                target.copyColor(into: behindTexture(width: w, height: h), rect: box)
+                glEnable(GLenum(GL_SCISSOR_TEST))
+                glScissor(GLint(box.x), GLint(h - box.y - box.height), GLsizei(box.width), GLsizei(box.height))
+                defer {
+                    if let clip = clipRect {
+                        glScissor(GLint(clip.x), GLint(h - clip.y - clip.height), GLsizei(clip.width), GLsizei(clip.height))
+                    } else {
+                        glDisable(GLenum(GL_SCISSOR_TEST))
+                    }
+                }
                 try drawList(Array(cmds[i ..< j]))
                 let program = try underProgram.get()
                 useProgram(program)
@@ -828,6 +850,7 @@ private final class GLState {
         } else {
             for r in scissors {
                 glScissor(GLint(r.x), GLint(h - r.y - r.height), GLsizei(r.width), GLsizei(r.height))
+                clipRect = r
                 try drawAll()
             }
         }

@@ -103,11 +103,13 @@ final class OffscreenTarget {
     /// leaving it bound on the active unit and the drawing framebuffer bound again. The scissor
     /// test is turned off for the copy (a resolving blit honours it) and back on after when
     /// `scissored`.
-    func copyColor(into texture: GLuint, scissored: Bool) {
+    func copyColor(into texture: GLuint, rect r: PixelRect) {
+        let scissored = glIsEnabled(GLenum(GL_SCISSOR_TEST)) == GLboolean(GL_TRUE)
         if scissored { glDisable(GLenum(GL_SCISSOR_TEST)) }
-        resolve(x: 0, y: 0, w: GLsizei(width), h: GLsizei(height))
+        let y = GLint(height - r.y - r.height)
+        resolve(x: GLint(r.x), y: y, w: GLsizei(r.width), h: GLsizei(r.height))
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        glCopyTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, 0, 0, GLsizei(width), GLsizei(height))
+        glCopyTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(r.x), y, GLint(r.x), y, GLsizei(r.width), GLsizei(r.height))
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), msaaFBO)
         if scissored { glEnable(GLenum(GL_SCISSOR_TEST)) }
     }
@@ -175,6 +177,12 @@ struct PixelRect: Equatable {
 
     func intersects(_ o: PixelRect) -> Bool {
         x < o.x + o.width && o.x < x + width && y < o.y + o.height && o.y < y + height
+    }
+
+    /// The overlap (empty, at x and y of 0, where there is none).
+    func intersection(_ o: PixelRect) -> PixelRect {
+        let x0 = max(x, o.x), y0 = max(y, o.y), x1 = min(x + width, o.x + o.width), y1 = min(y + height, o.y + o.height)
+        return x1 > x0 && y1 > y0 ? PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : PixelRect(x: 0, y: 0, width: 0, height: 0)
     }
 
     func union(_ o: PixelRect) -> PixelRect {

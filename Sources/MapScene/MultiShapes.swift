@@ -1,4 +1,8 @@
 import GeoKit
+import Synchronization
+
+/// Numbers for `MultiPolygon.layer`.
+private let layerCounter = Atomic<Int>(1 << 32)
 
 /// The rings of one polygon of a `PolygonSet`.
 public struct PolygonRings: Sendable {
@@ -70,6 +74,21 @@ public struct MultiPolygon: Sendable {
     /// polygons share is stroked once (see there). Planned part by part or by view cell (a set
     /// too large for one mesh, or much wider than the view), the set strokes its rings.
     public var outlinePaths: PathSet?
+    /// The layer a translucent set is faded in (nil: a layer of its own). A translucent fill is
+    /// drawn as the opaque colour into a layer that is then mixed with what lies under it at the
+    /// fill's opacity, so each pixel is faded once: parts that overlap show their union, and
+    /// edges that parts share are antialiased as opaque ones are, with no seam. Sets drawn one
+    /// after another with the same layer and fill opacity share one layer, so their parts must
+    /// not overlap one another's (where they did, the later would hide the earlier instead of
+    /// showing through it). `Overlay.mergingAlikeRuns` gives the sets of each group of
+    /// polygons no two of which overlap one layer (`newLayer()`), so that a choropleth's
+    /// neighbours in different colours meet as opaque ones do.
+    public var layer: Int?
+
+    /// A layer number no other call has returned (for `layer`), above 2³².
+    public static func newLayer() -> Int {
+        layerCounter.wrappingAdd(1, ordering: .relaxed).newValue
+    }
 
     /// Creates a multipolygon.
     public init(polygons: PolygonSet, fill: Color = Color(rgb: 0x1F6FEB, alpha: 0x40), stroke: Color? = nil,
@@ -342,7 +361,7 @@ enum PolygonGroups {
         }
 
         /// The group's polygons as sets, one per fill colour with at least `least` polygons (in
-        /// the order the colours first come), the others as they are; in order when none is. With
+        /// the order the colours first come), then the others as they are; in order when none is. With
         /// an outline, each set strokes only the edges no later overlay of the group strokes
         /// (`Outlines`): the polygons left as they are stroke every edge of their own.
         func merged(least: Int, most: Int) -> [Overlay] {
@@ -353,18 +372,23 @@ enum PolygonGroups {
                 byColour[p.fill, default: []].append(p)
             }
             guard colours.contains(where: { byColour[$0]!.count >= least }) else { return members.map { .polygon($0) } }
-            // The overlays in drawing order: a set's polygons, or one polygon left as it is.
+            // The overlays in drawing order: a set's polygons, or one polygon left as it is. The
+            // sets come first, so that translucent ones follow one another (and share a layer).
             var items: [(polygons: ArraySlice<Polygon>, isSet: Bool)] = []
+            var alone: [(polygons: ArraySlice<Polygon>, isSet: Bool)] = []
             for c in colours {
                 let ps = byColour[c]!
                 if ps.count >= least {
                     for start in stride(from: 0, to: ps.count, by: most) { items.append((ps[start ..< min(ps.count, start + most)], true)) }
                 } else {
-                    for k in ps.indices { items.append((ps[k ... k], false)) }
+                    for k in ps.indices { alone.append((ps[k ... k], false)) }
                 }
             }
+            items += alone
             let outline = members.first.flatMap(Overlay.outline)
             let outlines = outline == nil ? nil : Outlines.chains(items)
+            // No two of the group's polygons overlap: its translucent sets can share a layer.
+            let layer = MultiPolygon.newLayer()
             var out: [Overlay] = []
             for (k, item) in items.enumerated() {
                 guard item.isSet, let first = item.polygons.first else { out += item.polygons.map { .polygon($0) }; continue }
@@ -373,6 +397,7 @@ enum PolygonGroups {
                                      zIndex: first.zIndex)
                 m.worldCopies = first.worldCopies
                 m.outlinePaths = outlines?[k]
+                m.layer = layer
                 out.append(.multiPolygon(m))
             }
             return out

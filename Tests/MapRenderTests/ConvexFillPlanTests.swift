@@ -91,12 +91,41 @@ import Testing
 
     @Test func aTranslucentSetKeepsEveryFringe() throws {
         // Where two translucent parts touch, each pixel must be blended once with the colour in
-        // full: every interior comes before every fringe, as for concave parts.
+        // full: every interior comes before every fringe, as for concave parts (a set with an
+        // outline, or in a faded basemap layer; without, see `aTranslucentSetIsAnOpaqueOneInALayer`).
         let set = PolygonSet(try MultiShapePlanTests.squares(60))
-        let plan = RenderPlanner().plan(Scene(overlays: [.multiPolygon(MultiPolygon(polygons: set, fill: Color(rgb: 0x336699, alpha: 0x80)))]),
-                                        camera: Self.camera)
+        let planner = RenderPlanner()
+        planner.layersTranslucentSets = false
+        let plan = planner.plan(Scene(overlays: [.multiPolygon(MultiPolygon(polygons: set, fill: Color(rgb: 0x336699, alpha: 0x80)))]),
+                                camera: Self.camera)
         try #require(plan.commands.count == 1)
         #expect(plan.commands[0].mesh.layout == .ground)
         #expect(plan.commands[0].mesh.triangleCount == 60 * (2 + 8) && plan.commands[0].mesh.fringeStart == 60 * 2 * 3)
+    }
+
+    @Test func aTranslucentSetIsAnOpaqueOneInALayer() throws {
+        // Without an outline: the opaque colour's convex fills, in a layer of the fill's opacity,
+        // mixed only within the squares' box on screen (and 2 px round it).
+        let set = PolygonSet(try MultiShapePlanTests.squares(60))
+        let fill = Color(rgb: 0x336699, alpha: 0x80)
+        let plan = RenderPlanner().plan(Scene(overlays: [.multiPolygon(MultiPolygon(polygons: set, fill: fill))]), camera: Self.camera)
+        try #require(plan.commands.count == 1)
+        let c = plan.commands[0]
+        #expect(c.mesh.layout == .convexFill && c.mesh.triangleCount == 60 * 2)
+        #expect(c.color == Color(rgb: 0x336699) && c.group?.opacity == 0x80 / 255.0)
+        var box: (Double, Double, Double, Double) = (.infinity, .infinity, -.infinity, -.infinity)
+        for p in set.polygons.flatMap(\.exterior.points) {
+            let s = try #require(Self.camera.project(p))
+            box = (min(box.0, s.x), min(box.1, s.y), max(box.2, s.x), max(box.3, s.y))
+        }
+        let b = try #require(c.screenBox)
+        let w = Self.camera.size.width, h = Self.camera.size.height
+        for (got, want) in [(b.minX, max(0, box.0 - 2)), (b.minY, max(0, box.1 - 2)), (b.maxX, min(w, box.2 + 2)), (b.maxY, min(h, box.3 + 2))] {
+            #expect(abs(got - want) < 1e-6, "\(b) against \(box)")
+        }
+        // With an outline: fringed, as before.
+        let outlined = RenderPlanner().plan(Scene(overlays: [.multiPolygon(MultiPolygon(polygons: set, fill: fill, stroke: Color(rgb: 0x555555),
+                                                                                        strokeWidth: 1))]), camera: Self.camera)
+        #expect(outlined.commands.first?.mesh.layout == .ground && outlined.commands.first?.group == nil)
     }
 }
