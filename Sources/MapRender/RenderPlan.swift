@@ -98,9 +98,17 @@ public struct DrawGroup: Sendable, Hashable {
     public var id: Int
     /// 0…1.
     public var opacity: Double
+    /// Whether no two of the layer's parts overlap (the sets of `Overlay.mergingAlikeRuns`'s
+    /// groups): with shader coverage their coverages are then added up, to no more than the
+    /// whole pixel, in a layer of its own, so that where two parts meet each one's share of an
+    /// edge pixel counts, as with multisampling (false: drawn one over another, the later one's
+    /// edge over the earlier one).
+    public var partsApart: Bool
 
     /// Creates a group.
-    public init(id: Int, opacity: Double) { self.id = id; self.opacity = opacity }
+    public init(id: Int, opacity: Double, partsApart: Bool = false) {
+        self.id = id; self.opacity = opacity; self.partsApart = partsApart
+    }
 }
 
 /// Everything a backend needs to draw one frame, in order (first drawn first).

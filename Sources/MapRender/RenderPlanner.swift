@@ -803,7 +803,7 @@ public final class RenderPlanner: @unchecked Sendable {
             let outlined = strokeHalf > 0 && (set.stroke?.a ?? 0) > 0
             let layer: DrawGroup? = set.fill.a < 255 && !outlined && _layersTranslucentSets && !planningInFadedGroup
                 ? DrawGroup(id: set.layer ?? Int(bitPattern: UInt(bitPattern: ObjectIdentifier(polygons))),
-                            opacity: Double(set.fill.a) / 255)
+                            opacity: Double(set.fill.a) / 255, partsApart: set.layer != nil)
                 : nil
             let convexApart = set.fill.a == 255 || layer != nil
             let fill = layer != nil ? Color(r: set.fill.r, g: set.fill.g, b: set.fill.b) : set.fill

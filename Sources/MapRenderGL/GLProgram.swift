@@ -365,6 +365,65 @@ enum Shaders {
     }
     """
 
+    /// Convex fills in a layer whose parts are apart (`DrawGroup.partsApart`): each edge's
+    /// coverage is ½ plus the distance inside, on both sides (so the two parts beside an edge
+    /// share each pixel on it), the product over the edges (a right-angled corner's pixel a
+    /// quarter each way) and over the corners' reach past them (`bevelReach`). The colour comes
+    /// straight, the coverage in alpha, for the layer's saturating blend (see `MapRenderer`).
+    static let convexFillSumFragment = """
+    \(coverageFillFragmentHeader)
+    LINEAR in vec4 v_d;
+    LINEAR in vec4 v_b;
+    void main() {
+        vec4 c = clamp(0.5 + v_d, 0.0, 1.0) * clamp(\(bevelReach) - v_b, 0.0, 1.0);
+        fragColor = vec4(v_color.rgb, v_color.a * c.x * c.y * c.z * c.w);
+    }
+    """
+
+    /// How far past a corner, along its bisector, a convex fill's coverage in a layer whose
+    /// parts are apart reaches (device pixels), where the product of its edges' coverages would
+    /// run on along a sharp corner's bisector (the geometry reaches up to 2 px out there): 1 up
+    /// to 0.7 px past (where a right angle's product has ended), 0 from 1.7.
+    static let bevelReach = "1.7"
+
+    /// `convexFillVertex` handing on each corner's distance past it along its outward bisector
+    /// (for `convexFillSumFragment`; a triangle's fourth corner, which is its first, none).
+    static let convexFillSumVertex = edited(convexFillVertex, [
+        ("LINEAR out vec4 v_d;\n", """
+        LINEAR out vec4 v_d;
+        LINEAR out vec4 v_b;
+        float past(vec2 nIn, vec2 nOut, vec2 p, vec2 at) {
+            vec2 m = -(nIn + nOut);
+            float len = length(m);
+            return nIn == vec2(0.0) || nOut == vec2(0.0) || len < 1e-6 ? -1e6 : dot(p - at, m / len);
+        }
+
+        """),
+        ("    v_d = vec4(1.0);\n", "    v_d = vec4(1.0);\n    v_b = vec4(-1e6);\n"),
+        ("    gl_Position = vec4(p / half_ - 1.0, own.z / own.w, 1.0);\n", """
+            v_b = vec4(past(n3 == vec2(0.0) ? n2 : n3, n0, p, s0), past(n0, n1, p, s1), past(n1, n2, p, s2), past(n2, n3, p, s3));
+            gl_Position = vec4(p / half_ - 1.0, own.z / own.w, 1.0);
+
+        """),
+    ])
+
+    /// Wedge fills in a layer whose parts are apart: their coverage as `wedgeFillFragment`'s,
+    /// the colour straight and the coverage in alpha, for the layer's saturating blend.
+    static let wedgeFillSumFragment = edited(wedgeFillFragment, [
+        ("fragColor = v_color * (v_aa.x < 0.5 ? 1.0 : c);", "fragColor = vec4(v_color.rgb, v_color.a * c);"),
+    ])
+
+    /// A faded layer whose parts are apart (`DrawGroup.partsApart`), drawn over the frame: the
+    /// layer's premultiplied pixels at the layer's opacity.
+    static let layerFragment = """
+        #version 300 es
+        precision highp float;
+        uniform highp sampler2D u_layer;
+        uniform float u_alpha;
+        out vec4 fragColor;
+        void main() { fragColor = texelFetch(u_layer, ivec2(gl_FragCoord.xy), 0) * u_alpha; }
+        """
+
     /// Pixel discs and rings: coverage of the true circle (outer radius `v_c`, inner `v_inner`
     /// or none when negative, logical pixels) from the distance to the centre.
     static let groundDiscFragment = """

@@ -196,6 +196,11 @@ private final class GLState {
     let groundDisc = LazyProgram(Shaders.groundScreenWidthVertex, Shaders.groundDiscFragment)
     let convexFill = LazyProgram(Shaders.convexFillVertex, Shaders.convexFillFragment)
     let wedgeFill = LazyProgram(Shaders.wedgeFillVertex, Shaders.wedgeFillFragment)
+    /// Convex and wedge fills added up in a layer whose parts are apart (`DrawGroup.partsApart`).
+    let convexFillSum = LazyProgram(Shaders.convexFillSumVertex, Shaders.convexFillSumFragment)
+    let wedgeFillSum = LazyProgram(Shaders.wedgeFillVertex, Shaders.wedgeFillSumFragment)
+    /// A layer whose parts are apart, over the frame.
+    let layerProgram = LazyProgram(Shaders.underVertex, Shaders.layerFragment)
     let screen = LazyProgram(Shaders.screenVertex, Shaders.screenFragment)
     /// `screen` for runs of markers drawn instanced (see `ScreenBatch`).
     let screenInstanced = LazyProgram(Shaders.screenInstancedVertex, Shaders.screenFragment)
@@ -226,6 +231,8 @@ private final class GLState {
     var meshes: [ObjectIdentifier: GPUMesh] = [:]
     /// See `behindTexture(width:height:)`.
     var behind: (id: GLuint, width: Int, height: Int) = (0, 0, 0)
+    /// See `sumLayer(width:height:)`.
+    var layer: (framebuffer: GLuint, texture: GLuint, width: Int, height: Int) = (0, 0, 0, 0)
     var textures: [ObjectIdentifier: GPUTexture] = [:]
     var whiteTexture: GLuint = 0
     /// Joined marker meshes of instanced runs, by their parts' meshes and coverage.
@@ -275,6 +282,7 @@ private final class GLState {
         skyQuad.release()
         glDeleteTextures(1, &whiteTexture)
         if behind.id != 0 { glDeleteTextures(1, &behind.id) }
+        releaseSumLayer()
         target = nil
     }
 
@@ -333,6 +341,8 @@ private final class GLState {
         var scissors: [PixelRect] = []
         // The partial redraw's rectangle being drawn, if any.
         var clipRect: PixelRect?
+        // Whether commands are being added up into a layer whose parts are apart.
+        var summing = false
         if case .rects(let rs) = damage, rs.reduce(0, { $0 + $1.area }) * 10 <= w * h * 6 {
             scissors = rs
             glEnable(GLenum(GL_SCISSOR_TEST))
@@ -446,6 +456,8 @@ private final class GLState {
             case (.ground, .fill): program = try groundFill.get()
             case (.ground, .disc): program = try groundDisc.get()
             case (.ground, _): program = try (full ? self.ground : groundSolid).get()
+            case (.convexFill, _) where summing: program = try convexFillSum.get()
+            case (.wedgeFill, _) where summing: program = try wedgeFillSum.get()
             default: program = try self.program(for: cmd.mesh.layout, fog: sky != nil)
             }
             // Premultiplied blending of an opaque colour gives that colour exactly, and drawing
@@ -453,7 +465,7 @@ private final class GLState {
             // stencil (blendOnce) test; with it, only opaque fill interiors skip the blend.
             let coverageFill = cmd.mesh.layout == .convexFill || cmd.mesh.layout == .wedgeFill
             let blend = coverageFill ? !(opaque && !aa) : !(ground && opaque && (!aa || cmd.coverage == .fill))
-            setBlend(blend)
+            setBlend(blend || summing)
             useProgram(program)
             setMatrix(program, cmd)
             glUniform1f(program.uniform("u_worldSize"), worldSize)
@@ -749,8 +761,6 @@ private final class GLState {
                 }
                 if let clip = clipRect { box = box.intersection(clip) }
                 guard box.area > 0 else { continue }
-                glActiveTexture(GLenum(GL_TEXTURE0))
-                target.copyColor(into: behindTexture(width: w, height: h), rect: box)
                 glEnable(GLenum(GL_SCISSOR_TEST))
                 glScissor(GLint(box.x), GLint(h - box.y - box.height), GLsizei(box.width), GLsizei(box.height))
                 defer {
@@ -760,6 +770,47 @@ private final class GLState {
                         glDisable(GLenum(GL_SCISSOR_TEST))
                     }
                 }
+                if group.partsApart && aa {
+                    // Parts apart, with shader coverage: drawn in a layer of their own (cleared to
+                    // nothing), each fragment adding its colour at its coverage but no more than
+                    // the pixel has left (the saturating blend: min(coverage, 1 − alpha so far)),
+                    // which then goes over the frame at the layer's opacity. So where two parts
+                    // meet, the pixels on an edge are shared between them, as multisampling
+                    // shares them, and overlapping triangles of one part count once. Convex fills
+                    // come first: their coverage is shared on both sides of an edge (½ plus the
+                    // distance inside), a wedge fill's is whole inside and the rest is left
+                    // outside, so a wedge fill after a convex fill beside it takes exactly the
+                    // rest, and of two wedge fills the later takes the rest of the earlier's
+                    // outer half pixel.
+                    glBindFramebuffer(GLenum(GL_FRAMEBUFFER), sumLayer(width: w, height: h).framebuffer)
+                    glClearColor(0, 0, 0, 0)
+                    glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+                    glClearColor(bg.0, bg.1, bg.2, bg.3)
+                    glDisable(GLenum(GL_STENCIL_TEST))
+                    glBlendFuncSeparate(GLenum(GL_SRC_ALPHA_SATURATE), GLenum(GL_ONE), GLenum(GL_ONE), GLenum(GL_ONE))
+                    summing = true
+                    defer {
+                        summing = false
+                        glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+                    }
+                    let run = cmds[i ..< j]
+                    try drawList(run.filter { $0.mesh.layout == .convexFill } + run.filter { $0.mesh.layout != .convexFill })
+                    glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+                    target.bind()
+                    let program = try layerProgram.get()
+                    useProgram(program)
+                    glDisable(GLenum(GL_STENCIL_TEST))
+                    setBlend(true)
+                    glActiveTexture(GLenum(GL_TEXTURE0))
+                    glBindTexture(GLenum(GL_TEXTURE_2D), layer.texture)
+                    glUniform1i(program.uniform("u_layer"), 0)
+                    glUniform1f(program.uniform("u_alpha"), Float(group.opacity))
+                    skyQuad.draw()
+                    triangles += 2
+                    continue
+                }
+                glActiveTexture(GLenum(GL_TEXTURE0))
+                target.copyColor(into: behindTexture(width: w, height: h), rect: box)
                 try drawList(Array(cmds[i ..< j]))
                 let program = try underProgram.get()
                 useProgram(program)
@@ -1036,6 +1087,32 @@ private final class GLState {
 
     /// The texture the solids' fringes read the frame from (see `Shaders.solidFringeVertex`),
     /// the frame's size.
+    /// A framebuffer with a colour texture of the frame's size, for layers whose parts are apart
+    /// (made when first needed, again when the size changes).
+    private func sumLayer(width: Int, height: Int) -> (framebuffer: GLuint, texture: GLuint, width: Int, height: Int) {
+        if layer.framebuffer == 0 || layer.width != width || layer.height != height {
+            releaseSumLayer()
+            glGenTextures(1, &layer.texture)
+            glBindTexture(GLenum(GL_TEXTURE_2D), layer.texture)
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0, GLenum(GL_RGBA),
+                         GLenum(GL_UNSIGNED_BYTE), nil)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+            glGenFramebuffers(1, &layer.framebuffer)
+            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), layer.framebuffer)
+            glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), layer.texture, 0)
+            layer.width = width
+            layer.height = height
+        }
+        return layer
+    }
+
+    private func releaseSumLayer() {
+        if layer.framebuffer != 0 { glDeleteFramebuffers(1, &layer.framebuffer) }
+        if layer.texture != 0 { glDeleteTextures(1, &layer.texture) }
+        layer = (0, 0, 0, 0)
+    }
+
     private func behindTexture(width: Int, height: Int) -> GLuint {
         if behind.id == 0 || behind.width != width || behind.height != height {
             if behind.id != 0 { glDeleteTextures(1, &behind.id) }

@@ -78,11 +78,12 @@ public struct MultiPolygon: Sendable {
     /// drawn as the opaque colour into a layer that is then mixed with what lies under it at the
     /// fill's opacity, so each pixel is faded once: parts that overlap show their union, and
     /// edges that parts share are antialiased as opaque ones are, with no seam. Sets drawn one
-    /// after another with the same layer and fill opacity share one layer, so their parts must
-    /// not overlap one another's (where they did, the later would hide the earlier instead of
-    /// showing through it). `Overlay.mergingAlikeRuns` gives the sets of each group of
-    /// polygons no two of which overlap one layer (`newLayer()`), so that a choropleth's
-    /// neighbours in different colours meet as opaque ones do.
+    /// after another with the same layer and fill opacity share one layer, and no two of their
+    /// parts may overlap, not even two of one set's: their edges' coverages are added up (to no
+    /// more than the whole pixel), so that where two parts meet each one's share of an edge
+    /// pixel counts (as with multisampling). `Overlay.mergingAlikeRuns` gives the sets of each group of polygons no
+    /// two of which overlap one layer (`newLayer()`), so that a choropleth's neighbours in
+    /// different colours meet without a seam.
     public var layer: Int?
 
     /// A layer number no other call has returned (for `layer`), above 2³².

@@ -20,25 +20,48 @@ import Testing
 
     /// A choropleth of 12 × 9 quadrilaterals on a jittered grid (neighbours share their corners,
     /// so edges run at every angle), each in one of four colours drawn at random, as a GeoJSON
-    /// file gives it: one `Polygon` after another, no outline.
-    static func choropleth() throws -> [Overlay] {
+    /// file gives it: one `Polygon` after another, no outline. `concave`: each edge has a
+    /// point in its middle, moved by up to a quarter cell (the neighbours share it too), which
+    /// makes most of the polygons concave octagons (wedge fills, where quadrilaterals are convex
+    /// fills).
+    static func choropleth(concave: Bool = false) throws -> [Overlay] {
         var rng = SplitMix64(seed: 20261129)
         let rows = 9, cols = 12
-        var corners: [[LatLng]] = []
+        func at(_ i: Double, _ j: Double) -> LatLng { LatLng(lat: 47.3636 + i * 0.0009, lon: 8.5290 + j * 0.0013) }
+        var corners: [[(Double, Double)]] = []
         for i in 0 ... rows {
             corners.append((0 ... cols).map { j in
                 let edge = i == 0 || j == 0 || i == rows || j == cols
                 let di = edge ? 0 : Double.random(in: -0.3 ... 0.3, using: &rng)
                 let dj = edge ? 0 : Double.random(in: -0.3 ... 0.3, using: &rng)
-                return LatLng(lat: 47.3636 + (Double(i) + di) * 0.0009, lon: 8.5290 + (Double(j) + dj) * 0.0013)
+                return (Double(i) + di, Double(j) + dj)
             })
+        }
+        // The middle of the edge from corner a to corner b, moved (but on the outer edges).
+        var middles: [[Double]: LatLng] = [:]
+        func middle(_ a: (Int, Int), _ b: (Int, Int)) -> LatLng {
+            let key = [a, b].map { [Double($0.0), Double($0.1)] }.sorted { $0.lexicographicallyPrecedes($1) }.flatMap { $0 }
+            if let m = middles[key] { return m }
+            let p = corners[a.0][a.1], q = corners[b.0][b.1]
+            let outer = (a.0 == b.0 && (a.0 == 0 || a.0 == rows)) || (a.1 == b.1 && (a.1 == 0 || a.1 == cols))
+            let d = outer ? 0 : Double.random(in: -0.25 ... 0.25, using: &rng)
+            // Across the edge: a horizontal one moves in i, a vertical one in j.
+            let m = a.0 == b.0 ? at((p.0 + q.0) / 2 + d, (p.1 + q.1) / 2) : at((p.0 + q.0) / 2, (p.1 + q.1) / 2 + d)
+            middles[key] = m
+            return m
         }
         var out: [Overlay] = []
         for i in 0 ..< rows {
             for j in 0 ..< cols {
-                let ring = try GeoPath(coordinates: [corners[i][j], corners[i][j + 1], corners[i + 1][j + 1], corners[i + 1][j]])
+                let ring = [(i, j), (i, j + 1), (i + 1, j + 1), (i + 1, j)]
+                var points: [LatLng] = []
+                for k in 0 ..< 4 {
+                    let a = ring[k], b = ring[(k + 1) % 4]
+                    points.append(at(corners[a.0][a.1].0, corners[a.0][a.1].1))
+                    if concave { points.append(middle(a, b)) }
+                }
                 let fill = colours[Int(rng.next() % UInt64(colours.count))]
-                out.append(.polygon(Polygon(exterior: ring, fill: fill, stroke: nil)))
+                out.append(.polygon(Polygon(exterior: try GeoPath(coordinates: points), fill: fill, stroke: nil)))
             }
         }
         return out
@@ -71,12 +94,14 @@ import Testing
     /// Against 16 samples a pixel, the layer's edges (where two colours meet, and the outer
     /// ones) are closer than the fringed sets' (which blend a second colour's fringe over the
     /// first at every edge between colours: a seam, darker or lighter), flat, turned and
-    /// pitched, at pixel ratios 1 and 2. Away from the edges, the same pixels as the fringed sets.
-    /// (Looked at 4× enlarged beside the fringed sets and 4× MSAA: no seams, edges between
-    /// colours a little harder than MSAA's.)
-    @Test(arguments: [(1.0, 0.0, 0.0), (2.0, 0.0, 0.0), (1.0, 25.0, 0.0), (1.0, 10.0, 45.0)])
-    func edgesAreCloserToSupersamplingThanFringedSets(ratio: Double, bearing: Double, pitch: Double) throws {
-        let scene = Scene(background: Self.background, overlays: Overlay.mergingAlikeRuns(try Self.choropleth(), minimumRun: 4))
+    /// pitched, at pixel ratios 1 and 2; of quadrilaterals (convex fills), closer than 4× MSAA's.
+    /// Away from the edges, the same pixels as the fringed sets. (Looked at 4× enlarged beside
+    /// the fringed sets and 4× MSAA: no seams; the quadrilaterals' edges as smooth as MSAA's, the
+    /// octagons' a little harder on one side.)
+    @Test(arguments: [(1.0, 0.0, 0.0, false), (2.0, 0.0, 0.0, false), (1.0, 25.0, 0.0, false), (1.0, 10.0, 45.0, false),
+                      (1.0, 0.0, 0.0, true), (1.0, 10.0, 45.0, true)])
+    func edgesAreCloserToSupersamplingThanFringedSets(ratio: Double, bearing: Double, pitch: Double, concave: Bool) throws {
+        let scene = Scene(background: Self.background, overlays: Overlay.mergingAlikeRuns(try Self.choropleth(concave: concave), minimumRun: 4))
         let camera = { Self.camera(ratio: $0, bearing: bearing, pitch: pitch) }
         let ref = try AntialiasingQualityTests.supersampled(scene, ratio: ratio, camera: camera)
         let layered = try MapRenderer(samples: 0), fringed = try MapRenderer(samples: 0)
@@ -87,21 +112,27 @@ import Testing
         let c = try msaa.render(scene: scene, camera: camera(ratio)), d = try none.render(scene: scene, camera: camera(ratio))
         if let dir = ProcessInfo.processInfo.environment["MW_DUMP"] {
             for (name, f) in [("layered", a), ("fringed", b), ("msaa", c)] {
-                try RenderHarness.bitmap(f).writePNG(to: dir + "/choropleth-\(name)-\(ratio)-\(bearing)-\(pitch).png")
+                try RenderHarness.bitmap(f).writePNG(to: dir + "/choropleth-\(name)-\(ratio)-\(bearing)-\(pitch)-\(concave).png")
             }
         }
         let errors = [a, b, c, d].map { AntialiasingQualityTests.meanEdgeError($0, ref) }
         let edges = ref.edge.filter { $0 }.count
-        print("translucent choropleth @\(ratio)x bearing \(bearing) pitch \(pitch), mean |Δ| on \(edges) edge pixels vs 16×: "
+        print("translucent choropleth (concave \(concave)) @\(ratio)x bearing \(bearing) pitch \(pitch), mean |Δ| on \(edges) edge pixels vs 16×: "
             + "layer \(String(format: "%.2f", errors[0])), fringed \(String(format: "%.2f", errors[1])), 4× MSAA \(String(format: "%.2f", errors[2])), "
             + "none \(String(format: "%.2f", errors[3]))")
         #expect(edges > 2000 * Int(ratio))
-        // Closer than the fringed sets by a fifth or more; 4× MSAA is closer still: in a layer, as
-        // among opaque fills, where two colours meet the later one's edge is antialiased over
-        // the earlier and the earlier's is covered (half of the edge's pixels), where 4 samples
-        // a pixel give every pixel both. The aliased image is furthest.
-        #expect(errors[0] < 0.8 * errors[1], "layer \(errors[0]) vs fringed \(errors[1])")
-        #expect(errors[2] < errors[0] && errors[0] < 0.7 * errors[3], "layer \(errors[0]), 4× MSAA \(errors[2]), none \(errors[3])")
+        if concave {
+            // Wedge fills' coverage is whole inside an edge and the rest of the pixel is left
+            // outside: where two of them meet, the later one takes the rest of the earlier one's
+            // outer half pixel, and the earlier one covers the pixels on its side in full (half
+            // of the edge's pixels, as among opaque fills). Still closer than the fringed sets,
+            // which blend a second colour over the first at every edge between colours.
+            #expect(errors[0] < errors[1] && errors[0] < 0.7 * errors[3], "layer \(errors[0]), fringed \(errors[1]), none \(errors[3])")
+        } else {
+            // Convex fills' coverage is shared on both sides of an edge: closer than 4× MSAA.
+            #expect(errors[0] <= errors[2] && errors[0] < 0.3 * errors[1],
+                    "layer \(errors[0]), 4× MSAA \(errors[2]), fringed \(errors[1])")
+        }
         // Off the edges (no edge pixel within two, and the reference within 8 levels of this
         // pixel's over those 5 × 5: a boundary can fall between two columns of samples) the
         // layer and the fringed sets agree within rounding.
@@ -115,16 +146,20 @@ import Testing
             }
             return true
         }
-        var worst = 0, compared = 0
+        var worst = 0, compared = 0, differ = 0
         for y in 2 ..< ref.height - 2 {
             for x in 2 ..< ref.width - 2 where uniform(x, y) {
                 let p = try #require(a.pixel(x: x, y: y)), q = try #require(b.pixel(x: x, y: y))
-                worst = max(worst, abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)))
+                let d = max(abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)))
+                if d > 1 { differ += 1 }
+                worst = max(worst, d)
                 compared += 1
             }
         }
-        print("off the edges: \(compared) pixels, worst \(worst)")
-        #expect(compared > 30_000 * Int(ratio * ratio) && worst <= 1, "\(compared) pixels, worst \(worst)")
+        print("off the edges: \(compared) pixels, \(differ) differ by more than 1, worst \(worst)")
+        // (A wedge fill's sharp corner fades out along its bisector over a few pixels, past where
+        // the fringe's mitre ended: one pixel at 8 levels in the pitched view.)
+        #expect(compared > 30_000 * Int(ratio * ratio) && differ <= 2 && worst <= 10, "\(compared) pixels, \(differ) differ, worst \(worst)")
     }
 
     /// Hand-derived: 0x99 (0.6) of a colour over the background, once, inside a part, where two
