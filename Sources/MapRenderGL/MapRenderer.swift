@@ -466,6 +466,16 @@ private final class GLState {
             let coverageFill = cmd.mesh.layout == .convexFill || cmd.mesh.layout == .wedgeFill
             let blend = coverageFill ? !(opaque && !aa) : !(ground && opaque && (!aa || cmd.coverage == .fill))
             setBlend(blend || summing)
+            if summing {
+                // Fringed fills (parts with clipper corridors) come premultiplied: laid under what
+                // the pixel has, by what it has left (1 − alpha), which keeps colour and coverage
+                // together; convex and wedge fills come straight, for the saturating blend.
+                if cmd.mesh.layout == .ground {
+                    glBlendFuncSeparate(GLenum(GL_ONE_MINUS_DST_ALPHA), GLenum(GL_ONE), GLenum(GL_ONE_MINUS_DST_ALPHA), GLenum(GL_ONE))
+                } else {
+                    glBlendFuncSeparate(GLenum(GL_SRC_ALPHA_SATURATE), GLenum(GL_ONE), GLenum(GL_ONE), GLenum(GL_ONE))
+                }
+            }
             useProgram(program)
             setMatrix(program, cmd)
             glUniform1f(program.uniform("u_worldSize"), worldSize)

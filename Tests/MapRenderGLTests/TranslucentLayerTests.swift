@@ -162,6 +162,48 @@ import Testing
         #expect(compared > 30_000 * Int(ratio * ratio) && differ <= 2 && worst <= 10, "\(compared) pixels, \(differ) differ, worst \(worst)")
     }
 
+    /// A layer's parts of every kind keep colour and coverage together: two squares joined by a
+    /// zero-width corridor (a clipper's, drawn with fringes), an octagon (a wedge fill) and a
+    /// square (a convex fill), one colour at 0.6 in one layer, turned 30°: every pixel is that
+    /// colour at some coverage over the white background (an edge pixel's colour never darker
+    /// than its coverage says), the insides exactly 0.6 of it.
+    @Test func everyKindOfPartIsTheColourAtItsCoverage() throws {
+        let renderer = try MapRenderer(samples: 0)
+        let cam = Camera(center: LatLng(lat: 48, lon: 10), zoom: 4, bearing: 30, size: ScreenSize(width: 400, height: 300))
+        let c = MapPoint(cam.center), ws = cam.worldSize
+        func P(_ dx: Double, _ dy: Double) -> MapPoint { MapPoint(x: c.x + dx / ws, y: c.y + dy / ws) }
+        let corridor = [P(-150, -40), P(-40, -40), P(40, -40), P(150, -40), P(150, 60), P(40, 60), P(40, -40), P(-40, -40),
+                        P(-40, 60), P(-150, 60)]
+        let octagon = (0 ..< 8).map { k in P(-60 + 45 * cos(Double(k) * .pi / 4 + 0.2), -100 + 45 * sin(Double(k) * .pi / 4 + 0.2)) }
+        let square = [P(40, -140), P(120, -140), P(120, -80), P(40, -80)]
+        let colour = Color(rgb: 0x2B8CBE, alpha: 0x99)
+        var set = MultiPolygon(polygons: PolygonSet([corridor, octagon, square].map { PolygonRings(exterior: try! GeoPath(points: $0)) }),
+                               fill: colour, stroke: nil)
+        set.layer = MultiPolygon.newLayer()
+        let plan = renderer.planner.plan(Scene(overlays: [.multiPolygon(set)]), camera: cam)
+        #expect(Set(plan.commands.map(\.mesh.layout)) == [.ground, .convexFill, .wedgeFill])
+        #expect(plan.commands.allSatisfy { $0.group?.partsApart == true })
+        let f = try renderer.render(scene: Scene(background: Color(rgb: 0xFFFFFF), overlays: [.multiPolygon(set)]), camera: cam)
+        // Over white, 0.6 · coverage k of (43, 140, 190): 255 − 0.6 k (255 − channel).
+        var worst = 0.0, partial = 0
+        for y in 0 ..< f.height {
+            for x in 0 ..< f.width {
+                let p = try #require(f.pixel(x: x, y: y))
+                let k = (255 - Double(p.r)) / (0.6 * (255 - 43))
+                let g = 255 - 0.6 * k * (255 - 140), b = 255 - 0.6 * k * (255 - 190)
+                worst = max(worst, abs(Double(p.g) - g), abs(Double(p.b) - b))
+                if k > 0.05 && k < 0.95 { partial += 1 }
+            }
+        }
+        print("layer of three kinds of part: \(partial) partly covered pixels, worst channel off the colour's line \(worst)")
+        #expect(worst <= 2.5 && partial > 300)
+        for (dx, dy) in [(-100.0, 10.0), (100.0, 10.0), (-60.0, -100.0), (80.0, -110.0)] {
+            let q = try #require(cam.project(P(dx, dy).latLng))
+            let p = try #require(f.pixel(x: Int(q.x), y: Int(q.y)))
+            #expect(abs(Int(p.r) - 128) <= 1 && abs(Int(p.g) - 186) <= 1 && abs(Int(p.b) - 216) <= 1, "\(dx), \(dy): \(p)")
+        }
+    }
+
     /// Hand-derived: 0x99 (0.6) of a colour over the background, once, inside a part, where two
     /// parts of one set overlap, and where two sets of one layer meet along an edge lying on a
     /// pixel boundary (the pixels either side are each one colour's, nothing of the other).
