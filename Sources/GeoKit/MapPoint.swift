@@ -117,6 +117,14 @@ public struct MapRect: Hashable, Sendable, Codable {
         MapRect(origin: MapPoint(x: minX + d, y: minY + d), width: width - 2 * d, height: height - 2 * d)
     }
 
+    /// Where the two rectangles overlap (of no width or height where they only touch), nil where
+    /// they miss each other (or a bound is NaN).
+    public func intersection(_ r: MapRect) -> MapRect? {
+        let x0 = max(minX, r.minX), x1 = min(maxX, r.maxX), y0 = max(minY, r.minY), y1 = min(maxY, r.maxY)
+        guard x0 <= x1, y0 <= y1 else { return nil }
+        return MapRect(origin: MapPoint(x: x0, y: y0), width: x1 - x0, height: y1 - y0)
+    }
+
     /// The smallest rectangle holding both.
     public func union(_ r: MapRect) -> MapRect {
         MapRect(corner: MapPoint(x: min(minX, r.minX), y: min(minY, r.minY)),

@@ -39,14 +39,12 @@ public enum PolygonOverlap {
         let ea = a.edges, eb = b.edges
         // A polygon without points or area has no inside (and fills nothing).
         guard let ba = ea.bounds, let bb = eb.bounds, ea.area2 != 0, eb.area2 != 0 else { return false }
-        let minX = max(ba.minX, bb.minX), maxX = min(ba.maxX, bb.maxX)
-        let minY = max(ba.minY, bb.minY), maxY = min(ba.maxY, bb.maxY)
         // Bounds that only touch (or miss) leave no room for a shared inside.
-        guard minX < maxX, minY < maxY else { return false }
+        guard let both = ba.intersection(bb), both.width > 0, both.height > 0 else { return false }
         let size = max(ba.width, ba.height, bb.width, bb.height)
         let eps = 1e-9 * size
-        let common = MapRect(origin: MapPoint(x: minX - eps, y: minY - eps), width: maxX - minX + 2 * eps,
-                             height: maxY - minY + 2 * eps)
+        let common = MapRect(origin: MapPoint(x: both.minX - eps, y: both.minY - eps), width: both.width + 2 * eps,
+                             height: both.height + 2 * eps)
         let na = ea.near(common), nb = eb.near(common)
         let work = na.count * nb.count + na.count * eb.count + nb.count * ea.count
         guard work <= budget else { return nil }

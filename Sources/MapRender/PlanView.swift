@@ -134,9 +134,8 @@ struct PlanView {
     func screenBox(of bounds: MapRect, marginPx: Double) -> ScreenBox? {
         var b = bounds
         if let g = groundBox {
-            let x0 = max(b.minX, g.minX), x1 = min(b.maxX, g.maxX), y0 = max(b.minY, g.minY), y1 = min(b.maxY, g.maxY)
-            guard x0 <= x1, y0 <= y1 else { return ScreenBox(minX: 0, minY: 0, maxX: 0, maxY: 0) }
-            b = MapRect(origin: MapPoint(x: x0, y: y0), width: x1 - x0, height: y1 - y0)
+            guard let shown = b.intersection(g) else { return ScreenBox(minX: 0, minY: 0, maxX: 0, maxY: 0) }
+            b = shown
         }
         let p = camera.projector
         var box: ScreenBox?

@@ -90,6 +90,17 @@ public struct ScreenBox: Sendable, Hashable {
     public func union(_ o: ScreenBox) -> ScreenBox {
         ScreenBox(minX: min(minX, o.minX), minY: min(minY, o.minY), maxX: max(maxX, o.maxX), maxY: max(maxY, o.maxY))
     }
+
+    /// The smallest box holding all of `boxes`; nil when there are none or one is nil (a
+    /// command that may draw anywhere).
+    public static func union(of boxes: some Sequence<ScreenBox?>) -> ScreenBox? {
+        var all: ScreenBox?
+        for box in boxes {
+            guard let box else { return nil }
+            all = all?.union(box) ?? box
+        }
+        return all
+    }
 }
 
 /// A layer of commands drawn together and faded as one (see `DrawCommand.group`).

@@ -61,7 +61,7 @@ extension RenderPlanner {
             var merged = first
             merged.mesh = mesh
             merged.origin = origin
-            merged.screenBox = run.dropFirst().reduce(first.screenBox) { box, c in c.screenBox.flatMap { box?.union($0) } }
+            merged.screenBox = ScreenBox.union(of: run.map(\.screenBox))
             out.append(merged)
             i = j
         }

@@ -343,6 +343,10 @@ private final class GLState {
         var clipRect: PixelRect?
         // Whether commands are being added up into a layer whose parts are apart.
         var summing = false
+        // The scissor set to a rectangle from the frame's top left.
+        func scissor(_ r: PixelRect) {
+            glScissor(GLint(r.x), GLint(h - r.y - r.height), GLsizei(r.width), GLsizei(r.height))
+        }
         if case .rects(let rs) = damage, rs.reduce(0, { $0 + $1.area }) * 10 <= w * h * 6 {
             scissors = rs
             glEnable(GLenum(GL_SCISSOR_TEST))
@@ -763,7 +767,7 @@ private final class GLState {
                 // Only where the run draws (its commands' boxes, when all have one) and the
                 // partial redraw's scissor allows.
                 var box = PixelRect(x: 0, y: 0, width: w, height: h)
-                if let b = cmds[i ..< j].dropFirst().reduce(cmds[i].screenBox, { box, c in c.screenBox.flatMap { box?.union($0) } }) {
+                if let b = ScreenBox.union(of: cmds[i ..< j].map(\.screenBox)) {
                     let r = Double(ratio)
                     let x0 = max(0, Int((b.minX * r).rounded(.down))), y0 = max(0, Int((b.minY * r).rounded(.down)))
                     let x1 = min(w, Int((b.maxX * r).rounded(.up))), y1 = min(h, Int((b.maxY * r).rounded(.up)))
@@ -772,69 +776,60 @@ private final class GLState {
                 if let clip = clipRect { box = box.intersection(clip) }
                 guard box.area > 0 else { continue }
                 glEnable(GLenum(GL_SCISSOR_TEST))
-                glScissor(GLint(box.x), GLint(h - box.y - box.height), GLsizei(box.width), GLsizei(box.height))
+                scissor(box)
                 defer {
-                    if let clip = clipRect {
-                        glScissor(GLint(clip.x), GLint(h - clip.y - clip.height), GLsizei(clip.width), GLsizei(clip.height))
-                    } else {
-                        glDisable(GLenum(GL_SCISSOR_TEST))
-                    }
+                    if let clip = clipRect { scissor(clip) } else { glDisable(GLenum(GL_SCISSOR_TEST)) }
                 }
                 if group.partsApart && aa {
                     // Parts apart, with shader coverage: drawn in a layer of their own (cleared to
                     // nothing), each fragment adding its colour at its coverage but no more than
-                    // the pixel has left (the saturating blend: min(coverage, 1 − alpha so far)),
-                    // which then goes over the frame at the layer's opacity. So where two parts
-                    // meet, the pixels on an edge are shared between them, as multisampling
-                    // shares them, and overlapping triangles of one part count once. Convex fills
-                    // come first: their coverage is shared on both sides of an edge (½ plus the
-                    // distance inside), a wedge fill's is whole inside and the rest is left
-                    // outside, so a wedge fill after a convex fill beside it takes exactly the
-                    // rest, and of two wedge fills the later takes the rest of the earlier's
-                    // outer half pixel.
+                    // the pixel has left (the saturating blend: min(coverage, 1 − alpha so far),
+                    // set per command in `drawCommand`), which then goes over the frame at the
+                    // layer's opacity. So where two parts meet, the pixels on an edge are shared
+                    // between them, as multisampling shares them, and overlapping triangles of
+                    // one part count once. Convex fills come first: their coverage is shared on
+                    // both sides of an edge (½ plus the distance inside), a wedge fill's is whole
+                    // inside and the rest is left outside, so a wedge fill after a convex fill
+                    // beside it takes exactly the rest, and of two wedge fills the later takes the
+                    // rest of the earlier's outer half pixel.
                     glBindFramebuffer(GLenum(GL_FRAMEBUFFER), sumLayer(width: w, height: h).framebuffer)
                     glClearColor(0, 0, 0, 0)
                     glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
                     glClearColor(bg.0, bg.1, bg.2, bg.3)
-                    glDisable(GLenum(GL_STENCIL_TEST))
-                    glBlendFuncSeparate(GLenum(GL_SRC_ALPHA_SATURATE), GLenum(GL_ONE), GLenum(GL_ONE), GLenum(GL_ONE))
-                    summing = true
-                    defer {
-                        summing = false
-                        glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-                    }
                     let run = cmds[i ..< j]
+                    summing = true
                     try drawList(run.filter { $0.mesh.layout == .convexFill } + run.filter { $0.mesh.layout != .convexFill })
+                    summing = false
                     glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
                     target.bind()
                     let program = try layerProgram.get()
-                    useProgram(program)
-                    glDisable(GLenum(GL_STENCIL_TEST))
-                    setBlend(true)
-                    glActiveTexture(GLenum(GL_TEXTURE0))
-                    glBindTexture(GLenum(GL_TEXTURE_2D), layer.texture)
-                    glUniform1i(program.uniform("u_layer"), 0)
-                    glUniform1f(program.uniform("u_alpha"), Float(group.opacity))
-                    skyQuad.draw()
-                    triangles += 2
+                    try drawFrameQuad(program, texture: layer.texture, sampler: "u_layer") {
+                        glUniform1f(program.uniform("u_alpha"), Float(group.opacity))
+                    }
                     continue
                 }
                 glActiveTexture(GLenum(GL_TEXTURE0))
                 target.copyColor(into: behindTexture(width: w, height: h), rect: box)
                 try drawList(Array(cmds[i ..< j]))
-                let program = try underProgram.get()
-                useProgram(program)
-                glDisable(GLenum(GL_STENCIL_TEST))
-                setBlend(true)
-                glActiveTexture(GLenum(GL_TEXTURE0))
-                glBindTexture(GLenum(GL_TEXTURE_2D), behind.id)
-                glUniform1i(program.uniform("u_under"), 0)
-                glBlendColor(0, 0, 0, Float(group.opacity))
-                glBlendFunc(GLenum(GL_ONE_MINUS_CONSTANT_ALPHA), GLenum(GL_CONSTANT_ALPHA))
-                skyQuad.draw()
+                try drawFrameQuad(try underProgram.get(), texture: behind.id, sampler: "u_under") {
+                    glBlendColor(0, 0, 0, Float(group.opacity))
+                    glBlendFunc(GLenum(GL_ONE_MINUS_CONSTANT_ALPHA), GLenum(GL_CONSTANT_ALPHA))
+                }
                 glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-                triangles += 2
             }
+        }
+        /// A quad over the whole frame (within the scissor) drawn by `program` from `texture`,
+        /// blended, after `setUp` has set what else it needs.
+        func drawFrameQuad(_ program: GLProgram, texture: GLuint, sampler: String, setUp: () -> Void) throws {
+            useProgram(program)
+            glDisable(GLenum(GL_STENCIL_TEST))
+            setBlend(true)
+            glActiveTexture(GLenum(GL_TEXTURE0))
+            glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+            glUniform1i(program.uniform(sampler), 0)
+            setUp()
+            skyQuad.draw()
+            triangles += 2
         }
         func drawAll() throws {
             glClear(GLbitfield(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
@@ -910,7 +905,7 @@ private final class GLState {
             try drawAll()
         } else {
             for r in scissors {
-                glScissor(GLint(r.x), GLint(h - r.y - r.height), GLsizei(r.width), GLsizei(r.height))
+                scissor(r)
                 clipRect = r
                 try drawAll()
             }
@@ -1095,8 +1090,6 @@ private final class GLState {
         return skyProgram.id
     }
 
-    /// The texture the solids' fringes read the frame from (see `Shaders.solidFringeVertex`),
-    /// the frame's size.
     /// A framebuffer with a colour texture of the frame's size, for layers whose parts are apart
     /// (made when first needed, again when the size changes).
     private func sumLayer(width: Int, height: Int) -> (framebuffer: GLuint, texture: GLuint, width: Int, height: Int) {
@@ -1123,6 +1116,8 @@ private final class GLState {
         layer = (0, 0, 0, 0)
     }
 
+    /// The texture the solids' fringes read the frame from (see `Shaders.solidFringeVertex`),
+    /// the frame's size.
     private func behindTexture(width: Int, height: Int) -> GLuint {
         if behind.id == 0 || behind.width != width || behind.height != height {
             if behind.id != 0 { glDeleteTextures(1, &behind.id) }

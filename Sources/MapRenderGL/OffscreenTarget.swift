@@ -99,10 +99,10 @@ final class OffscreenTarget {
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), msaaFBO)
     }
 
-    /// Copies the frame drawn so far (resolved) into `texture`, a texture of the frame's size,
-    /// leaving it bound on the active unit and the drawing framebuffer bound again. The scissor
-    /// test is turned off for the copy (a resolving blit honours it) and back on after when
-    /// `scissored`.
+    /// Copies rectangle `r` (from the top left) of the frame drawn so far (resolved) into the same
+    /// place in `texture`, a texture of the frame's size, leaving it bound on the active unit and
+    /// the drawing framebuffer bound again. A scissor test is turned off for the copy (a
+    /// resolving blit honours it) and back on after.
     func copyColor(into texture: GLuint, rect r: PixelRect) {
         let scissored = glIsEnabled(GLenum(GL_SCISSOR_TEST)) == GLboolean(GL_TRUE)
         if scissored { glDisable(GLenum(GL_SCISSOR_TEST)) }
