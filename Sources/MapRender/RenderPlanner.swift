@@ -758,14 +758,38 @@ public final class RenderPlanner: @unchecked Sendable {
         // The set's own outline lines, when it has them (`MultiPolygon.outlinePaths`), are
         // stroked instead of its polygons' rings.
         let chains = set.stroke != nil && strokeHalf > 0 ? set.outlinePaths : nil
+        // A translucent set without an outline is drawn in the opaque colour, in a layer faded
+        // at the fill's opacity (see `MultiPolygon.layer`). (A set with an outline would be a
+        // layer of its own, its outline between it and the next: the layers of a group's sets
+        // would not be one.)
+        let outlined = strokeHalf > 0 && (set.stroke?.a ?? 0) > 0
+        let layer: DrawGroup? = set.fill.a > 0 && set.fill.a < 255 && !outlined && _layersTranslucentSets && !planningInFadedGroup
+            ? DrawGroup(id: set.layer ?? Int(bitPattern: UInt(bitPattern: ObjectIdentifier(set.polygons))),
+                        opacity: Double(set.fill.a) / 255, partsApart: set.layer != nil)
+            : nil
+        // A part planned alone (clipped to the view's cell, or too large for the set's mesh): in
+        // the set's layer when it has one, so that it meets its neighbours there as the
+        // meshed parts do.
+        func addPart(_ part: Polygon) {
+            guard let layer else { return addPolygon(part, view, &out) }
+            var opaque = part
+            opaque.fill = Color(r: part.fill.r, g: part.fill.g, b: part.fill.b)
+            let start = out.count
+            addPolygon(opaque, view, &out)
+            let box = part.exterior.bounds.flatMap { view.screenBox(of: $0, marginPx: 2) }
+            for k in start ..< out.count {
+                out[k].group = layer
+                out[k].screenBox = box
+            }
+        }
         if chunk != nil {
             for (i, p) in set.polygons.polygons.enumerated() where cell.clipsAlone(p.exterior.bounds) {
                 var part = set.part(i)
                 if chains != nil { part.stroke = nil }
-                addPolygon(part, view, &out)
+                addPart(part)
             }
         } else if setIsTooLarge(bounds, view) {
-            for i in set.polygons.polygons.indices { addPolygon(set.part(i), view, &out) }
+            for i in set.polygons.polygons.indices { addPart(set.part(i)) }
             return true
         }
         let member: @Sendable (PolygonRings) -> Bool = { cell.meshes($0.exterior.bounds) }
@@ -798,13 +822,6 @@ public final class RenderPlanner: @unchecked Sendable {
             // see `outlineHidesFringe`): its interiors come before its fringes, so that where two
             // parts touch, each pixel is blended once with the colour in full.
             let hidden = set.fill.a < 255 && Self.outlineHidesFringe(set.stroke, strokeHalf * view.camera.pixelRatio)
-            // (A set with an outline would be a layer of its own, its outline between it and
-            // the next: the layers of a group's sets would not be one.)
-            let outlined = strokeHalf > 0 && (set.stroke?.a ?? 0) > 0
-            let layer: DrawGroup? = set.fill.a < 255 && !outlined && _layersTranslucentSets && !planningInFadedGroup
-                ? DrawGroup(id: set.layer ?? Int(bitPattern: UInt(bitPattern: ObjectIdentifier(polygons))),
-                            opacity: Double(set.fill.a) / 255, partsApart: set.layer != nil)
-                : nil
             let convexApart = set.fill.a == 255 || layer != nil
             let fill = layer != nil ? Color(r: set.fill.r, g: set.fill.g, b: set.fill.b) : set.fill
             let fringe = !hidden

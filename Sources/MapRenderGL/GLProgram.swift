@@ -368,15 +368,29 @@ enum Shaders {
     /// Convex fills in a layer whose parts are apart (`DrawGroup.partsApart`): each edge's
     /// coverage is ½ plus the distance inside, on both sides (so the two parts beside an edge
     /// share each pixel on it), the product over the edges (a right-angled corner's pixel a
-    /// quarter each way) and over the corners' reach past them (`bevelReach`). The colour comes
-    /// straight, the coverage in alpha, for the layer's saturating blend (see `MapRenderer`).
+    /// quarter each way) and over the corners' reach past them (`bevelReach`). At a corner wider
+    /// than a right angle the product of its two edges is moved towards the lesser of them, in
+    /// proportion to the angle (all the way at a straight one, where the product would take
+    /// a quarter of a pixel on the corner for a half and let the background through beside a
+    /// neighbour's edge): the corner's own pixel then gets the angle's share of a turn, as
+    /// multisampling gives it. The colour comes straight, the coverage in alpha, for the
+    /// layer's saturating blend (see `MapRenderer`).
     static let convexFillSumFragment = """
     \(coverageFillFragmentHeader)
     LINEAR in vec4 v_d;
     LINEAR in vec4 v_b;
+    flat in vec4 v_w;
+    flat in float v_tri;
     void main() {
-        vec4 c = clamp(0.5 + v_d, 0.0, 1.0) * clamp(\(bevelReach) - v_b, 0.0, 1.0);
-        fragColor = vec4(v_color.rgb, v_color.a * c.x * c.y * c.z * c.w);
+        vec4 e = clamp(0.5 + v_d, 0.0, 1.0);
+        // Each corner's pair of edges: the product, moved towards the lesser of the two by the
+        // corner's v_w (0 at a right angle or sharper, 1 when straight), which is the greater's
+        // reciprocal; the whole no more than the least edge's.
+        vec4 before = vec4(v_tri > 0.5 ? e.z : e.w, e.x, e.y, e.z);
+        vec4 k = mix(vec4(1.0), 1.0 / max(max(e, before), vec4(1e-6)), v_w);
+        vec4 c = e * clamp(\(bevelReach) - v_b, 0.0, 1.0);
+        float a = min(c.x * c.y * c.z * c.w * k.x * k.y * k.z * k.w, min(min(e.x, e.y), min(e.z, e.w)));
+        fragColor = vec4(v_color.rgb, v_color.a * a);
     }
     """
 
@@ -397,11 +411,21 @@ enum Shaders {
             float len = length(m);
             return nIn == vec2(0.0) || nOut == vec2(0.0) || len < 1e-6 ? -1e6 : dot(p - at, m / len);
         }
+        flat out vec4 v_w;
+        flat out float v_tri;
+        // How far a corner between edges with inward normals a and b is from a right angle
+        // towards a straight one: 0 at 90° or sharper, 1 at 180° (linear in the angle); 0 where
+        // an edge has no length.
+        float straightness(vec2 a, vec2 b) {
+            return a == vec2(0.0) || b == vec2(0.0) ? 0.0 : clamp(1.0 - acos(clamp(dot(a, b), -1.0, 1.0)) / 1.5707963, 0.0, 1.0);
+        }
 
         """),
-        ("    v_d = vec4(1.0);\n", "    v_d = vec4(1.0);\n    v_b = vec4(-1e6);\n"),
+        ("    v_d = vec4(1.0);\n", "    v_d = vec4(1.0);\n    v_b = vec4(-1e6);\n    v_w = vec4(0.0);\n    v_tri = 0.0;\n"),
         ("    gl_Position = vec4(p / half_ - 1.0, own.z / own.w, 1.0);\n", """
             v_b = vec4(past(n3 == vec2(0.0) ? n2 : n3, n0, p, s0), past(n0, n1, p, s1), past(n1, n2, p, s2), past(n2, n3, p, s3));
+            v_tri = n3 == vec2(0.0) ? 1.0 : 0.0;
+            v_w = vec4(straightness(n3 == vec2(0.0) ? n2 : n3, n0), straightness(n0, n1), straightness(n1, n2), straightness(n2, n3));
             gl_Position = vec4(p / half_ - 1.0, own.z / own.w, 1.0);
 
         """),

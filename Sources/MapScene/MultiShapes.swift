@@ -150,7 +150,9 @@ extension Overlay {
     ///
     /// Polygons: consecutive polygons with the same outline (none, or one opaque colour and
     /// width) and `zIndex` are taken in groups in which no two overlap, and each group's polygons
-    /// of one fill colour, at least `minimumRun` of them, become one set. Within such a group the
+    /// of one fill colour, at least `minimumRun` of them, become one set; translucent ones without
+    /// an outline however few, in a group of two or more, so that the group is drawn in one
+    /// layer without seams (see `MultiPolygon.layer`). Within such a group the
     /// order changes only pixels on the edges: insides do not overlap, and where one polygon's
     /// fill covers another's outline its own outline (as wide, opaque) covers the same pixels
     /// again; the antialiased edges of neighbours blend over each other in another order.
@@ -238,7 +240,7 @@ enum PolygonGroups {
     static let mostTests = 16
 
     static func merged(_ run: ArraySlice<Overlay>, least: Int, most: Int, budget: inout Int) -> [Overlay] {
-        guard run.count >= least else { return Array(run) }
+        guard run.count >= least || run.count >= 2 && run.contains(where: layers) else { return Array(run) }
         // Grid cells twice the median polygon's size.
         var sizes: [Double] = run.compactMap { o in
             guard case .polygon(let p) = o, let b = p.exterior.bounds else { return nil }
@@ -258,6 +260,16 @@ enum PolygonGroups {
         }
         out += group.merged(least: least, most: most)
         return out
+    }
+
+    /// Whether a polygon is translucent with no outline: in a group of two or more it joins a set
+    /// however few of its colour there are, so that it is drawn in the group's layer (see
+    /// `MultiPolygon.layer`), where its edges meet its neighbours' without the seam that two
+    /// translucent polygons drawn one by one leave (the second's antialiased edge blended
+    /// again over the first).
+    static func layers(_ o: Overlay) -> Bool {
+        guard case .polygon(let p) = o else { return false }
+        return Overlay.outline(p) == nil && p.fill.a > 0 && p.fill.a < 255
     }
 
     /// Polygons no two of which overlap (but alike opaque ones without outline), with a grid of
@@ -372,14 +384,18 @@ enum PolygonGroups {
                 if byColour[p.fill] == nil { colours.append(p.fill) }
                 byColour[p.fill, default: []].append(p)
             }
-            guard colours.contains(where: { byColour[$0]!.count >= least }) else { return members.map { .polygon($0) } }
+            // A colour's polygons become a set when there are `least` of them, or when they are
+            // translucent without outline in a group of two or more (`layers`).
+            let layered = members.count >= 2 && members.first.flatMap(Overlay.outline) == nil
+            func isSet(_ c: Color) -> Bool { byColour[c]!.count >= least || layered && c.a > 0 && c.a < 255 }
+            guard colours.contains(where: isSet) else { return members.map { .polygon($0) } }
             // The overlays in drawing order: a set's polygons, or one polygon left as it is. The
             // sets come first, so that translucent ones follow one another (and share a layer).
             var items: [(polygons: ArraySlice<Polygon>, isSet: Bool)] = []
             var alone: [(polygons: ArraySlice<Polygon>, isSet: Bool)] = []
             for c in colours {
                 let ps = byColour[c]!
-                if ps.count >= least {
+                if isSet(c) {
                     for start in stride(from: 0, to: ps.count, by: most) { items.append((ps[start ..< min(ps.count, start + most)], true)) }
                 } else {
                     for k in ps.indices { alone.append((ps[k ... k], false)) }

@@ -246,4 +246,114 @@ import Testing
         #expect(near([Int(p.r), Int(p.g), Int(p.b)], [217, 102, 140]), "\(p)")
         #expect(near([Int(q.r), Int(q.g), Int(q.b)], [102, 102, 255]), "\(q)")
     }
+
+    /// A file of a few translucent polygons without outline (fewer than `mergingAlikeRuns`'
+    /// minimum run of 64) is drawn in one layer all the same: 24 neighbours in four colours meet
+    /// as the 108 do, where drawn one by one each polygon's antialiased edge blended again over
+    /// the one before it (a darker seam along every shared edge).
+    @Test func aFewTranslucentNeighboursShareOneLayer() throws {
+        let few = Array(try Self.choropleth().prefix(24))
+        let merged = Overlay.mergingAlikeRuns(few)
+        let layers = merged.compactMap { o -> Int? in if case .multiPolygon(let m) = o { m.layer } else { nil } }
+        #expect(layers.count == merged.count && Set(layers).count == 1, "\(merged.count) overlays, layers \(layers)")
+        let camera = { Self.camera(ratio: $0) }
+        let ref = try AntialiasingQualityTests.supersampled(Scene(background: Self.background, overlays: merged), ratio: 1, camera: camera)
+        let shader = try MapRenderer(samples: 0), msaa = try MapRenderer(samples: 4, shaderAntialiasing: false)
+        let layered = try shader.render(scene: Scene(background: Self.background, overlays: merged), camera: camera(1))
+        let oneByOne = try shader.render(scene: Scene(background: Self.background, overlays: few), camera: camera(1))
+        let multisampled = try msaa.render(scene: Scene(background: Self.background, overlays: few), camera: camera(1))
+        let errors = [layered, oneByOne, multisampled].map { AntialiasingQualityTests.meanEdgeError($0, ref) }
+        print("24 translucent neighbours, mean |Δ| on edge pixels vs 16×: layer \(String(format: "%.2f", errors[0])), "
+            + "one by one \(String(format: "%.2f", errors[1])), 4× MSAA \(String(format: "%.2f", errors[2]))")
+        #expect(errors[0] <= errors[2] && errors[0] < 0.3 * errors[1], "\(errors)")
+    }
+
+    /// How far (levels, the largest channel) the farthest pixel of `frame` lies from the colours
+    /// between `a` and `b` over `background` at their opacity: two translucent colours that meet
+    /// with neither a seam (one blended again over the other: less of the background) nor a gap
+    /// (more of it) mix on that line, pixel by pixel.
+    static func offTheLine(_ frame: Frame, _ a: Color, _ b: Color, over background: Color,
+                           pixels: [(Int, Int)]? = nil) throws -> Double {
+        func over(_ c: Color) -> [Double] {
+            let t = Double(c.a) / 255
+            return [(c.r, background.r), (c.g, background.g), (c.b, background.b)].map { t * Double($0.0) + (1 - t) * Double($0.1) }
+        }
+        let u = over(a), v = over(b)
+        let uv = zip(v, u).map { $0 - $1 }
+        let len2 = uv.reduce(0) { $0 + $1 * $1 }
+        var worst = 0.0
+        for (x, y) in pixels ?? (0 ..< frame.height).flatMap { y in (0 ..< frame.width).map { ($0, y) } } {
+            let px = try #require(frame.pixel(x: x, y: y))
+            let p = [Double(px.r), Double(px.g), Double(px.b)]
+            let t = min(1, max(0, zip(zip(p, u).map { $0 - $1 }, uv).reduce(0) { $0 + $1.0 * $1.1 } / len2))
+            worst = max(worst, (0 ..< 3).map { abs(p[$0] - (u[$0] + t * uv[$0])) }.max()!)
+        }
+        return worst
+    }
+
+    /// Zoomed in so far that each part of a set is wider than four view cells, the parts are
+    /// planned one by one, clipped to the view's cell (as `Polygon`s are): they are drawn in the
+    /// set's layer too, so four quadrilaterals in two colours meeting at a point show no seam
+    /// (every pixel a mix of the two colours, where the fringed sets blend one colour's edge
+    /// again over the other, 20 levels off). Their edges are a fringed fill's, one-sided (a
+    /// pixel goes to the part drawn first where its centre is inside it), so against 16 samples
+    /// a pixel they are no closer on average than the seams were.
+    @Test(arguments: [0.0, 20.0]) func partsPlannedAloneAreDrawnInTheLayer(bearing: Double) throws {
+        func at(_ x: Double, _ y: Double) -> LatLng { LatLng(lat: 47.37 + 0.02 * y, lon: 8.54 + 0.02 * x) }
+        let c = at(0, 0), e = at(1, 0.1), n = at(-0.1, 1), w = at(-1, -0.15), s = at(0.2, -1)
+        let quads = [[c, e, at(1, 1), n], [c, n, at(-1, 1), w], [c, w, at(-1, -1), s], [c, s, at(1, -1), e]]
+        let red = Self.colours[0], blue = Self.colours[2], white = Color(rgb: 0xFFFFFF)
+        let overlays = try quads.enumerated().map { k, ring in
+            Overlay.polygon(Polygon(exterior: try GeoPath(coordinates: ring), fill: k % 2 == 0 ? red : blue, stroke: nil))
+        }
+        let merged = Overlay.mergingAlikeRuns(overlays)
+        #expect(merged.count == 2)
+        let scene = Scene(background: white, overlays: merged)
+        let camera = { (ratio: Double) in
+            Camera(center: LatLng(lat: 47.37 + 0.00004, lon: 8.54 - 0.00003), zoom: 18, bearing: bearing,
+                   size: ScreenSize(width: 300, height: 200), pixelRatio: ratio)
+        }
+        let plan = RenderPlanner().plan(scene, camera: camera(1))
+        let groups = plan.commands.compactMap(\.group)
+        #expect(!plan.commands.isEmpty && groups.count == plan.commands.count && Set(groups).count == 1, "\(plan.commands.count) commands")
+        let ref = try AntialiasingQualityTests.supersampled(scene, ratio: 1, camera: camera)
+        let layered = try MapRenderer(samples: 0), fringed = try MapRenderer(samples: 0)
+        fringed.planner.layersTranslucentSets = false
+        let a = try layered.render(scene: scene, camera: camera(1)), b = try fringed.render(scene: scene, camera: camera(1))
+        if let dir = ProcessInfo.processInfo.environment["MW_DUMP"] {
+            try RenderHarness.bitmap(a).writePNG(to: dir + "/alone-layer-\(bearing).png")
+            try RenderHarness.bitmap(b).writePNG(to: dir + "/alone-fringed-\(bearing).png")
+        }
+        let errors = [a, b].map { AntialiasingQualityTests.meanEdgeError($0, ref) }
+        let off = try [a, b].map { try Self.offTheLine($0, red, blue, over: white) }
+        print("four quadrilaterals planned alone, bearing \(bearing), mean |Δ| on edge pixels vs 16×: layer "
+            + "\(String(format: "%.2f", errors[0])), fringed \(String(format: "%.2f", errors[1])); farthest off the colours' line: "
+            + "layer \(String(format: "%.1f", off[0])), fringed \(String(format: "%.1f", off[1]))")
+        #expect(errors[0] < 1.1 * errors[1], "\(errors)")
+        #expect(off[0] <= 3 && off[1] > 10, "\(off)")
+    }
+
+    /// A quadrilateral's corner of 177° beside a concave neighbour (the other side of that
+    /// corner): with each pair of edges' coverages multiplied, the corner's pixel took about a
+    /// quarter for a half and the neighbour the rest of its half-pixel fringe, so the
+    /// background showed through (9–22 levels off the colours' line). Moved towards the lesser
+    /// coverage at a corner that wide, every pixel round it is a mix of the two colours.
+    @Test func aNearlyStraightCornerLetsNoBackgroundThrough() throws {
+        func at(_ x: Double, _ y: Double) -> LatLng { LatLng(lat: 47.3 + 0.001 * y, lon: 8.5 + 0.001 * x) }
+        let a = [at(0, 0), at(4, 0), at(2, 2), at(1, 1.05)]           // convex, 177° at (1, 1.05)
+        let b = [at(0, 0), at(1, 1.05), at(2, 2), at(0, 2)]           // concave there
+        let red = Self.colours[0], blue = Self.colours[2], white = Color(rgb: 0xFFFFFF)
+        let overlays = [Overlay.polygon(Polygon(exterior: try GeoPath(coordinates: a), fill: red, stroke: nil)),
+                        .polygon(Polygon(exterior: try GeoPath(coordinates: b), fill: blue, stroke: nil))]
+        let scene = Scene(background: white, overlays: Overlay.mergingAlikeRuns(overlays))
+        let vertex = at(1, 1.05)
+        let near = (17 ... 23).flatMap { y in (27 ... 33).map { ($0, y) } }
+        for (zoom, bearing) in [(16.0, 0.0), (16.5, 30.0), (17.0, 75.0), (15.5, 200.0)] {
+            let camera = Camera(center: vertex, zoom: zoom, bearing: bearing, size: ScreenSize(width: 60, height: 40))
+            let frame = try MapRenderer(samples: 0).render(scene: scene, camera: camera)
+            let off = try Self.offTheLine(frame, red, blue, over: white, pixels: near)
+            print("177° corner at zoom \(zoom), bearing \(bearing): farthest off the colours' line within 3 px: \(String(format: "%.1f", off))")
+            #expect(off <= 3, "zoom \(zoom), bearing \(bearing): \(off)")
+        }
+    }
 }

@@ -86,11 +86,18 @@ import Testing
         // The merged set keeps the parts' order and geometry.
         guard case .multiPolygon(let m) = merged[0], case .polygon(let p3) = overlays[3] else { Issue.record("kinds"); return }
         #expect(m.polygons.polygons[3].exterior === p3.exterior && m.fill == brown)
-        // Timed lines keep their times for picks; by default runs under 64 are left alone.
+        // Timed lines keep their times for picks; by default runs under 64 are left alone, but
+        // translucent polygons without outline, two or more apart: they become a set however
+        // few, to be drawn in one layer without seams.
         var timed = try (0 ..< 4).map { try line($0, solid) }
         for k in timed.indices { if case .polyline(var l) = timed[k] { l.times = [0, 1]; timed[k] = .polyline(l) } }
         #expect(kinds(Overlay.mergingAlikeRuns(timed, minimumRun: 3)) == Array(repeating: "line", count: 4))
-        #expect(kinds(Overlay.mergingAlikeRuns(overlays)) == kinds(overlays))
+        var byDefault = kinds(overlays)
+        byDefault.replaceSubrange(8 ..< 12, with: ["polygons4"])
+        #expect(kinds(Overlay.mergingAlikeRuns(overlays)) == byDefault)
+        // One translucent polygon alone stays as it is.
+        let one = [try polygon(0, fill: Color(rgb: 0x8A6D3B, alpha: 0x80))]
+        #expect(kinds(Overlay.mergingAlikeRuns(one)) == ["polygon"])
         // Long runs are cut into sets of at most `maximumSet`.
         let many = try (0 ..< 10).map { try polygon($0) }
         #expect(kinds(Overlay.mergingAlikeRuns(many, minimumRun: 3, maximumSet: 4)) == ["polygons4", "polygons4", "polygons2"])
@@ -151,22 +158,27 @@ import Testing
         #expect(kinds(Overlay.mergingAlikeRuns(glass, minimumRun: 2)) == kinds(glass))
     }
 
-    /// Thin parallel diagonal strips: apart, but each one's bounds overlap every other's. Ten
-    /// make one set; of 2 000, a strip is tested against at most 16 before it starts a new group,
-    /// so groups hold 17 and none reaches 64: left as they are, in order (and quickly).
+    /// Thin parallel diagonal strips, outlined: apart, but each one's bounds overlap every
+    /// other's. Ten make one set; of 2 000, a strip is tested against at most 16 before it
+    /// starts a new group, so groups hold 17 and none reaches 64: left as they are, in order (and
+    /// quickly). Without outline, translucent, each group of 17 is a set in a layer of its own.
     @Test func overlapTestsAreCappedPerPolygon() throws {
-        func strips(_ n: Int) throws -> [Overlay] {
+        func strips(_ n: Int, outlined: Bool = true) throws -> [Overlay] {
             try (0 ..< n).map { k in
                 let o = Double(k) * 1e-5
                 let ring = try GeoPath(coordinates: [LatLng(lat: 46, lon: 7 + o), LatLng(lat: 46, lon: 7 + o + 9.5e-6),
                                                      LatLng(lat: 46.1, lon: 7.1 + o + 9.5e-6), LatLng(lat: 46.1, lon: 7.1 + o)])
-                return .polygon(Polygon(exterior: ring, fill: Color(rgb: 0xD7301F, alpha: 0x99)))
+                return .polygon(Polygon(exterior: ring, fill: Color(rgb: 0xD7301F, alpha: 0x99), stroke: outlined ? .black : nil))
             }
         }
         #expect(kinds(Overlay.mergingAlikeRuns(try strips(10), minimumRun: 2)) == ["polygons10"])
         #expect(kinds(Overlay.mergingAlikeRuns(try strips(40), minimumRun: 17)) == ["polygons17", "polygons17"] + Array(repeating: "polygon", count: 6))
         let many = try strips(2000)
         #expect(kinds(Overlay.mergingAlikeRuns(many)) == kinds(many))
+        let glass = Overlay.mergingAlikeRuns(try strips(40, outlined: false))
+        #expect(kinds(glass) == ["polygons17", "polygons17", "polygons6"])
+        let layers = glass.compactMap { o -> Int? in if case .multiPolygon(let m) = o { m.layer } else { nil } }
+        #expect(layers.count == 3 && Set(layers).count == 3)
     }
 
     /// Picking a set tries only the parts near the pointer: the same picks as every part tried,
