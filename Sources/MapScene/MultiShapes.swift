@@ -151,8 +151,8 @@ extension Overlay {
     /// Polygons: consecutive polygons with the same outline (none, or one opaque colour and
     /// width) and `zIndex` are taken in groups in which no two overlap, and each group's polygons
     /// of one fill colour, at least `minimumRun` of them, become one set; translucent ones without
-    /// an outline however few, in a group of two or more, so that the group is drawn in one
-    /// layer without seams (see `MultiPolygon.layer`). Within such a group the
+    /// an outline however few, in a group where two polygons' bounds meet, so that the group is
+    /// drawn in one layer without seams (see `MultiPolygon.layer`). Within such a group the
     /// order changes only pixels on the edges: insides do not overlap, and where one polygon's
     /// fill covers another's outline its own outline (as wide, opaque) covers the same pixels
     /// again; the antialiased edges of neighbours blend over each other in another order.
@@ -262,11 +262,12 @@ enum PolygonGroups {
         return out
     }
 
-    /// Whether a polygon is translucent with no outline: in a group of two or more it joins a set
-    /// however few of its colour there are, so that it is drawn in the group's layer (see
-    /// `MultiPolygon.layer`), where its edges meet its neighbours' without the seam that two
-    /// translucent polygons drawn one by one leave (the second's antialiased edge blended
-    /// again over the first).
+    /// Whether a polygon is translucent with no outline: in a group where the bounds of two
+    /// polygons meet it joins a set however few of its colour there are, so that it is drawn in
+    /// the group's layer (see `MultiPolygon.layer`), where its edges meet its neighbours' without
+    /// the seam that two translucent polygons drawn one by one leave (the second's antialiased
+    /// edge blended again over the first). Polygons that cannot touch are left as they are (the
+    /// layer costs a pass over the screen it covers, for the same image).
     static func layers(_ o: Overlay) -> Bool {
         guard case .polygon(let p) = o else { return false }
         return Overlay.outline(p) == nil && p.fill.a > 0 && p.fill.a < 255
@@ -287,6 +288,8 @@ enum PolygonGroups {
         /// in that colour: then an alike polygon cannot conflict with any of them.
         var onlyOpaque: Color?
         var opaqueOnly = true
+        /// Whether the bounds of two members meet (so the two may share an edge).
+        var touching = false
         /// Members prepared for overlap tests, once a test has needed them; the polygon tested
         /// last, prepared, until it is added.
         var shapes: [PolygonOverlap.Shape?] = []
@@ -316,6 +319,7 @@ enum PolygonGroups {
             if opaqueOnly, p.fill == onlyOpaque, Overlay.outline(p) == nil { return false }
             stamp += 1
             var tests = 0, visits = 0
+            var meets = false
             // p prepared once, when a test needs it (it is kept if p joins).
             var prepared: PolygonOverlap.Shape?
             func shape() -> PolygonOverlap.Shape {
@@ -333,6 +337,8 @@ enum PolygonGroups {
                 guard visits <= Self.mostVisits else { return true }
                 let q = members[m]
                 let c = bounds[m]
+                // Bounds that meet (an edge two polygons share lies in both).
+                if c.minX <= b.maxX, b.minX <= c.maxX, c.minY <= b.maxY, b.minY <= c.maxY { meets = true }
                 // Bounds that share no area: insides apart.
                 guard c.minX < b.maxX, b.minX < c.maxX, c.minY < b.maxY, b.minY < c.maxY else { return false }
                 if p.fill == q.fill, p.fill.a == 255, Overlay.outline(p) == nil { return false }
@@ -351,6 +357,7 @@ enum PolygonGroups {
             } else {
                 for k in members.indices where check(Int32(k)) { return true }
             }
+            if meets { touching = true }
             return false
         }
 
@@ -385,8 +392,8 @@ enum PolygonGroups {
                 byColour[p.fill, default: []].append(p)
             }
             // A colour's polygons become a set when there are `least` of them, or when they are
-            // translucent without outline in a group of two or more (`layers`).
-            let layered = members.count >= 2 && members.first.flatMap(Overlay.outline) == nil
+            // translucent without outline in a group where two may share an edge (`layers`).
+            let layered = touching && members.first.flatMap(Overlay.outline) == nil
             func isSet(_ c: Color) -> Bool { byColour[c]!.count >= least || layered && c.a > 0 && c.a < 255 }
             guard colours.contains(where: isSet) else { return members.map { .polygon($0) } }
             // The overlays in drawing order: a set's polygons, or one polygon left as it is. The

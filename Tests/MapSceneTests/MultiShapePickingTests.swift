@@ -86,18 +86,24 @@ import Testing
         // The merged set keeps the parts' order and geometry.
         guard case .multiPolygon(let m) = merged[0], case .polygon(let p3) = overlays[3] else { Issue.record("kinds"); return }
         #expect(m.polygons.polygons[3].exterior === p3.exterior && m.fill == brown)
-        // Timed lines keep their times for picks; by default runs under 64 are left alone, but
-        // translucent polygons without outline, two or more apart: they become a set however
-        // few, to be drawn in one layer without seams.
+        // Timed lines keep their times for picks; by default runs under 64 are left alone (the
+        // translucent squares too: they lie apart).
         var timed = try (0 ..< 4).map { try line($0, solid) }
         for k in timed.indices { if case .polyline(var l) = timed[k] { l.times = [0, 1]; timed[k] = .polyline(l) } }
         #expect(kinds(Overlay.mergingAlikeRuns(timed, minimumRun: 3)) == Array(repeating: "line", count: 4))
-        var byDefault = kinds(overlays)
-        byDefault.replaceSubrange(8 ..< 12, with: ["polygons4"])
-        #expect(kinds(Overlay.mergingAlikeRuns(overlays)) == byDefault)
-        // One translucent polygon alone stays as it is.
-        let one = [try polygon(0, fill: Color(rgb: 0x8A6D3B, alpha: 0x80))]
-        #expect(kinds(Overlay.mergingAlikeRuns(one)) == ["polygon"])
+        #expect(kinds(Overlay.mergingAlikeRuns(overlays)) == kinds(overlays))
+        // Translucent polygons without outline that may share an edge (bounds that meet) become
+        // sets however few, one a colour, to be drawn in one layer without seams; alone, or
+        // outlined, they stay as they are.
+        let glass = Color(rgb: 0x8A6D3B, alpha: 0x80), tinted = Color(rgb: 0x1F6FEB, alpha: 0x80)
+        func abutting(_ i: Int, _ fill: Color, stroke: Color? = nil) throws -> Overlay {
+            .polygon(Polygon(exterior: try square(46 + Double(i) * 0.001, 7), fill: fill, stroke: stroke))
+        }
+        #expect(kinds(Overlay.mergingAlikeRuns([try abutting(0, glass), try abutting(1, tinted), try abutting(2, glass)]))
+                    == ["polygons2", "polygons1"])
+        #expect(kinds(Overlay.mergingAlikeRuns([try abutting(0, glass)])) == ["polygon"])
+        #expect(kinds(Overlay.mergingAlikeRuns([try abutting(0, glass, stroke: .black), try abutting(1, glass, stroke: .black)]))
+                    == ["polygon", "polygon"])
         // Long runs are cut into sets of at most `maximumSet`.
         let many = try (0 ..< 10).map { try polygon($0) }
         #expect(kinds(Overlay.mergingAlikeRuns(many, minimumRun: 3, maximumSet: 4)) == ["polygons4", "polygons4", "polygons2"])
