@@ -832,7 +832,9 @@ public final class RenderPlanner: @unchecked Sendable {
                 var meshes: [Mesh] = []
                 var bounds: [MapRect?] = []
                 let parts = polygons.polygons.filter { member($0) && Self.fillKind($0, opaque: convexApart) == .fringed }
-                let prepared = parts.map { Self.preparedRings([$0.exterior] + $0.holes, clip: nil, tolerance: tolerance) }
+                let prepared = parts.map {
+                    Self.preparedRings([$0.exterior] + $0.holes, clip: nil, tolerance: tolerance, junctions: polygons.junctions)
+                }
                 // A translucent set's interiors are drawn before its fringes, each pixel once: a
                 // fringe along an edge that a neighbour in the set has too, its inside on the other
                 // side, would only cover pixels the neighbour's interior has (see `sharedEdges`).
@@ -860,7 +862,7 @@ public final class RenderPlanner: @unchecked Sendable {
                     var rings: [[MapPoint]] = []
                     var bounds: [MapRect?] = []
                     for p in polygons.polygons where member(p) && Self.fillKind(p, opaque: true) == .convex {
-                        rings.append(Self.preparedRings([p.exterior], clip: nil, tolerance: tolerance)[0])
+                        rings.append(Self.preparedRings([p.exterior], clip: nil, tolerance: tolerance, junctions: polygons.junctions)[0])
                         bounds.append(p.exterior.bounds)
                     }
                     let bins = SetBins(bounds)
@@ -873,7 +875,8 @@ public final class RenderPlanner: @unchecked Sendable {
                     var prepared: [[[MapPoint]]] = []
                     var bounds: [MapRect?] = []
                     for p in polygons.polygons where member(p) && Self.fillKind(p, opaque: true) == .wedge {
-                        prepared.append(Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance))
+                        prepared.append(Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance,
+                                                           junctions: polygons.junctions))
                         bounds.append(p.exterior.bounds)
                     }
                     let bins = SetBins(bounds)
@@ -1010,9 +1013,11 @@ public final class RenderPlanner: @unchecked Sendable {
     }
 
     /// A polygon's rings ready to mesh: closing points dropped, clipped to `clip`, simplified to
-    /// `tolerance` (axis-aligned edges kept). Index 0 is always the exterior (empty when clipped
-    /// away); degenerate holes are dropped.
-    static func preparedRings(_ rings: [GeoPath], clip: MapRect?, tolerance: Double) -> [[MapPoint]] {
+    /// `tolerance` (axis-aligned edges kept; with `junctions`, unclipped rings piece by piece
+    /// between them, see `Simplify.simplifyRing`). Index 0 is always the exterior (empty when
+    /// clipped away); degenerate holes are dropped.
+    static func preparedRings(_ rings: [GeoPath], clip: MapRect?, tolerance: Double,
+                              junctions: Set<MapPoint>? = nil) -> [[MapPoint]] {
         var result: [[MapPoint]] = []
         for (k, ring) in rings.enumerated() {
             var pts = ring.points
@@ -1020,7 +1025,11 @@ public final class RenderPlanner: @unchecked Sendable {
             if let clip { pts = Clip.ring(pts, to: clip) }
             var simple: [MapPoint] = []
             if pts.count >= 3 {
-                simple = Array(Simplify.simplify(pts + [pts[0]], tolerance: tolerance, keepAxisEdges: true).dropLast())
+                if let junctions, clip == nil {
+                    simple = Simplify.simplifyRing(pts, tolerance: tolerance, junctions: junctions)
+                } else {
+                    simple = Array(Simplify.simplify(pts + [pts[0]], tolerance: tolerance, keepAxisEdges: true).dropLast())
+                }
             }
             if simple.count >= 3 { result.append(simple) } else if k == 0 { result.append([]) }
         }

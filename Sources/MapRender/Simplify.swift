@@ -2,6 +2,42 @@ import GeoKit
 
 /// Line simplification for rendering (internal; GeoKit's public one is for users).
 enum Simplify {
+    /// A ring (no closing point) simplified as `simplify` does with `keepAxisEdges`, but cut at
+    /// the corners in `junctions` and each piece between two of them simplified in the one
+    /// direction the piece itself decides (the lesser of it and its reverse, point by point), so
+    /// that a piece two rings share, one each way round, comes out the same in both. A ring
+    /// without such a corner starts at its least point, in the direction of its lesser
+    /// neighbour (so a ring another ring repeats, a hole and the polygon filling it, comes out the
+    /// same too).
+    static func simplifyRing(_ ring: [MapPoint], tolerance: Double, junctions: Set<MapPoint>) -> [MapPoint] {
+        let n = ring.count
+        guard n >= 3 else { return ring }
+        func less(_ a: MapPoint, _ b: MapPoint) -> Bool { a.x < b.x || a.x == b.x && a.y < b.y }
+        // The piece from a to b simplified in its own direction.
+        func piece(_ pts: [MapPoint]) -> [MapPoint] {
+            let back = Array(pts.reversed())
+            let reversed = back.lexicographicallyPrecedes(pts, by: less)
+            let s = simplify(reversed ? back : pts, tolerance: tolerance, keepAxisEdges: true)
+            return reversed ? s.reversed() : s
+        }
+        let cuts = (0 ..< n).filter { junctions.contains(ring[$0]) }
+        guard let first = cuts.first else {
+            let start = (0 ..< n).min { less(ring[$0], ring[$1]) }!
+            var pts = (0 ... n).map { ring[(start + $0) % n] }
+            let backwards = less(pts[n - 1], pts[1])
+            if backwards { pts.reverse() }
+            let s = Array(simplify(pts, tolerance: tolerance, keepAxisEdges: true).dropLast())
+            return backwards ? s.reversed() : s
+        }
+        var out: [MapPoint] = []
+        out.reserveCapacity(n)
+        for (k, a) in cuts.enumerated() {
+            let b = k + 1 < cuts.count ? cuts[k + 1] : first + n
+            out += piece((a ... b).map { ring[$0 % n] }).dropLast()
+        }
+        return out
+    }
+
     /// Keeps a subset of `points` such that the dropped points lie within `tolerance`
     /// (map units) of the kept line: a radial-distance pre-pass (O(n)) followed by an
     /// iterative Douglas–Peucker (explicit stack, no recursion). Always keeps both ends.

@@ -22,11 +22,48 @@ public final class PolygonSet: Sendable {
     public let polygons: [PolygonRings]
     /// The bounds of every exterior (map units), or nil when there is none.
     public let bounds: MapRect?
+    /// The corners where the rings of the polygons drawn with this set (its own and those of
+    /// sets beside it) part: where three or more edges meet (three polygons, or a boundary two
+    /// share ending). A renderer that simplifies rings cuts them there and simplifies each
+    /// piece between two such corners the same way whichever ring it is in, so that an edge two
+    /// polygons share stays shared (no sliver of background between them). Nil: each ring is
+    /// simplified on its own.
+    public let junctions: Set<MapPoint>?
 
     /// Creates a set (polygons whose exterior has no points add nothing to `bounds`).
-    public init(_ polygons: [PolygonRings]) {
+    public init(_ polygons: [PolygonRings], junctions: Set<MapPoint>? = nil) {
         self.polygons = polygons
         bounds = Self.union(polygons.compactMap(\.exterior.bounds))
+        self.junctions = junctions
+    }
+
+    /// The corners of `polygons` where three or more distinct edges meet (see `junctions`).
+    public static func junctions(of polygons: some Sequence<PolygonRings>) -> Set<MapPoint> {
+        // Each corner's distinct neighbours along the rings, up to three.
+        var neighbours: [MapPoint: (MapPoint?, MapPoint?)] = [:]
+        var junctions = Set<MapPoint>()
+        func meet(_ p: MapPoint, _ q: MapPoint) {
+            guard !junctions.contains(p) else { return }
+            let n = neighbours[p] ?? (nil, nil)
+            if n.0 == q || n.1 == q { return }
+            if n.0 == nil { neighbours[p] = (q, nil) } else if n.1 == nil { neighbours[p] = (n.0, q) } else {
+                junctions.insert(p)
+                neighbours[p] = nil
+            }
+        }
+        for polygon in polygons {
+            for ring in [polygon.exterior] + polygon.holes {
+                var pts: [MapPoint] = []
+                for p in ring.points where pts.last != p { pts.append(p) }
+                if pts.count > 1, pts.first == pts.last { pts.removeLast() }
+                guard pts.count >= 3 else { continue }
+                for i in pts.indices {
+                    meet(pts[i], pts[(i + 1) % pts.count])
+                    meet(pts[(i + 1) % pts.count], pts[i])
+                }
+            }
+        }
+        return junctions
     }
 
     static func union(_ rects: [MapRect]) -> MapRect? {
@@ -411,12 +448,17 @@ enum PolygonGroups {
             items += alone
             let outline = members.first.flatMap(Overlay.outline)
             let outlines = outline == nil ? nil : Outlines.chains(items)
+            // Without an outline, the corners where the sets' rings part, so that edges two
+            // polygons share are simplified alike (an outline covers any sliver between them).
+            let junctions = outline == nil && members.count >= 2
+                ? PolygonSet.junctions(of: members.map { PolygonRings(exterior: $0.exterior, holes: $0.holes) }) : nil
             // No two of the group's polygons overlap: its translucent sets can share a layer.
             let layer = MultiPolygon.newLayer()
             var out: [Overlay] = []
             for (k, item) in items.enumerated() {
                 guard item.isSet, let first = item.polygons.first else { out += item.polygons.map { .polygon($0) }; continue }
-                var m = MultiPolygon(polygons: PolygonSet(item.polygons.map { PolygonRings(exterior: $0.exterior, holes: $0.holes) }),
+                var m = MultiPolygon(polygons: PolygonSet(item.polygons.map { PolygonRings(exterior: $0.exterior, holes: $0.holes) },
+                                                          junctions: junctions),
                                      fill: first.fill, stroke: outline?.color, strokeWidth: outline?.width ?? 0,
                                      zIndex: first.zIndex)
                 m.worldCopies = first.worldCopies
