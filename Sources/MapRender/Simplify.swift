@@ -33,8 +33,10 @@ enum Simplify {
         out.reserveCapacity(n)
         for (k, a) in cuts.enumerated() {
             let b = k + 1 < cuts.count ? cuts[k + 1] : first + n
-            out += piece((a ... b).map { ring[$0 % n] }).dropLast()
+            // (A point repeated in the ring, a junction twice over, is kept once.)
+            for p in piece((a ... b).map { ring[$0 % n] }).dropLast() where out.last != p { out.append(p) }
         }
+        while out.count > 1, out.first == out.last { out.removeLast() }
         return out
     }
 

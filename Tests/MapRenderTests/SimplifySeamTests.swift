@@ -126,3 +126,12 @@ import Testing
         #expect(a.count < ring.count && Set(a) == Set(b) && a.count == b.count)
     }
 }
+
+extension SharedEdgeSimplifyTests {
+    /// A ring with a junction repeated (a point given twice in a row) keeps it once.
+    @Test func aRepeatedJunctionIsKeptOnce() {
+        let a = MapPoint(x: 0, y: 0), b = MapPoint(x: 10, y: 0), c = MapPoint(x: 10, y: 10), d = MapPoint(x: 0, y: 10)
+        let out = Simplify.simplifyRing([a, b, b, c, d], tolerance: 0.5, junctions: [b, d])
+        #expect(out.count == 4 && Set(out) == [a, b, c, d], "\(out)")
+    }
+}
