@@ -38,30 +38,38 @@ public final class PolygonSet: Sendable {
     }
 
     /// The corners of `polygons` where three or more distinct edges meet (see `junctions`).
-    public static func junctions(of polygons: some Sequence<PolygonRings>) -> Set<MapPoint> {
-        // Each corner's distinct neighbours along the rings, up to three.
-        var neighbours: [MapPoint: (MapPoint?, MapPoint?)] = [:]
+    public static func junctions(of polygons: some Collection<PolygonRings>) -> Set<MapPoint> {
+        // Each corner's first two distinct neighbours along the rings; a third makes it a
+        // junction.
+        var count = 0
+        for polygon in polygons {
+            count += polygon.exterior.points.count
+            for h in polygon.holes { count += h.points.count }
+        }
+        var neighbours: [MapPoint: (MapPoint, MapPoint?)] = [:]
+        neighbours.reserveCapacity(count)
         var junctions = Set<MapPoint>()
         func meet(_ p: MapPoint, _ q: MapPoint) {
-            guard !junctions.contains(p) else { return }
-            let n = neighbours[p] ?? (nil, nil)
+            guard let n = neighbours[p] else { neighbours[p] = (q, nil); return }
             if n.0 == q || n.1 == q { return }
-            if n.0 == nil { neighbours[p] = (q, nil) } else if n.1 == nil { neighbours[p] = (n.0, q) } else {
-                junctions.insert(p)
-                neighbours[p] = nil
+            if n.1 == nil { neighbours[p] = (n.0, q) } else { junctions.insert(p) }
+        }
+        func walk(_ ring: GeoPath) {
+            let pts = ring.points
+            var n = pts.count
+            while n > 1, pts[n - 1] == pts[0] { n -= 1 }
+            guard n >= 3 else { return }
+            // Consecutive repeats are one corner.
+            var prev = pts[n - 1]
+            for i in 0 ..< n where pts[i] != prev {
+                meet(prev, pts[i])
+                meet(pts[i], prev)
+                prev = pts[i]
             }
         }
         for polygon in polygons {
-            for ring in [polygon.exterior] + polygon.holes {
-                var pts: [MapPoint] = []
-                for p in ring.points where pts.last != p { pts.append(p) }
-                if pts.count > 1, pts.first == pts.last { pts.removeLast() }
-                guard pts.count >= 3 else { continue }
-                for i in pts.indices {
-                    meet(pts[i], pts[(i + 1) % pts.count])
-                    meet(pts[(i + 1) % pts.count], pts[i])
-                }
-            }
+            walk(polygon.exterior)
+            for h in polygon.holes { walk(h) }
         }
         return junctions
     }
