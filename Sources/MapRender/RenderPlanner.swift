@@ -767,13 +767,14 @@ public final class RenderPlanner: @unchecked Sendable {
             ? DrawGroup(id: set.layer ?? Int(bitPattern: UInt(bitPattern: ObjectIdentifier(set.polygons))),
                         opacity: Double(set.fill.a) / 255, partsApart: set.layer != nil)
             : nil
+        let fill = layer != nil ? Color(r: set.fill.r, g: set.fill.g, b: set.fill.b) : set.fill
         // A part planned alone (clipped to the view's cell, or too large for the set's mesh): in
         // the set's layer when it has one, so that it meets its neighbours there as the
         // meshed parts do.
         func addPart(_ part: Polygon) {
             guard let layer else { return addPolygon(part, view, &out) }
             var opaque = part
-            opaque.fill = Color(r: part.fill.r, g: part.fill.g, b: part.fill.b)
+            opaque.fill = fill
             let start = out.count
             addPolygon(opaque, view, &out)
             let box = part.exterior.bounds.flatMap { view.screenBox(of: $0, marginPx: 2) }
@@ -823,7 +824,6 @@ public final class RenderPlanner: @unchecked Sendable {
             // parts touch, each pixel is blended once with the colour in full.
             let hidden = set.fill.a < 255 && Self.outlineHidesFringe(set.stroke, strokeHalf * view.camera.pixelRatio)
             let convexApart = set.fill.a == 255 || layer != nil
-            let fill = layer != nil ? Color(r: set.fill.r, g: set.fill.g, b: set.fill.b) : set.fill
             let fringe = !hidden
             let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: convexApart ? 0 : fringe ? 3 : 6),
                               bucket: level.bucket, cell: cellKey)
