@@ -831,9 +831,13 @@ public final class RenderPlanner: @unchecked Sendable {
             let found = cachedSet(key, retain: [polygons]) {
                 var meshes: [Mesh] = []
                 var bounds: [MapRect?] = []
-                let parts = polygons.polygons.filter { member($0) && Self.fillKind($0, opaque: convexApart) == .fringed }
-                let prepared = parts.map {
-                    Self.preparedRings([$0.exterior] + $0.holes, clip: nil, tolerance: tolerance, junctions: polygons.junctions)
+                let picked = polygons.polygons.indices.filter {
+                    member(polygons.polygons[$0]) && Self.fillKind(polygons.polygons[$0], opaque: convexApart) == .fringed
+                }
+                let parts = picked.map { polygons.polygons[$0] }
+                let prepared = picked.map {
+                    let p = polygons.polygons[$0]
+                    return Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance, cuts: polygons.cuts, polygon: $0)
                 }
                 // A translucent set's interiors are drawn before its fringes, each pixel once: a
                 // fringe along an edge that a neighbour in the set has too, its inside on the other
@@ -861,8 +865,8 @@ public final class RenderPlanner: @unchecked Sendable {
                 let convex = cachedSet(convexKey, retain: [polygons]) {
                     var rings: [[MapPoint]] = []
                     var bounds: [MapRect?] = []
-                    for p in polygons.polygons where member(p) && Self.fillKind(p, opaque: true) == .convex {
-                        rings.append(Self.preparedRings([p.exterior], clip: nil, tolerance: tolerance, junctions: polygons.junctions)[0])
+                    for (k, p) in polygons.polygons.enumerated() where member(p) && Self.fillKind(p, opaque: true) == .convex {
+                        rings.append(Self.preparedRings([p.exterior], clip: nil, tolerance: tolerance, cuts: polygons.cuts, polygon: k)[0])
                         bounds.append(p.exterior.bounds)
                     }
                     let bins = SetBins(bounds)
@@ -874,9 +878,9 @@ public final class RenderPlanner: @unchecked Sendable {
                 let wedges = cachedSet(wedgeKey, retain: [polygons]) {
                     var prepared: [[[MapPoint]]] = []
                     var bounds: [MapRect?] = []
-                    for p in polygons.polygons where member(p) && Self.fillKind(p, opaque: true) == .wedge {
+                    for (k, p) in polygons.polygons.enumerated() where member(p) && Self.fillKind(p, opaque: true) == .wedge {
                         prepared.append(Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance,
-                                                           junctions: polygons.junctions))
+                                                           cuts: polygons.cuts, polygon: k))
                         bounds.append(p.exterior.bounds)
                     }
                     let bins = SetBins(bounds)
@@ -1013,11 +1017,11 @@ public final class RenderPlanner: @unchecked Sendable {
     }
 
     /// A polygon's rings ready to mesh: closing points dropped, clipped to `clip`, simplified to
-    /// `tolerance` (axis-aligned edges kept; with `junctions`, unclipped rings piece by piece
-    /// between them, see `Simplify.simplifyRing`). Index 0 is always the exterior (empty when
+    /// `tolerance` (axis-aligned edges kept; with `cuts`, the cuts of polygon `polygon` of a set,
+    /// unclipped rings piece by piece between them, see `Simplify.simplifyRing`). Index 0 is always the exterior (empty when
     /// clipped away); degenerate holes are dropped.
     static func preparedRings(_ rings: [GeoPath], clip: MapRect?, tolerance: Double,
-                              junctions: Set<MapPoint>? = nil) -> [[MapPoint]] {
+                              cuts: RingCuts? = nil, polygon: Int = 0) -> [[MapPoint]] {
         var result: [[MapPoint]] = []
         for (k, ring) in rings.enumerated() {
             var pts = ring.points
@@ -1025,8 +1029,8 @@ public final class RenderPlanner: @unchecked Sendable {
             if let clip { pts = Clip.ring(pts, to: clip) }
             var simple: [MapPoint] = []
             if pts.count >= 3 {
-                if let junctions, clip == nil {
-                    simple = Simplify.simplifyRing(pts, tolerance: tolerance, junctions: junctions)
+                if let ring = cuts?.ring(polygon: polygon, k), !ring.alone, clip == nil {
+                    simple = Simplify.simplifyRing(pts, tolerance: tolerance, cuts: ring.cuts)
                 } else {
                     simple = Array(Simplify.simplify(pts + [pts[0]], tolerance: tolerance, keepAxisEdges: true).dropLast())
                 }

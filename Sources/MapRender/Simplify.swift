@@ -10,18 +10,16 @@ enum Simplify {
     /// neighbour (so a ring another ring repeats, a hole and the polygon filling it, comes out the
     /// same too).
     static func simplifyRing(_ ring: [MapPoint], tolerance: Double, junctions: Set<MapPoint>) -> [MapPoint] {
+        simplifyRing(ring, tolerance: tolerance, cuts: (0 ..< ring.count).filter { junctions.contains(ring[$0]) }.map(Int32.init))
+    }
+
+    /// `simplifyRing(_:tolerance:junctions:)` with the junctions given as the indices of the
+    /// ring's corners that are junctions, ascending (see `RingCuts`).
+    static func simplifyRing(_ ring: [MapPoint], tolerance: Double, cuts: some Collection<Int32>) -> [MapPoint] {
         let n = ring.count
         guard n >= 3 else { return ring }
         func less(_ a: MapPoint, _ b: MapPoint) -> Bool { a.x < b.x || a.x == b.x && a.y < b.y }
-        // The piece from a to b simplified in its own direction.
-        func piece(_ pts: [MapPoint]) -> [MapPoint] {
-            let back = Array(pts.reversed())
-            let reversed = back.lexicographicallyPrecedes(pts, by: less)
-            let s = simplify(reversed ? back : pts, tolerance: tolerance, keepAxisEdges: true)
-            return reversed ? s.reversed() : s
-        }
-        let cuts = (0 ..< n).filter { junctions.contains(ring[$0]) }
-        guard let first = cuts.first else {
+        guard let first = cuts.first.map(Int.init) else {
             let start = (0 ..< n).min { less(ring[$0], ring[$1]) }!
             var pts = (0 ... n).map { ring[(start + $0) % n] }
             let backwards = less(pts[n - 1], pts[1])
@@ -31,10 +29,29 @@ enum Simplify {
         }
         var out: [MapPoint] = []
         out.reserveCapacity(n)
-        for (k, a) in cuts.enumerated() {
-            let b = k + 1 < cuts.count ? cuts[k + 1] : first + n
-            // (A point repeated in the ring, a junction twice over, is kept once.)
-            for p in piece((a ... b).map { ring[$0 % n] }).dropLast() where out.last != p { out.append(p) }
+        // (A point repeated in the ring, a junction twice over, is kept once.)
+        func add(_ p: MapPoint) { if out.last != p { out.append(p) } }
+        var rest = cuts.dropFirst().makeIterator()
+        var a = first
+        while a < first + n {
+            let b = rest.next().map(Int.init) ?? first + n
+            defer { a = b }
+            // The piece from a to b (its last point is the next piece's first), simplified in
+            // its own direction; a lone edge as it is.
+            guard b - a >= 2 else { add(ring[a % n]); continue }
+            let m = b - a + 1
+            var reversed = false
+            for i in 0 ..< m {
+                let p = ring[(a + i) % n], q = ring[(b - i) % n]
+                if p != q { reversed = less(q, p); break }
+            }
+            let pts = (0 ..< m).map { ring[(reversed ? b - $0 : a + $0) % n] }
+            let s = simplify(pts, tolerance: tolerance, keepAxisEdges: true)
+            if reversed {
+                for p in s.reversed().dropLast() { add(p) }
+            } else {
+                for p in s.dropLast() { add(p) }
+            }
         }
         while out.count > 1, out.first == out.last { out.removeLast() }
         return out

@@ -141,14 +141,27 @@ extension RenderPlanner {
             if tris.contains(where: { $0.thin && $0.own != 0 }) {
                 struct Edge: Hashable { var a: Int, b: Int }
                 func edge(_ a: Int, _ b: Int) -> Edge { Edge(a: min(a, b), b: max(a, b)) }
+                // The triangles by edge: looked up in a dictionary for a large polygon, searched
+                // for in a small one (most: a dictionary would cost more than the search).
                 var byEdge: [Edge: [Int]] = [:]
-                for (k, tri) in tris.enumerated() {
-                    for i in 0 ..< 3 { byEdge[edge(tri.c[i], tri.c[(i + 1) % 3]), default: []].append(k) }
+                let searched = tris.count <= 48
+                if !searched {
+                    for (k, tri) in tris.enumerated() {
+                        for i in 0 ..< 3 { byEdge[edge(tri.c[i], tri.c[(i + 1) % 3]), default: []].append(k) }
+                    }
+                }
+                func across(_ e: Edge, from k: Int) -> Int? {
+                    guard searched else { return byEdge[e]?.first(where: { $0 != k }) }
+                    for (n, tri) in tris.enumerated() where n != k {
+                        for i in 0 ..< 3 where edge(tri.c[i], tri.c[(i + 1) % 3]) == e { return n }
+                    }
+                    return nil
                 }
                 var work = tris.indices.filter { tris[$0].thin && tris[$0].own != 0 }
-                var handed = Set<Int>()
+                var handed = [Bool](repeating: false, count: tris.count)
                 while let k = work.popLast() {
-                    guard handed.insert(k).inserted else { continue }
+                    guard !handed[k] else { continue }
+                    handed[k] = true
                     let c = tris[k].c
                     var li = 0, best = -1.0
                     for i in 0 ..< 3 {
@@ -157,10 +170,10 @@ extension RenderPlanner {
                         if d > best { best = d; li = i }
                     }
                     let e = edge(c[li], c[(li + 1) % 3])
-                    guard tris[k].own & (1 << li) == 0, let n = byEdge[e]?.first(where: { $0 != k }) else { continue }
+                    guard tris[k].own & (1 << li) == 0, let n = across(e, from: k) else { continue }
                     for j in 0 ..< 3 where edge(tris[n].c[j], tris[n].c[(j + 1) % 3]) == e { tris[n].own |= 1 << j }
                     tris[k].own = 0
-                    if tris[n].thin { handed.remove(n); work.append(n) }
+                    if tris[n].thin { handed[n] = false; work.append(n) }
                 }
             }
             for tri in tris {

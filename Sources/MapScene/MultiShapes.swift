@@ -22,56 +22,52 @@ public final class PolygonSet: Sendable {
     public let polygons: [PolygonRings]
     /// The bounds of every exterior (map units), or nil when there is none.
     public let bounds: MapRect?
-    /// The corners where the rings of the polygons drawn with this set (its own and those of
-    /// sets beside it) part: where three or more edges meet (three polygons, or a boundary two
-    /// share ending). A renderer that simplifies rings cuts them there and simplifies each
-    /// piece between two such corners the same way whichever ring it is in, so that an edge two
-    /// polygons share stays shared (no sliver of background between them). Nil: each ring is
-    /// simplified on its own.
-    public let junctions: Set<MapPoint>?
+    /// The corners where the rings of the polygons drawn with this set (its own, and those of
+    /// sets beside it when given so) part: where three or more edges meet (three polygons, or a
+    /// boundary two share ending). A renderer that simplifies rings cuts them there and
+    /// simplifies each piece between two such corners the same way whichever ring it is in, so
+    /// that an edge two polygons share stays shared (no sliver of background between them).
+    /// Nil: each ring is simplified on its own. (A set made `init(sharingEdges:)` builds this
+    /// from its cuts when asked: the junctions of its rings that share a point with another.)
+    public var junctions: Set<MapPoint>? {
+        if let given { return given }
+        guard let cuts else { return nil }
+        var out = Set<MapPoint>()
+        for (k, polygon) in polygons.enumerated() {
+            for (r, ring) in ([polygon.exterior] + polygon.holes).enumerated() {
+                for i in cuts.ring(polygon: k, r).cuts { out.insert(ring.points[Int(i)]) }
+            }
+        }
+        return out
+    }
+    private let given: Set<MapPoint>?
+    /// Where a renderer cuts each ring (see `junctions`); nil: each ring on its own.
+    package let cuts: RingCuts?
 
     /// Creates a set (polygons whose exterior has no points add nothing to `bounds`).
     public init(_ polygons: [PolygonRings], junctions: Set<MapPoint>? = nil) {
         self.polygons = polygons
         bounds = Self.union(polygons.compactMap(\.exterior.bounds))
-        self.junctions = junctions
+        given = junctions
+        cuts = junctions.map { RingCuts(polygons, junctions: $0) }
     }
 
-    /// The corners of `polygons` where three or more distinct edges meet (see `junctions`).
-    public static func junctions(of polygons: some Collection<PolygonRings>) -> Set<MapPoint> {
-        // Each corner's first two distinct neighbours along the rings; a third makes it a
-        // junction.
-        var count = 0
-        for polygon in polygons {
-            count += polygon.exterior.points.count
-            for h in polygon.holes { count += h.points.count }
-        }
-        var neighbours: [MapPoint: (MapPoint, MapPoint?)] = [:]
-        neighbours.reserveCapacity(count)
-        var junctions = Set<MapPoint>()
-        func meet(_ p: MapPoint, _ q: MapPoint) {
-            guard let n = neighbours[p] else { neighbours[p] = (q, nil); return }
-            if n.0 == q || n.1 == q { return }
-            if n.1 == nil { neighbours[p] = (n.0, q) } else { junctions.insert(p) }
-        }
-        func walk(_ ring: GeoPath) {
-            let pts = ring.points
-            var n = pts.count
-            while n > 1, pts[n - 1] == pts[0] { n -= 1 }
-            guard n >= 3 else { return }
-            // Consecutive repeats are one corner.
-            var prev = pts[n - 1]
-            for i in 0 ..< n where pts[i] != prev {
-                meet(prev, pts[i])
-                meet(pts[i], prev)
-                prev = pts[i]
-            }
-        }
-        for polygon in polygons {
-            walk(polygon.exterior)
-            for h in polygon.holes { walk(h) }
-        }
-        return junctions
+    /// Creates a set whose rings are simplified alike where they share edges: as
+    /// `init(_:junctions:)` with `junctions(of: polygons)`, but with each ring's cuts found in
+    /// one pass over the corners through a table of them (a vector tile's buildings have tens
+    /// of thousands), and a ring that shares no point with another simplified on its own.
+    public init(sharingEdges polygons: [PolygonRings]) {
+        self.polygons = polygons
+        bounds = Self.union(polygons.compactMap(\.exterior.bounds))
+        given = nil
+        cuts = RingCuts(finding: polygons)
+    }
+
+    /// The corners of `polygons`' rings where three or more distinct edges meet (see
+    /// `junctions`), on the rings that share a point with another; nil when no two rings share
+    /// a point (each ring can then be simplified on its own).
+    public static func junctions(of polygons: some Collection<PolygonRings>) -> Set<MapPoint>? {
+        PolygonSet(sharingEdges: Array(polygons)).junctions
     }
 
     static func union(_ rects: [MapRect]) -> MapRect? {
@@ -610,5 +606,176 @@ enum Outlines {
         for s in 0 ..< ends.count where partner[s] < 0 && !used[s / 2] { out.append(walk(from: s)) }
         for e in 0 ..< edges.count where !used[e] { out.append(walk(from: 2 * e)) }
         return out
+    }
+}
+
+/// Where a renderer cuts each ring of a `PolygonSet` to simplify it (see `PolygonSet.junctions`):
+/// the rings numbered polygon by polygon, the exterior and then its holes.
+package struct RingCuts: Sendable {
+    /// Per polygon, the number of its exterior among the rings (its holes follow).
+    private let firstRing: [Int32]
+    /// Per ring and one more: where its cuts begin in `cuts`.
+    private let cutStart: [Int32]
+    /// The junctions' indices in their ring's points, ascending, ring by ring.
+    private let cuts: [Int32]
+    /// Per ring: whether it shares no point with another ring (and is simplified on its own).
+    private let alone: [Bool]
+
+    /// Ring `r` of polygon `polygon` (0 the exterior): whether it is simplified on its own, and
+    /// the indices of its corners where it is cut.
+    package func ring(polygon: Int, _ r: Int) -> (alone: Bool, cuts: ArraySlice<Int32>) {
+        let k = Int(firstRing[polygon]) + r
+        return (alone[k], cuts[Int(cutStart[k]) ..< Int(cutStart[k + 1])])
+    }
+
+    /// The corners of each ring that are in `junctions` (every ring cut, none alone).
+    init(_ polygons: [PolygonRings], junctions: Set<MapPoint>) {
+        var firstRing: [Int32] = [], cutStart: [Int32] = [0], cuts: [Int32] = []
+        for polygon in polygons {
+            firstRing.append(Int32(cutStart.count - 1))
+            for ring in [polygon.exterior] + polygon.holes {
+                let pts = ring.points
+                for i in 0 ..< RingCuts.corners(pts) where junctions.contains(pts[i]) { cuts.append(Int32(i)) }
+                cutStart.append(Int32(cuts.count))
+            }
+        }
+        self.firstRing = firstRing
+        self.cutStart = cutStart
+        self.cuts = cuts
+        alone = [Bool](repeating: false, count: cutStart.count - 1)
+    }
+
+    /// The junctions of `polygons`' rings, found through an open-addressing table of their
+    /// corners keyed by the points' bits (-0 taken as 0), each slot holding the corner's first
+    /// two distinct neighbours (as slots) and whether a third came; nil when no two rings share
+    /// a point.
+    init?(finding polygons: [PolygonRings]) {
+        var ringCount = 0, count = 0
+        var firstRing: [Int32] = []
+        firstRing.reserveCapacity(polygons.count)
+        for polygon in polygons {
+            firstRing.append(Int32(ringCount))
+            ringCount += 1 + polygon.holes.count
+            count += polygon.exterior.points.count
+            for h in polygon.holes { count += h.points.count }
+        }
+        guard ringCount >= 2, count > 0, count < Int(Int32.max) / 2 else { return nil }
+        // (Most corners of such sets are shared, so the table is at most four-fifths full and
+        // mostly under half: small enough to stay in a core's cache.)
+        var capacity = 16
+        while capacity < count + count / 4 { capacity <<= 1 }
+        var table = [CornerSlot](repeating: CornerSlot(), count: capacity)
+        // Per ring: its first corner's slot number in `slotOf` and its corners (closing repeats
+        // dropped; 0 for fewer than three).
+        var ringStart = [Int32](repeating: 0, count: ringCount)
+        var ringLength = [Int32](repeating: 0, count: ringCount)
+        var slotOf = [Int32](repeating: 0, count: count)
+        var shared = [Bool](repeating: false, count: ringCount)
+        var anyShared = false
+        // The junctions' slots, a bit each (small enough to stay in the nearest cache).
+        var junction = [UInt64](repeating: 0, count: (capacity + 63) / 64)
+        table.withUnsafeMutableBufferPointer { table in
+            slotOf.withUnsafeMutableBufferPointer { slotOf in
+                shared.withUnsafeMutableBufferPointer { shared in
+                    let mask = capacity - 1
+                    func slot(_ p: MapPoint, ring: Int32) -> Int32 {
+                        let x = (p.x + 0).bitPattern, y = (p.y + 0).bitPattern
+                        var i = CornerSlot.hash(x, y) & mask
+                        while true {
+                            let r = table[i].ring
+                            if r == 0 {
+                                table[i].x = x
+                                table[i].y = y
+                                table[i].ring = ring
+                                return Int32(i)
+                            }
+                            if table[i].x == x && table[i].y == y {
+                                if abs(r) != ring {
+                                    shared[Int(abs(r)) - 1] = true
+                                    shared[Int(ring) - 1] = true
+                                    anyShared = true
+                                }
+                                return Int32(i)
+                            }
+                            i = (i + 1) & mask
+                        }
+                    }
+                    func meet(_ p: Int32, _ q: Int32) {
+                        let i = Int(p)
+                        let f = table[i].first, s = table[i].second
+                        if f == q || s == q || table[i].ring < 0 { return }
+                        if f < 0 {
+                            table[i].first = q
+                        } else if s < 0 {
+                            table[i].second = q
+                        } else {
+                            table[i].ring = -table[i].ring
+                            junction[i >> 6] |= 1 << (i & 63)
+                        }
+                    }
+                    var corner = 0, ring = 0
+                    for polygon in polygons {
+                        for h in -1 ..< polygon.holes.count {
+                            let pts = (h < 0 ? polygon.exterior : polygon.holes[h]).points
+                            defer { corner += pts.count; ring += 1 }
+                            let n = RingCuts.corners(pts)
+                            guard n >= 3 else { continue }
+                            ringStart[ring] = Int32(corner)
+                            ringLength[ring] = Int32(n)
+                            for i in 0 ..< n { slotOf[corner + i] = slot(pts[i], ring: Int32(ring + 1)) }
+                            // Consecutive repeats are one corner.
+                            var prev = slotOf[corner + n - 1]
+                            for i in 0 ..< n {
+                                let s = slotOf[corner + i]
+                                if s != prev { meet(prev, s); meet(s, prev); prev = s }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        guard anyShared else { return nil }
+        var cutStart: [Int32] = [0], cuts: [Int32] = []
+        cutStart.reserveCapacity(ringCount + 1)
+        for r in 0 ..< ringCount {
+            if shared[r] {
+                let start = Int(ringStart[r])
+                for i in 0 ..< Int(ringLength[r]) {
+                    let slot = Int(slotOf[start + i])
+                    if junction[slot >> 6] & (1 << (slot & 63)) != 0 { cuts.append(Int32(i)) }
+                }
+            }
+            cutStart.append(Int32(cuts.count))
+        }
+        self.firstRing = firstRing
+        self.cutStart = cutStart
+        self.cuts = cuts
+        alone = shared.map { !$0 }
+    }
+
+    /// The number of a ring's corners, its closing repeats left out.
+    private static func corners(_ pts: [MapPoint]) -> Int {
+        var n = pts.count
+        while n > 1, pts[n - 1] == pts[0] { n -= 1 }
+        return n
+    }
+}
+
+/// A slot of the table `RingCuts.init(finding:)` counts a corner's neighbours in: the point's
+/// bits (-0 taken as 0), the ring it was first seen in (from 1; 0: empty; negative once a third
+/// neighbour came) and its first two distinct neighbours (slots; -1 none yet).
+private struct CornerSlot {
+    var x: UInt64 = 0, y: UInt64 = 0
+    var ring: Int32 = 0
+    var first: Int32 = -1, second: Int32 = -1
+
+    /// Where a point's probe starts: its bits mixed (tile coordinates end in many zero bits).
+    static func hash(_ x: UInt64, _ y: UInt64) -> Int {
+        func mix(_ v: UInt64) -> UInt64 {
+            var h = (v ^ (v >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            h = (h ^ (h >> 27)) &* 0x94D0_49BB_1331_11EB
+            return h ^ (h >> 31)
+        }
+        return Int(truncatingIfNeeded: mix(x &+ mix(y)))
     }
 }

@@ -406,7 +406,11 @@ final class VectorTileContent: @unchecked Sendable {
         for a in shapes.areas { areas[a.kind, default: []].append(PolygonRings(exterior: a.exterior, holes: a.holes)) }
         var lines: [KindSets.LineKey: [GeoPath]] = [:]
         for l in shapes.lines { lines[KindSets.LineKey(kind: l.kind, tunnel: l.tunnel), default: []].append(l.path) }
-        let made = KindSets(areas: areas.mapValues { PolygonSet($0) }, lines: lines.mapValues { PathSet($0) })
+        // (Areas are filled without an outline: where a kind's rings share corners (terraced
+        // houses, landuse beside landuse), the corners where they part, so that shared edges
+        // are simplified alike and no sliver of background opens between them.)
+        let made = KindSets(areas: areas.mapValues { PolygonSet(sharingEdges: $0) },
+                            lines: lines.mapValues { PathSet($0) })
         return lock.withLock {
             // (Another thread may have made them meanwhile: the first kept is the one used.)
             if let hit = kindSets[key] { return hit }

@@ -99,7 +99,7 @@ import Testing
         var apartTotal = 0
         for seed in 1 ... 6 as ClosedRange<UInt64> {
             let rings = Self.cells(seed: seed)
-            let junctions = PolygonSet.junctions(of: try rings.map { PolygonRings(exterior: try GeoPath(points: $0)) })
+            let junctions = try #require(PolygonSet.junctions(of: try rings.map { PolygonRings(exterior: try GeoPath(points: $0)) }))
             // The grid's inner corners (three or four cells meet) and the 12 on its boundary
             // where two cells' shared edge ends: 9 + 12.
             #expect(junctions.count == 21)
@@ -133,5 +133,140 @@ extension SharedEdgeSimplifyTests {
         let a = MapPoint(x: 0, y: 0), b = MapPoint(x: 10, y: 0), c = MapPoint(x: 10, y: 10), d = MapPoint(x: 0, y: 10)
         let out = Simplify.simplifyRing([a, b, b, c, d], tolerance: 0.5, junctions: [b, d])
         #expect(out.count == 4 && Set(out) == [a, b, c, d], "\(out)")
+    }
+}
+
+/// `PolygonSet(sharingEdges:)` finds its junctions in one pass over a table of corners, and
+/// leaves rings that share no point with another to be simplified on their own.
+@Suite struct SharingEdgesSetTests {
+    /// A ring's corners as the table takes them: closing repeats dropped, nothing for fewer
+    /// than three points left, then consecutive repeats as one.
+    static func corners(_ ring: [MapPoint]) -> [MapPoint] {
+        var r = ring
+        while r.count > 1, r.last == r.first { r.removeLast() }
+        guard r.count >= 3 else { return [] }
+        var pts: [MapPoint] = []
+        for p in r where pts.last != p { pts.append(p) }
+        while pts.count > 1, pts.last == pts.first { pts.removeLast() }
+        return pts
+    }
+
+    /// The corners where three or more distinct edges meet, counted the plain way: every
+    /// distinct point's set of distinct neighbours over all rings.
+    static func bruteForce(_ rings: [[MapPoint]]) -> Set<MapPoint> {
+        var neighbours: [MapPoint: Set<MapPoint>] = [:]
+        for ring in rings {
+            let pts = corners(ring)
+            guard pts.count >= 2 else { continue }
+            for i in pts.indices {
+                neighbours[pts[i], default: []].insert(pts[(i + pts.count - 1) % pts.count])
+                neighbours[pts[i], default: []].insert(pts[(i + 1) % pts.count])
+            }
+        }
+        return Set(neighbours.filter { $0.value.count >= 3 }.keys)
+    }
+
+    static func set(_ rings: [[MapPoint]]) throws -> PolygonSet {
+        PolygonSet(sharingEdges: try rings.map { PolygonRings(exterior: try GeoPath(points: $0)) })
+    }
+
+    /// The six wiggly grids, one with a cell cut into a hole of its neighbour's ring (a ring
+    /// closed with its first point, and a corner given twice): the table finds the junctions the
+    /// plain count does.
+    @Test func findsTheJunctionsAPlainCountFinds() throws {
+        for seed in 1 ... 6 as ClosedRange<UInt64> {
+            var rings = SharedEdgeSimplifyTests.cells(seed: seed)
+            rings[0].append(rings[0][0])
+            rings[5].insert(rings[5][3], at: 3)
+            let set = try Self.set(rings)
+            let expected = Self.bruteForce(rings)
+            #expect(expected.count == 21)
+            #expect(set.junctions == expected, "seed \(seed)")
+            // Every ring shares a wall: none is left alone.
+            let cuts = try #require(set.cuts)
+            #expect((0 ..< rings.count).allSatisfy { !cuts.ring(polygon: $0, 0).alone })
+        }
+        // A square with a square hole, and the square filling the hole: no junction, but the
+        // hole and the filling share every point (neither is alone).
+        let outer = [MapPoint(x: 0, y: 0), MapPoint(x: 9, y: 0), MapPoint(x: 9, y: 9), MapPoint(x: 0, y: 9)]
+        let hole = [MapPoint(x: 3, y: 3), MapPoint(x: 3, y: 6), MapPoint(x: 6, y: 6), MapPoint(x: 6, y: 3)]
+        let set = PolygonSet(sharingEdges: [PolygonRings(exterior: try GeoPath(points: outer), holes: [try GeoPath(points: hole)]),
+                                            PolygonRings(exterior: try GeoPath(points: hole.reversed()))])
+        #expect(set.junctions == [])
+        let cuts = try #require(set.cuts)
+        #expect(cuts.ring(polygon: 0, 0).alone && !cuts.ring(polygon: 0, 1).alone && !cuts.ring(polygon: 1, 0).alone)
+    }
+
+    /// Rings that share no point: no cuts at all (nil junctions, as `PolygonSet(_:)`). With two
+    /// that share an edge beside one apart, only the apart one is alone, and the shared edge's
+    /// ends are the junctions. A point at -0 is the one at 0.
+    @Test func ringsSharingNothingAreLeftAlone() throws {
+        func square(_ x: Double, _ y: Double) -> [MapPoint] {
+            [MapPoint(x: x, y: y), MapPoint(x: x + 1, y: y), MapPoint(x: x + 1, y: y + 1), MapPoint(x: x, y: y + 1)]
+        }
+        let apart = try Self.set([square(0, 0), square(5, 0), square(0, 5)])
+        #expect(apart.cuts == nil && apart.junctions == nil)
+        #expect(PolygonSet.junctions(of: apart.polygons) == nil)
+        var left = square(0, 0)
+        left[0] = MapPoint(x: -0.0, y: -0.0)
+        let sharing = try Self.set([left, square(1, 0), square(5, 5)])
+        let cuts = try #require(sharing.cuts)
+        #expect(!cuts.ring(polygon: 0, 0).alone && !cuts.ring(polygon: 1, 0).alone && cuts.ring(polygon: 2, 0).alone)
+        #expect(sharing.junctions == [MapPoint(x: 1, y: 0), MapPoint(x: 1, y: 1)])
+        #expect(Array(cuts.ring(polygon: 0, 0).cuts) == [1, 2] && Array(cuts.ring(polygon: 1, 0).cuts) == [0, 3])
+        #expect(cuts.ring(polygon: 2, 0).cuts.isEmpty)
+        // -0 and 0: the one corner the two rings share (touching there and nowhere else).
+        let below = square(-1, -1)
+        #expect(below[2] == MapPoint(x: 0, y: 0) && below[2].x.sign == .plus)
+        #expect(try Self.set([left, below]).cuts != nil)
+        // Points that differ only in both signs, (1, 1) and (-1, -1), are two corners, not one.
+        #expect(try Self.set([square(0, 0), square(-1, -2)]).cuts == nil)
+        #expect(try Self.set([square(0, 0), square(-2, -2)]).cuts == nil)
+    }
+
+    /// Random rings on a small lattice of signed coordinates (0 and -0 both, points that differ
+    /// in sign only, repeats, rings that cross): the table agrees with the plain count on the
+    /// rings that share a point, and is nil exactly when no two rings do.
+    @Test func agreesWithThePlainCountOnRandomRings() throws {
+        var rng = SplitMix64(seed: 11)
+        let values: [Double] = [-2, -1, -0.0, 0, 1, 2, 0.5, -0.5]
+        for _ in 0 ..< 300 {
+            let rings = (0 ..< Int.random(in: 1 ... 4, using: &rng)).map { _ in
+                (0 ..< Int.random(in: 3 ... 7, using: &rng)).map { _ in
+                    MapPoint(x: values.randomElement(using: &rng)!, y: values.randomElement(using: &rng)!)
+                }
+            }
+            let set = try Self.set(rings)
+            // Two rings share a point (of those with three corners or more after repeats go).
+            var owners: [MapPoint: Set<Int>] = [:]
+            for (k, r) in rings.enumerated() {
+                for p in Self.corners(r) { owners[p, default: []].insert(k) }
+            }
+            let shared = owners.values.contains { $0.count >= 2 }
+            #expect((set.cuts != nil) == shared, "\(rings)")
+            // (The junctions of the rings that share a point with another: a ring that shares
+            // none is simplified on its own, its crossings with itself uncut.)
+            let sharing = Set(owners.values.filter { $0.count >= 2 }.flatMap { $0 })
+            let onSharing = Set(sharing.flatMap { Self.corners(rings[$0]) })
+            if shared { #expect(set.junctions == Self.bruteForce(rings).intersection(onSharing), "\(rings)") }
+        }
+    }
+
+    /// Through the planner: a set made so has its shared walls simplified alike (every inner
+    /// edge matched), where the same polygons in a plain set are simplified ring by ring (some
+    /// edges unmatched over the six grids).
+    @Test func thePlannerSimplifiesTheSharedWallsAlike() throws {
+        var plainTotal = 0
+        for seed in 1 ... 6 as ClosedRange<UInt64> {
+            let rings = SharedEdgeSimplifyTests.cells(seed: seed)
+            let set = try Self.set(rings)
+            let alike = set.polygons.indices.map {
+                RenderPlanner.preparedRings([set.polygons[$0].exterior], clip: nil, tolerance: 1, cuts: set.cuts, polygon: $0)[0]
+            }
+            let plain = set.polygons.map { RenderPlanner.preparedRings([$0.exterior], clip: nil, tolerance: 1)[0] }
+            #expect(SharedEdgeSimplifyTests.unmatched(alike) == 0, "seed \(seed)")
+            plainTotal += SharedEdgeSimplifyTests.unmatched(plain)
+        }
+        #expect(plainTotal > 0)
     }
 }
