@@ -14,6 +14,9 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
         self.r = r; self.g = g; self.b = b; self.a = a
     }
 
+    /// Whether the colour is seen through: neither transparent nor opaque (0 < alpha < 255).
+    public var isTranslucent: Bool { a > 0 && a < 255 }
+
     /// Creates an opaque colour from a 24-bit `0xRRGGBB` value.
     public init(rgb: UInt32, alpha: UInt8 = 255) {
         self.init(r: UInt8((rgb >> 16) & 0xFF), g: UInt8((rgb >> 8) & 0xFF), b: UInt8(rgb & 0xFF), a: alpha)

@@ -311,7 +311,7 @@ enum PolygonGroups {
     /// layer costs a pass over the screen it covers, for the same image).
     static func layers(_ o: Overlay) -> Bool {
         guard case .polygon(let p) = o else { return false }
-        return Overlay.outline(p) == nil && p.fill.a > 0 && p.fill.a < 255
+        return Overlay.outline(p) == nil && p.fill.isTranslucent
     }
 
     /// Polygons no two of which overlap (but alike opaque ones without outline), with a grid of
@@ -435,7 +435,7 @@ enum PolygonGroups {
             // A colour's polygons become a set when there are `least` of them, or when they are
             // translucent without outline in a group where two may share an edge (`layers`).
             let layered = touching && members.first.flatMap(Overlay.outline) == nil
-            func isSet(_ c: Color) -> Bool { byColour[c]!.count >= least || layered && c.a > 0 && c.a < 255 }
+            func isSet(_ c: Color) -> Bool { byColour[c]!.count >= least || layered && c.isTranslucent }
             guard colours.contains(where: isSet) else { return members.map { .polygon($0) } }
             // The overlays in drawing order: a set's polygons, or one polygon left as it is. The
             // sets come first, so that translucent ones follow one another (and share a layer).

@@ -39,4 +39,9 @@ import Testing
         #expect(c.description == "#01abcdef")
         #expect(try Color(parsing: c.description) == c)
     }
+
+    /// Translucent: seen through, neither transparent (alpha 0) nor opaque (255).
+    @Test func translucentIsStrictlyBetweenTransparentAndOpaque() {
+        #expect([0, 1, 128, 254, 255].map { Color(r: 9, g: 9, b: 9, a: $0).isTranslucent } == [false, true, true, true, false])
+    }
 }
