@@ -659,7 +659,7 @@ package struct RingCuts: Sendable {
             count += polygon.exterior.points.count
             for h in polygon.holes { count += h.points.count }
         }
-        guard ringCount >= 2, count > 0, count < Int(Int32.max) / 2 else { return nil }
+        guard ringCount >= 2, count > 0, count <= Self.mostCorners else { return nil }
         // (Most corners of such sets are shared, so the table is at most four-fifths full and
         // mostly under half: small enough to stay in a core's cache.)
         var capacity = 16
@@ -752,6 +752,10 @@ package struct RingCuts: Sendable {
         self.cuts = cuts
         alone = shared.map { !$0 }
     }
+
+    /// The most corners a set's cuts are found for (the table then takes up to 64 MiB for a
+    /// moment); a larger set, which only a hostile tile or file holds, is simplified ring by ring.
+    package static let mostCorners = 1 << 20
 
     /// The number of a ring's corners, its closing repeats left out.
     private static func corners(_ pts: [MapPoint]) -> Int {

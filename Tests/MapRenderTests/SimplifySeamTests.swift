@@ -252,6 +252,18 @@ extension SharedEdgeSimplifyTests {
         }
     }
 
+    /// A set of more corners than `RingCuts.mostCorners` (two squares sharing an edge, one
+    /// with a million points along its far side) is simplified ring by ring: no cuts.
+    @Test func aHugeSetIsSimplifiedRingByRing() throws {
+        let n = RingCuts.mostCorners
+        var long = [MapPoint(x: 1, y: 0), MapPoint(x: 2, y: 0)]
+        long += (0 ..< n).map { MapPoint(x: 2, y: Double($0 + 1) / Double(n + 1)) }
+        long += [MapPoint(x: 2, y: 1), MapPoint(x: 1, y: 1)]
+        let square = [MapPoint(x: 0, y: 0), MapPoint(x: 1, y: 0), MapPoint(x: 1, y: 1), MapPoint(x: 0, y: 1)]
+        #expect(try Self.set([square, long]).cuts == nil)
+        #expect(try Self.set([square, Array(long.prefix(2)) + Array(long.suffix(2))]).cuts != nil)
+    }
+
     /// Through the planner: a set made so has its shared walls simplified alike (every inner
     /// edge matched), where the same polygons in a plain set are simplified ring by ring (some
     /// edges unmatched over the six grids).
