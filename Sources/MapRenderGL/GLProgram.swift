@@ -273,6 +273,7 @@ enum Shaders {
     \(coverageFillDeclarations)
     LINEAR out vec3 v_dp;
     LINEAR out vec3 v_dn;
+    LINEAR out vec3 v_b;
     flat out vec3 v_reflex;
     vec4 clipOf(vec2 p) {
         return u_matrix * vec4(p * u_worldSize, 0.0, 1.0);
@@ -290,6 +291,16 @@ enum Shaders {
         vec2 u = b - a;
         float len = length(u);
         return len > 0.0 ? o * (u.x * (p.y - a.y) - u.y * (p.x - a.x)) / len : 1e6;
+    }
+    // How far p lies past the triangle's corner c (its other corners a and b) along the
+    // corner's outward bisector; far behind when the corner has no width.
+    float past(vec2 c, vec2 a, vec2 b, vec2 p) {
+        vec2 u = c - a, v = c - b;
+        float lu = length(u), lv = length(v);
+        if (lu == 0.0 || lv == 0.0) return -1e6;
+        vec2 m = u / lu + v / lv;
+        float lm = length(m);
+        return lm < 1e-6 ? -1e6 : dot(p - c, m / lm);
     }
     // The unit normal of a → b pointing away from the side o names.
     vec2 outward(vec2 a, vec2 b, float o) {
@@ -309,6 +320,7 @@ enum Shaders {
             gl_Position = own;
             v_dp = vec3(1.0);
             v_dn = vec3(1.0);
+            v_b = vec3(-1e6);
             return;
         }
         vec2 h = 0.5 * u_viewport;
@@ -343,6 +355,7 @@ enum Shaders {
         v_dn = vec3(side(c0, toward(q0, clipOf(a_pn0.zw), h), p, o),
                     side(c1, toward(q1, clipOf(a_pn1.zw), h), p, o),
                     side(c2, toward(q2, clipOf(a_pn2.zw), h), p, o));
+        v_b = vec3(past(c0, c1, c2, p), past(c1, c2, c0, p), past(c2, c0, c1, p));
         gl_Position = vec4(p / h - 1.0, own.z / own.w, 1.0);
     }
     """
@@ -355,11 +368,15 @@ enum Shaders {
     \(coverageFillFragmentHeader)
     LINEAR in vec3 v_dp;
     LINEAR in vec3 v_dn;
+    LINEAR in vec3 v_b;
     flat in vec3 v_reflex;
     void main() {
         vec3 cp = mix(clamp(0.5 + v_dp, 0.0, 1.0), vec3(1.0), step(0.0, v_dp));
         vec3 cn = mix(clamp(0.5 + v_dn, 0.0, 1.0), vec3(1.0), step(0.0, v_dn));
         vec3 e = mix(min(cp, cn), 1.0 - (1.0 - cp) * (1.0 - cn), v_reflex);
+        // (Nothing past a corner of the triangle along its bisector, from \(bevelReach) px: where
+        // a sliver's corner, moved out along a nearly parallel inner edge, reaches far.)
+        e = min(e, clamp(\(bevelReach) - v_b, 0.0, 1.0));
         float c = min(min(e.x, e.y), e.z);
         fragColor = v_color * (v_aa.x < 0.5 ? 1.0 : c);
     }
