@@ -647,8 +647,9 @@ package struct RingCuts: Sendable {
 
     /// The junctions of `polygons`' rings, found through an open-addressing table of their
     /// corners keyed by the points' bits (-0 taken as 0), each slot holding the corner's first
-    /// two distinct neighbours (as slots) and whether a third came; nil when no two rings share
-    /// a point.
+    /// two distinct neighbours (as slots) and whether a third came; a ring that shares no point
+    /// with another is alone (uncut). Nil when no two rings share a point, or for more than
+    /// `mostCorners` corners.
     init?(finding polygons: [PolygonRings]) {
         var ringCount = 0, count = 0
         var firstRing: [Int32] = []
