@@ -3,18 +3,12 @@ import GeoKit
 /// Line simplification for rendering (internal; GeoKit's public one is for users).
 enum Simplify {
     /// A ring (no closing point) simplified as `simplify` does with `keepAxisEdges`, but cut at
-    /// the corners in `junctions` and each piece between two of them simplified in the one
+    /// its junctions (`cuts`: the indices of those corners, ascending, see `RingCuts`) and each piece between two of them simplified in the one
     /// direction the piece itself decides (the lesser of it and its reverse, point by point), so
     /// that a piece two rings share, one each way round, comes out the same in both. A ring
     /// without such a corner starts at its least point, in the direction of its lesser
     /// neighbour (so a ring another ring repeats, a hole and the polygon filling it, comes out the
     /// same too).
-    static func simplifyRing(_ ring: [MapPoint], tolerance: Double, junctions: Set<MapPoint>) -> [MapPoint] {
-        simplifyRing(ring, tolerance: tolerance, cuts: (0 ..< ring.count).filter { junctions.contains(ring[$0]) }.map(Int32.init))
-    }
-
-    /// `simplifyRing(_:tolerance:junctions:)` with the junctions given as the indices of the
-    /// ring's corners that are junctions, ascending (see `RingCuts`).
     static func simplifyRing(_ ring: [MapPoint], tolerance: Double, cuts: some Collection<Int32>) -> [MapPoint] {
         let n = ring.count
         guard n >= 3 else { return ring }

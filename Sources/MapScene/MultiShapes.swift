@@ -647,7 +647,7 @@ package struct RingCuts: Sendable {
 
     /// The junctions of `polygons`' rings, found through an open-addressing table of their
     /// corners keyed by the points' bits (-0 taken as 0), each slot holding the corner's first
-    /// two distinct neighbours (as slots) and whether a third came; a ring that shares no point
+    /// two distinct neighbours (as slots), a third marking it a junction; a ring that shares no point
     /// with another is alone (uncut). Nil when no two rings share a point, or for more than
     /// `mostCorners` corners.
     init?(finding polygons: [PolygonRings]) {
@@ -672,7 +672,6 @@ package struct RingCuts: Sendable {
         var ringLength = [Int32](repeating: 0, count: ringCount)
         var slotOf = [Int32](repeating: 0, count: count)
         var shared = [Bool](repeating: false, count: ringCount)
-        var anyShared = false
         // The junctions' slots, a bit each (small enough to stay in the nearest cache).
         var junction = [UInt64](repeating: 0, count: (capacity + 63) / 64)
         table.withUnsafeMutableBufferPointer { table in
@@ -691,10 +690,9 @@ package struct RingCuts: Sendable {
                                 return Int32(i)
                             }
                             if table[i].x == x && table[i].y == y {
-                                if abs(r) != ring {
-                                    shared[Int(abs(r)) - 1] = true
+                                if r != ring {
+                                    shared[Int(r) - 1] = true
                                     shared[Int(ring) - 1] = true
-                                    anyShared = true
                                 }
                                 return Int32(i)
                             }
@@ -704,13 +702,12 @@ package struct RingCuts: Sendable {
                     func meet(_ p: Int32, _ q: Int32) {
                         let i = Int(p)
                         let f = table[i].first, s = table[i].second
-                        if f == q || s == q || table[i].ring < 0 { return }
+                        if f == q || s == q { return }
                         if f < 0 {
                             table[i].first = q
                         } else if s < 0 {
                             table[i].second = q
                         } else {
-                            table[i].ring = -table[i].ring
                             junction[i >> 6] |= 1 << (i & 63)
                         }
                     }
@@ -735,7 +732,7 @@ package struct RingCuts: Sendable {
                 }
             }
         }
-        guard anyShared else { return nil }
+        guard shared.contains(true) else { return nil }
         var cutStart: [Int32] = [0], cuts: [Int32] = []
         cutStart.reserveCapacity(ringCount + 1)
         for r in 0 ..< ringCount {
@@ -767,8 +764,8 @@ package struct RingCuts: Sendable {
 }
 
 /// A slot of the table `RingCuts.init(finding:)` counts a corner's neighbours in: the point's
-/// bits (-0 taken as 0), the ring it was first seen in (from 1; 0: empty; negative once a third
-/// neighbour came) and its first two distinct neighbours (slots; -1 none yet).
+/// bits (-0 taken as 0), the ring it was first seen in (from 1; 0: empty) and its first two
+/// distinct neighbours (slots; -1 none yet; a third marks the slot in the junctions' bit set).
 private struct CornerSlot {
     var x: UInt64 = 0, y: UInt64 = 0
     var ring: Int32 = 0

@@ -282,3 +282,11 @@ extension SharedEdgeSimplifyTests {
         #expect(plainTotal > 0)
     }
 }
+
+extension Simplify {
+    /// `simplifyRing(_:tolerance:cuts:)` with the junctions given as points (the cuts are the
+    /// ring's corners among them).
+    static func simplifyRing(_ ring: [MapPoint], tolerance: Double, junctions: Set<MapPoint>) -> [MapPoint] {
+        simplifyRing(ring, tolerance: tolerance, cuts: (0 ..< ring.count).filter { junctions.contains(ring[$0]) }.map(Int32.init))
+    }
+}
