@@ -183,7 +183,10 @@ public struct SceneLoader {
                                     drawn: Self.drawnExtent(of: overlays),
                                     labels: FittedLabels(overlays: overlays, mayOverlap: doc.labelOverlap ?? false))
         if cameraSpec?.center == nil { camera = Self.keepingTopsInView(camera, overlays, padding: doc.camera?.padding ?? 24) }
-        var still = Snapshot(camera: camera, overlays: overlays, basemapStyle: basemapStyle,
+        // Polygon overlays grouped as a GeoJSON file's are (`Overlay.mergingAlikeRuns`): many
+        // alike ones as one set each way, translucent neighbours in one layer (no seam where
+        // they meet). (Animated overlays are layers of their own, drawn as they are.)
+        var still = Snapshot(camera: camera, overlays: Overlay.mergingAlikeRuns(overlays), basemapStyle: basemapStyle,
                              background: basemapStyle == nil ? (hasTiles ? Color(rgb: 0xF2EFE9) : .white) : .transparent,
                              attribution: doc.attribution ?? true, scaleBar: doc.scaleBar ?? false,
                              compass: doc.compass ?? false)
