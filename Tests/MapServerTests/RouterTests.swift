@@ -307,6 +307,36 @@ import Testing
         #expect(huge.status == .contentTooLarge)
     }
 
+    /// Two translucent filled paths without an outline that share an edge (Google's grammar, as
+    /// a client sends them) meet without a seam: every pixel across the edge mixes the two
+    /// colours over the sea under them, where drawn one by one the second covered the first's
+    /// antialiased edge pixel over what it had blended: 9.7 levels off the mixing line.
+    @Test func googleFilledPathsSharingAnEdgeMeetWithoutASeam() async throws {
+        let square = { (lon0: String, lon1: String, fill: String) in
+            "path=color:0x00000000%7Cweight:0%7Cfillcolor:\(fill)%7C-0.004,\(lon0)%7C-0.004,\(lon1)%7C0.004,\(lon1)%7C0.004,\(lon0)%7C-0.004,\(lon0)"
+        }
+        // Google's zoom 12 is 2^12 256-px tiles: the shared edge (lon 0.00048) at x = 101.4, 0.1 px left of
+        // pixel 101's centre (the first square's fringe takes 0.4 of it, the second covers it).
+        let r = try await get("/maps/api/staticmap?size=200x100&center=0,0&zoom=12&" + square("-0.008", "0.00048", "0xE41A1C99")
+            + "&" + square("0.00048", "0.008", "0x377EB899"))
+        #expect(r.status == .ok, "\(r.body.text)")
+        let img = try image(r)
+        let sea = try #require(img.pixel(x: 5, y: 5))
+        func over(_ rgb: [Double]) -> [Double] { zip(rgb, [sea.r, sea.g, sea.b]).map { 0.6 * $0 + 0.4 * Double($1) } }
+        let a = over([0xE4, 0x1A, 0x1C]), b = over([0x37, 0x7E, 0xB8])
+        let ab = zip(b, a).map { $0 - $1 }, len2 = ab.reduce(0) { $0 + $1 * $1 }
+        var worst = 0.0
+        for y in 42 ..< 58 {
+            for x in 85 ..< 115 {
+                let p = try #require(img.pixel(x: x, y: y))
+                let c = [Double(p.r), Double(p.g), Double(p.b)]
+                let t = min(1, max(0, zip(zip(c, a).map { $0 - $1 }, ab).reduce(0) { $0 + $1.0 * $1.1 } / len2))
+                worst = max(worst, (0 ..< 3).map { abs(c[$0] - (a[$0] + t * ab[$0])) }.max()!)
+            }
+        }
+        #expect(worst <= 2, "farthest pixel from the two colours' mixing line: \(worst) levels")
+    }
+
     /// Inline GeoJSON in a posted scene draws in its simplestyle colours; the server reads no
     /// file, and a bad property is refused naming the overlay's data.
     @Test func postedGeoJSONDrawsInItsColours() async throws {

@@ -44,6 +44,10 @@ enum TestServer {
         c.workers = 1
         c.data = ["mb": mb, "pm": pm]
         c.scenes = [scene]
+        // (Every router test's requests queue behind this one renderer at once: more than the
+        // default 16 waiting were refused as busy, a 503, once a 25th test was added. The queue
+        // limit and deadlines are tested on pools of their own, `GrammarTests`.)
+        c.queue = 256
         c.deadline = 60
         return try MapServer(config: c)
     }
