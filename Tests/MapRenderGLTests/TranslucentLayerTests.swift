@@ -268,27 +268,20 @@ import Testing
         #expect(errors[0] <= errors[2] && errors[0] < 0.3 * errors[1], "\(errors)")
     }
 
-    /// How far (levels, the largest channel) the farthest pixel of `frame` lies from the colours
-    /// between `a` and `b` over `background` at their opacity: two translucent colours that meet
-    /// with neither a seam (one blended again over the other: less of the background) nor a gap
-    /// (more of it) mix on that line, pixel by pixel.
+    /// How far (levels, the largest channel) the farthest pixel of `frame` (or of `pixels`) lies
+    /// from the colours between `a` and `b` over `background` at their opacity
+    /// (`farthestFromMixingLine`: off that line is a seam, less of the background, or a gap, more).
     static func offTheLine(_ frame: Frame, _ a: Color, _ b: Color, over background: Color,
                            pixels: [(Int, Int)]? = nil) throws -> Double {
         func over(_ c: Color) -> [Double] {
             let t = Double(c.a) / 255
             return [(c.r, background.r), (c.g, background.g), (c.b, background.b)].map { t * Double($0.0) + (1 - t) * Double($0.1) }
         }
-        let u = over(a), v = over(b)
-        let uv = zip(v, u).map { $0 - $1 }
-        let len2 = uv.reduce(0) { $0 + $1 * $1 }
-        var worst = 0.0
-        for (x, y) in pixels ?? (0 ..< frame.height).flatMap { y in (0 ..< frame.width).map { ($0, y) } } {
+        let colours = try (pixels ?? (0 ..< frame.height).flatMap { y in (0 ..< frame.width).map { ($0, y) } }).map { x, y in
             let px = try #require(frame.pixel(x: x, y: y))
-            let p = [Double(px.r), Double(px.g), Double(px.b)]
-            let t = min(1, max(0, zip(zip(p, u).map { $0 - $1 }, uv).reduce(0) { $0 + $1.0 * $1.1 } / len2))
-            worst = max(worst, (0 ..< 3).map { abs(p[$0] - (u[$0] + t * uv[$0])) }.max()!)
+            return [Double(px.r), Double(px.g), Double(px.b)]
         }
-        return worst
+        return farthestFromMixingLine(over(a), over(b), pixels: colours)
     }
 
     /// Zoomed in so far that each part of a set is wider than four view cells, the parts are

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import MapImage
 import MapServer
+import MapTestSupport
 import MapTiles
 import Testing
 
@@ -323,17 +324,13 @@ import Testing
         let img = try image(r)
         let sea = try #require(img.pixel(x: 5, y: 5))
         func over(_ rgb: [Double]) -> [Double] { zip(rgb, [sea.r, sea.g, sea.b]).map { 0.6 * $0 + 0.4 * Double($1) } }
-        let a = over([0xE4, 0x1A, 0x1C]), b = over([0x37, 0x7E, 0xB8])
-        let ab = zip(b, a).map { $0 - $1 }, len2 = ab.reduce(0) { $0 + $1 * $1 }
-        var worst = 0.0
-        for y in 42 ..< 58 {
-            for x in 85 ..< 115 {
+        let pixels = try (42 ..< 58).flatMap { y in
+            try (85 ..< 115).map { x in
                 let p = try #require(img.pixel(x: x, y: y))
-                let c = [Double(p.r), Double(p.g), Double(p.b)]
-                let t = min(1, max(0, zip(zip(c, a).map { $0 - $1 }, ab).reduce(0) { $0 + $1.0 * $1.1 } / len2))
-                worst = max(worst, (0 ..< 3).map { abs(c[$0] - (a[$0] + t * ab[$0])) }.max()!)
+                return [Double(p.r), Double(p.g), Double(p.b)]
             }
         }
+        let worst = farthestFromMixingLine(over([0xE4, 0x1A, 0x1C]), over([0x37, 0x7E, 0xB8]), pixels: pixels)
         #expect(worst <= 2, "farthest pixel from the two colours' mixing line: \(worst) levels")
     }
 

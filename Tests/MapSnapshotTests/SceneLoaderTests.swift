@@ -427,17 +427,13 @@ import Testing
         #expect(s.overlays.count == 2 && layers.count == 2 && Set(layers).count == 1, "\(s.overlays.count) overlays, layers \(layers)")
         let image = try MapSnapshotter().render(s)
         func over(_ rgb: [Double]) -> [Double] { rgb.map { 0.6 * $0 + 0.4 * 255 } }
-        let a = over([0xE4, 0x1A, 0x1C]), b = over([0x37, 0x7E, 0xB8])
-        let ab = zip(b, a).map { $0 - $1 }, len2 = ab.reduce(0) { $0 + $1 * $1 }
-        var worst = 0.0
-        for y in 30 ..< 70 {
-            for x in 90 ..< 112 {
+        let pixels = try (30 ..< 70).flatMap { y in
+            try (90 ..< 112).map { x in
                 let p = try #require(image.pixel(x: x, y: y))
-                let c = [Double(p.r), Double(p.g), Double(p.b)]
-                let t = min(1, max(0, zip(zip(c, a).map { $0 - $1 }, ab).reduce(0) { $0 + $1.0 * $1.1 } / len2))
-                worst = max(worst, (0 ..< 3).map { abs(c[$0] - (a[$0] + t * ab[$0])) }.max()!)
+                return [Double(p.r), Double(p.g), Double(p.b)]
             }
         }
+        let worst = farthestFromMixingLine(over([0xE4, 0x1A, 0x1C]), over([0x37, 0x7E, 0xB8]), pixels: pixels)
         #expect(worst <= 2, "farthest pixel from the two colours' mixing line: \(worst) levels")
     }
 }
