@@ -47,31 +47,135 @@ extension RenderPlanner {
     /// `VertexLayout.convexFill` layout. Rings with fewer than three corners or no area are
     /// skipped. `bins`, when given, groups `rings` (already in its order) into the mesh's bins.
     static func convexFillMesh(_ rings: [[MapPoint]], origin: MapPoint, bins: SetBins? = nil) -> Mesh {
-        let stride = VertexLayout.convexFill.stride
-        var v: [Float] = []
-        var idx: [UInt32] = []
-        v.reserveCapacity(rings.count * 4 * stride)
-        idx.reserveCapacity(rings.count * 6)
-        var recorder = SetBins.Recorder(bins)
+        var mesh = ConvexFillBuilder(parts: rings.count, bins: bins)
         for (part, ring) in rings.enumerated() {
-            recorder.reach(part: part, indexCount: idx.count)
-            let n = ring.count
-            guard n >= 3, n <= convexFillCorners else { continue }
-            let points = ring.map { ($0.x - origin.x, $0.y - origin.y) }
-            let area2 = Outline.doubleArea(points)
-            guard area2 != 0, area2.isFinite else { continue }
-            let base = UInt32(v.count / stride)
-            for k in 0 ..< n {
-                for c in 0 ..< convexFillCorners {
-                    let p = points[c < n ? c : 0]
-                    v.append(Float(p.0)); v.append(Float(p.1))
-                }
-                v.append(Float(k))
+            mesh.reach(part)
+            mesh.add(ring.map { ($0.x - origin.x, $0.y - origin.y) })
+        }
+        return mesh.build()
+    }
+
+    /// Polygons of any shape (each its rings, as `preparedRings` gives them) for a layer whose
+    /// parts are apart (`DrawGroup.partsApart`): every triangle of a polygon's triangulation as a
+    /// convex fill of three corners, whose coverage in such a layer is shared on both sides of
+    /// each edge (`Shaders.convexFillSumFragment`). Two triangles beside an inner edge share its
+    /// pixels as two neighbouring polygons share theirs, and the layer's saturating blend keeps
+    /// the whole polygon at most one coverage; beside a neighbour of another colour each side of
+    /// an edge takes its share of the pixels on it, where a wedge fill (whole inside, the fringe
+    /// outside) takes all the pixels on its side. Triangles thinner than 1/16 px at
+    /// `pixelsPerUnit` (collinear corners) are left out: the triangles beside them meet along
+    /// the same line. `bins`, when given, groups `polygons` (already in its order).
+    static func triangleFillMesh(_ polygons: [[[MapPoint]]], origin: MapPoint, pixelsPerUnit: Double = .infinity,
+                                 bins: SetBins? = nil) -> Mesh {
+        let corners = polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
+        var mesh = ConvexFillBuilder(parts: corners, bins: bins)
+        var coords: [Double] = [], holeStarts: [Int] = []
+        for (part, rings) in polygons.enumerated() {
+            mesh.reach(part)
+            coords.removeAll(keepingCapacity: true); holeStarts.removeAll(keepingCapacity: true)
+            for (k, ring) in rings.enumerated() where ring.count >= 3 {
+                if k > 0 { holeStarts.append(coords.count / 2) }
+                for p in ring { coords.append(p.x - origin.x); coords.append(p.y - origin.y) }
             }
-            for j in 1 ..< n - 1 {
-                idx.append(base); idx.append(base + UInt32(j)); idx.append(base + UInt32(j + 1))
+            guard coords.count >= 6 else { continue }
+            let indices = Triangulator.triangulate(coords, holeStarts: holeStarts)
+            var t = 0
+            while t + 2 < indices.count {
+                let c = (Int(indices[t]), Int(indices[t + 1]), Int(indices[t + 2]))
+                t += 3
+                let a = (coords[2 * c.0], coords[2 * c.0 + 1]), b = (coords[2 * c.1], coords[2 * c.1 + 1])
+                let d = (coords[2 * c.2], coords[2 * c.2 + 1])
+                let area2 = (b.0 - a.0) * (d.1 - a.1) - (b.1 - a.1) * (d.0 - a.0)
+                var longest = 0.0
+                for (p, q) in [(a, b), (b, d), (d, a)] {
+                    longest = max(longest, ((q.0 - p.0) * (q.0 - p.0) + (q.1 - p.1) * (q.1 - p.1)).squareRoot())
+                }
+                guard area2.isFinite, longest > 0, abs(area2) / longest * pixelsPerUnit >= 1.0 / 16 else { continue }
+                mesh.addTriangle(a, b, d)
             }
         }
+        return mesh.build()
+    }
+}
+
+/// The vertices of convex fills (`VertexLayout.convexFill`): each corner of a ring carries all
+/// of the ring's corners (up to four) and its own number, and the ring is a fan.
+struct ConvexFillBuilder {
+    private let stride = VertexLayout.convexFill.stride
+    private var v: [Float] = []
+    private var idx: [UInt32] = []
+    private var recorder: SetBins.Recorder
+
+    init(parts: Int, bins: SetBins?) {
+        v.reserveCapacity(parts * 4 * stride)
+        idx.reserveCapacity(parts * 6)
+        recorder = SetBins.Recorder(bins)
+    }
+
+    /// Starts part `part` (in the order of the bins).
+    mutating func reach(_ part: Int) { recorder.reach(part: part, indexCount: idx.count) }
+
+    /// A convex ring of three or four corners, relative to the origin; skipped when it has fewer
+    /// or more, or no area.
+    mutating func add(_ points: [(Double, Double)]) {
+        let n = points.count
+        guard n >= 3, n <= RenderPlanner.convexFillCorners else { return }
+        let area2 = Outline.doubleArea(points)
+        guard area2 != 0, area2.isFinite else { return }
+        let base = UInt32(v.count / stride)
+        for k in 0 ..< n {
+            for c in 0 ..< RenderPlanner.convexFillCorners {
+                let p = points[c < n ? c : 0]
+                v.append(Float(p.0)); v.append(Float(p.1))
+            }
+            v.append(Float(k))
+        }
+        for j in 1 ..< n - 1 {
+            idx.append(base); idx.append(base + UInt32(j)); idx.append(base + UInt32(j + 1))
+        }
+    }
+
+    /// A triangle of a layer's polygon (see `RenderPlanner.triangleFillMesh`). A convex fill's
+    /// corner moves out along its miter, at most 4 long (the vertex shader's limit): at a sharp
+    /// corner the moved edges would then come in towards it, less than half a pixel out along
+    /// much of their length, and the pixels just across them, which take the rest of their
+    /// coverage from the triangle beyond, would miss this one's share (light dots along the
+    /// diagonals). A corner sharper than `sharp` is given twice, a zero-length edge between: each
+    /// copy moves out across one of its edges (a bevel), and both edges move out half a pixel
+    /// all along. A triangle with two such corners is split at the foot of the perpendicular
+    /// from its third, into two with one each.
+    mutating func addTriangle(_ a: (Double, Double), _ b: (Double, Double), _ c: (Double, Double)) {
+        let corners = [a, b, c]
+        // Each corner's cosine.
+        func cosine(_ i: Int) -> Double {
+            let p = corners[i], q = corners[(i + 1) % 3], r = corners[(i + 2) % 3]
+            let ux = q.0 - p.0, uy = q.1 - p.1, vx = r.0 - p.0, vy = r.1 - p.1
+            let l = ((ux * ux + uy * uy) * (vx * vx + vy * vy)).squareRoot()
+            return l > 0 ? (ux * vx + uy * vy) / l : 1
+        }
+        let cosines = (0 ..< 3).map(cosine)
+        let sharpCorners = (0 ..< 3).filter { cosines[$0] > Self.sharpCosine }
+        if sharpCorners.count >= 2 {
+            // The foot of the perpendicular from the third corner onto the edge between the two.
+            let k = (0 ..< 3).first { !sharpCorners.contains($0) } ?? 0
+            let p = corners[(k + 1) % 3], q = corners[(k + 2) % 3], top = corners[k]
+            let ux = q.0 - p.0, uy = q.1 - p.1
+            let t = ((top.0 - p.0) * ux + (top.1 - p.1) * uy) / (ux * ux + uy * uy)
+            guard t.isFinite, t > 0, t < 1 else { return add(corners) }
+            let foot = (p.0 + t * ux, p.1 + t * uy)
+            add([p, p, foot, top])
+            add([q, q, top, foot])
+            return
+        }
+        guard let s = sharpCorners.first else { return add(corners) }
+        add([corners[s], corners[s], corners[(s + 1) % 3], corners[(s + 2) % 3]])
+    }
+
+    /// The cosine above which a triangle's corner is given twice (30°: a miter of 1.9 against
+    /// the layer's vertex shader's 16, about 7°, leaving room for a pitched view to sharpen it).
+    static let sharpCosine = 0.75.squareRoot()
+
+    mutating func build() -> Mesh {
         recorder.reach(part: .max, indexCount: idx.count)
         return Mesh(layout: .convexFill, vertices: v, indices: idx, bins: recorder.result)
     }

@@ -47,6 +47,15 @@ public final class RenderPlanner: @unchecked Sendable {
         set { lock.withLock { _layersTranslucentSets = newValue } }
     }
     private var _layersTranslucentSets = true
+
+    /// Whether the concave parts of a layer whose parts are apart are drawn as their triangles'
+    /// convex fills (true, the default: see `triangleFillMesh`) or as wedge fills (false: to
+    /// compare).
+    var trianglesInLayers: Bool {
+        get { lock.withLock { _trianglesInLayers } }
+        set { lock.withLock { _trianglesInLayers = newValue } }
+    }
+    private var _trianglesInLayers = true
     /// Whether the overlay being planned is in a faded basemap group (`Scene.basemapGroups`),
     /// whose one layer its commands join: a translucent set there is not given a layer of its own.
     private var planningInFadedGroup = false
@@ -874,7 +883,10 @@ public final class RenderPlanner: @unchecked Sendable {
                 }
                 draw(convex, fillCommand)
                 let bucketWorldSize = level.worldSize
-                let wedgeKey = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 4), bucket: level.bucket, cell: cellKey)
+                // In a layer whose parts are apart, their triangles as convex fills (shared edges'
+                // pixels shared, see `triangleFillMesh`).
+                let triangles = layer?.partsApart == true && _trianglesInLayers
+                let wedgeKey = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: triangles ? 7 : 4), bucket: level.bucket, cell: cellKey)
                 let wedges = cachedSet(wedgeKey, retain: [polygons]) {
                     var prepared: [[[MapPoint]]] = []
                     var bounds: [MapRect?] = []
@@ -884,6 +896,10 @@ public final class RenderPlanner: @unchecked Sendable {
                         bounds.append(p.exterior.bounds)
                     }
                     let bins = SetBins(bounds)
+                    if triangles {
+                        return (Self.triangleFillMesh(bins.order.map { prepared[$0] }, origin: origin, pixelsPerUnit: bucketWorldSize,
+                                                      bins: bins), origin)
+                    }
                     return (Self.wedgeFillMesh(bins.order.map { prepared[$0] }, origin: origin, pixelsPerUnit: bucketWorldSize,
                                                bins: bins), origin)
                 }

@@ -222,6 +222,10 @@ enum Shaders {
         float area = d1.x * d2.y - d1.y * d2.x + d2.x * d3.y - d2.y * d3.x;
         float o = area >= 0.0 ? 1.0 : -1.0;
         vec2 n0 = inward(s1 - s0, o), n1 = inward(s2 - s1, o), n2 = inward(s3 - s2, o), n3 = inward(s0 - s3, o);
+        // An edge between two copies of one corner (a triangle's fourth corner is its first) has
+        // no length, whatever rounding the projection did to the copies.
+        if (a_c01.zw == a_c01.xy) n0 = vec2(0.0);
+        if (a_c23.zw == a_c01.xy) n3 = vec2(0.0);
         vec2 p = own.xy / own.w;
         p = (p + 1.0) * half_;
         if (u_aa > 0.5) {
@@ -392,24 +396,34 @@ enum Shaders {
     /// neighbour's edge): the corner's own pixel then gets the angle's share of a turn, as
     /// multisampling gives it. The colour comes straight, the coverage in alpha, for the
     /// layer's saturating blend (see `MapRenderer`).
-    static let convexFillSumFragment = """
+    static let convexFillSumFragment = smooth("""
     \(coverageFillFragmentHeader)
     LINEAR in vec4 v_d;
     LINEAR in vec4 v_b;
     flat in vec4 v_w;
-    flat in float v_tri;
     void main() {
         vec4 e = clamp(0.5 + v_d, 0.0, 1.0);
         // Each corner's pair of edges: the product, moved towards the lesser of the two by the
         // corner's v_w (0 at a right angle or sharper, 1 when straight), which is the greater's
         // reciprocal; the whole no more than the least edge's.
-        vec4 before = vec4(v_tri > 0.5 ? e.z : e.w, e.x, e.y, e.z);
-        vec4 k = mix(vec4(1.0), 1.0 / max(max(e, before), vec4(1e-6)), v_w);
+        // (A triangle's v_w.w is −1: its first corner comes after its third edge.)
+        vec4 before = vec4(v_w.w < -0.5 ? e.z : e.w, e.x, e.y, e.z);
+        vec4 k = mix(vec4(1.0), 1.0 / max(max(e, before), vec4(1e-6)), max(v_w, 0.0));
         vec4 c = e * clamp(\(bevelReach) - v_b, 0.0, 1.0);
         float a = min(c.x * c.y * c.z * c.w * k.x * k.y * k.z * k.w, min(min(e.x, e.y), min(e.z, e.w)));
         fragColor = vec4(v_color.rgb, v_color.a * a);
     }
-    """
+    """)
+
+    /// `source` with its `LINEAR` inputs or outputs interpolated as usual rather than
+    /// `noperspective`: the same values where every vertex has w = 1. For convex fills in a
+    /// layer: with `noperspective`, llvmpipe (Mesa 22.3) gave a triangle reaching well past the
+    /// frame wrong distances over part of it (a 60 × 40 view at bearing 200 lost a wedge of one,
+    /// `TranslucentLayerTests.partsReachingOffTheFrameAreDrawnWhole`); the same inputs
+    /// interpolated as usual come out right.
+    static func smooth(_ source: String) -> String {
+        edited(source, [("#define LINEAR noperspective", "#define LINEAR")])
+    }
 
     /// How far past a corner, along its bisector, a convex fill's coverage in a layer whose
     /// parts are apart reaches (device pixels), where the product of its edges' coverages would
@@ -418,8 +432,22 @@ enum Shaders {
     static let bevelReach = "1.7"
 
     /// `convexFillVertex` handing on each corner's distance past it along its outward bisector
-    /// (for `convexFillSumFragment`; a triangle's fourth corner, which is its first, none).
-    static let convexFillSumVertex = edited(convexFillVertex, [
+    /// (for `convexFillSumFragment`; a triangle's fourth corner, which is its first, none), its
+    /// miter up to 16 long (corners down to about 7°, which a pitched view may make of a layer's
+    /// triangles, see `ConvexFillBuilder.addTriangle`): a shorter one would bring the corner's
+    /// edges in, less than half a pixel out along much of their length, and the pixels just
+    /// across them would miss their share (the coverage past the corner ends at `bevelReach`
+    /// however far the geometry reaches).
+    static let convexFillSumVertex = smooth(edited(convexFillVertex, [
+        ("vec2 m = k > 0.125 ? (a + c) / k : a + c;", "vec2 m = (a + c) / max(k, 1e-6);"),
+        ("if (ml > 4.0) m *= 4.0 / ml;", """
+            if (ml > 16.0) m *= 16.0 / ml;
+                    // A corner given twice (`ConvexFillBuilder.addTriangle`): each copy also slides
+                    // 2 px along its edge's moved line, past the corner, so that the bevel between
+                    // them leaves the corner's reach (`bevelReach`) inside.
+                    if (c == vec2(0.0)) m += 4.0 * o * vec2(-a.y, a.x);
+                    if (a == vec2(0.0)) m += 4.0 * o * vec2(c.y, -c.x);
+            """),
         ("LINEAR out vec4 v_d;\n", """
         LINEAR out vec4 v_d;
         LINEAR out vec4 v_b;
@@ -429,7 +457,6 @@ enum Shaders {
             return nIn == vec2(0.0) || nOut == vec2(0.0) || len < 1e-6 ? -1e6 : dot(p - at, m / len);
         }
         flat out vec4 v_w;
-        flat out float v_tri;
         // How far a corner between edges with inward normals a and b is from a right angle
         // towards a straight one: 0 at 90° or sharper, 1 at 180° (linear in the angle); 0 where
         // an edge has no length.
@@ -438,15 +465,16 @@ enum Shaders {
         }
 
         """),
-        ("    v_d = vec4(1.0);\n", "    v_d = vec4(1.0);\n    v_b = vec4(-1e6);\n    v_w = vec4(0.0);\n    v_tri = 0.0;\n"),
+        ("    v_d = vec4(1.0);\n", "    v_d = vec4(1.0);\n    v_b = vec4(-1e6);\n    v_w = vec4(0.0);\n"),
         ("    gl_Position = vec4(p / half_ - 1.0, own.z / own.w, 1.0);\n", """
-            v_b = vec4(past(n3 == vec2(0.0) ? n2 : n3, n0, p, s0), past(n0, n1, p, s1), past(n1, n2, p, s2), past(n2, n3, p, s3));
-            v_tri = n3 == vec2(0.0) ? 1.0 : 0.0;
-            v_w = vec4(straightness(n3 == vec2(0.0) ? n2 : n3, n0), straightness(n0, n1), straightness(n1, n2), straightness(n2, n3));
+            v_b = vec4(past(n3 == vec2(0.0) ? n2 : n3, n0 == vec2(0.0) ? n1 : n0, p, s0), past(n0, n1, p, s1), past(n1, n2, p, s2),
+                       past(n2, n3, p, s3));
+            v_w = vec4(straightness(n3 == vec2(0.0) ? n2 : n3, n0), straightness(n0, n1), straightness(n1, n2),
+                       n3 == vec2(0.0) ? -1.0 : straightness(n2, n3));
             gl_Position = vec4(p / half_ - 1.0, own.z / own.w, 1.0);
 
         """),
-    ])
+    ]))
 
     /// Wedge fills in a layer whose parts are apart: their coverage as `wedgeFillFragment`'s,
     /// the colour straight and the coverage in alpha, for the layer's saturating blend.

@@ -94,10 +94,11 @@ import Testing
     /// Against 16 samples a pixel, the layer's edges (where two colours meet, and the outer
     /// ones) are closer than the fringed sets' (which blend a second colour's fringe over the
     /// first at every edge between colours: a seam, darker or lighter), flat, turned and
-    /// pitched, at pixel ratios 1 and 2; of quadrilaterals (convex fills), closer than 4× MSAA's.
-    /// Away from the edges, the same pixels as the fringed sets. (Looked at 4× enlarged beside
-    /// the fringed sets and 4× MSAA: no seams; the quadrilaterals' edges as smooth as MSAA's, the
-    /// octagons' a little harder on one side.)
+    /// pitched, at pixel ratios 1 and 2, and closer than 4× MSAA's, of quadrilaterals (convex
+    /// fills) and of concave octagons (their triangles as convex fills; as wedge fills, one-sided,
+    /// they were about twice MSAA's). Away from the edges, the same pixels as the fringed sets.
+    /// (Looked at 4× enlarged beside the fringed sets and 4× MSAA: no seams; the edges as smooth
+    /// as MSAA's.)
     @Test(arguments: [(1.0, 0.0, 0.0, false), (2.0, 0.0, 0.0, false), (1.0, 25.0, 0.0, false), (1.0, 10.0, 45.0, false),
                       (1.0, 0.0, 0.0, true), (1.0, 10.0, 45.0, true)])
     func edgesAreCloserToSupersamplingThanFringedSets(ratio: Double, bearing: Double, pitch: Double, concave: Bool) throws {
@@ -108,30 +109,31 @@ import Testing
         fringed.planner.layersTranslucentSets = false
         let msaa = try MapRenderer(samples: 4, shaderAntialiasing: false), none = try MapRenderer(samples: 0, shaderAntialiasing: false)
         try #require(msaa.samples == 4, "llvmpipe offers 4× MSAA")
+        let wedges = try MapRenderer(samples: 0)
+        wedges.planner.trianglesInLayers = false
         let a = try layered.render(scene: scene, camera: camera(ratio)), b = try fringed.render(scene: scene, camera: camera(ratio))
         let c = try msaa.render(scene: scene, camera: camera(ratio)), d = try none.render(scene: scene, camera: camera(ratio))
+        let e = try wedges.render(scene: scene, camera: camera(ratio))
         if let dir = ProcessInfo.processInfo.environment["MW_DUMP"] {
-            for (name, f) in [("layered", a), ("fringed", b), ("msaa", c)] {
+            for (name, f) in [("layered", a), ("fringed", b), ("msaa", c), ("wedges", e)] {
                 try RenderHarness.bitmap(f).writePNG(to: dir + "/choropleth-\(name)-\(ratio)-\(bearing)-\(pitch)-\(concave).png")
             }
         }
-        let errors = [a, b, c, d].map { AntialiasingQualityTests.meanEdgeError($0, ref) }
+        let errors = [a, b, c, d, e].map { AntialiasingQualityTests.meanEdgeError($0, ref) }
         let edges = ref.edge.filter { $0 }.count
         print("translucent choropleth (concave \(concave)) @\(ratio)x bearing \(bearing) pitch \(pitch), mean |Δ| on \(edges) edge pixels vs 16×: "
             + "layer \(String(format: "%.2f", errors[0])), fringed \(String(format: "%.2f", errors[1])), 4× MSAA \(String(format: "%.2f", errors[2])), "
-            + "none \(String(format: "%.2f", errors[3]))")
+            + "none \(String(format: "%.2f", errors[3])), concave parts as wedge fills \(String(format: "%.2f", errors[4]))")
         #expect(edges > 2000 * Int(ratio))
+        // Convex fills' coverage is shared on both sides of an edge, and so is that of the
+        // concave parts' triangles (`triangleFillMesh`): closer than 4× MSAA.
+        #expect(errors[0] <= errors[2] && errors[0] < 0.3 * errors[1],
+                "layer \(errors[0]), 4× MSAA \(errors[2]), fringed \(errors[1])")
         if concave {
             // Wedge fills' coverage is whole inside an edge and the rest of the pixel is left
-            // outside: where two of them meet, the later one takes the rest of the earlier one's
-            // outer half pixel, and the earlier one covers the pixels on its side in full (half
-            // of the edge's pixels, as among opaque fills). Still closer than the fringed sets,
-            // which blend a second colour over the first at every edge between colours.
-            #expect(errors[0] < errors[1] && errors[0] < 0.7 * errors[3], "layer \(errors[0]), fringed \(errors[1]), none \(errors[3])")
-        } else {
-            // Convex fills' coverage is shared on both sides of an edge: closer than 4× MSAA.
-            #expect(errors[0] <= errors[2] && errors[0] < 0.3 * errors[1],
-                    "layer \(errors[0]), 4× MSAA \(errors[2]), fringed \(errors[1])")
+            // outside: where two of them met, the later took the rest of the earlier one's
+            // outer half pixel and the earlier covered the pixels on its side in full.
+            #expect(errors[0] < 0.4 * errors[4], "layer \(errors[0]), wedge fills \(errors[4])")
         }
         // Off the edges (no edge pixel within two, and the reference within 8 levels of this
         // pixel's over those 5 × 5: a boundary can fall between two columns of samples) the
@@ -163,7 +165,8 @@ import Testing
     }
 
     /// A layer's parts of every kind keep colour and coverage together: two squares joined by a
-    /// zero-width corridor (a clipper's, drawn with fringes), an octagon (a wedge fill) and a
+    /// zero-width corridor (a clipper's, drawn with fringes), an octagon (its triangles as convex
+    /// fills, see `triangleFillMesh`) and a
     /// square (a convex fill), one colour at 0.6 in one layer, turned 30°: every pixel is that
     /// colour at some coverage over the white background (an edge pixel's colour never darker
     /// than its coverage says), the insides exactly 0.6 of it.
@@ -181,7 +184,7 @@ import Testing
                                fill: colour, stroke: nil)
         set.layer = MultiPolygon.newLayer()
         let plan = renderer.planner.plan(Scene(overlays: [.multiPolygon(set)]), camera: cam)
-        #expect(Set(plan.commands.map(\.mesh.layout)) == [.ground, .convexFill, .wedgeFill])
+        #expect(Set(plan.commands.map(\.mesh.layout)) == [.ground, .convexFill])
         #expect(plan.commands.allSatisfy { $0.group?.partsApart == true })
         let f = try renderer.render(scene: Scene(background: Color(rgb: 0xFFFFFF), overlays: [.multiPolygon(set)]), camera: cam)
         // Over white, 0.6 · coverage k of (43, 140, 190): 255 − 0.6 k (255 − channel).
@@ -344,9 +347,58 @@ import Testing
         for (zoom, bearing) in [(16.0, 0.0), (16.5, 30.0), (17.0, 75.0), (15.5, 200.0)] {
             let camera = Camera(center: vertex, zoom: zoom, bearing: bearing, size: ScreenSize(width: 60, height: 40))
             let frame = try MapRenderer(samples: 0).render(scene: scene, camera: camera)
+            if let dir = ProcessInfo.processInfo.environment["MW_DUMP"] {
+                try RenderHarness.bitmap(frame).writePNG(to: dir + "/straight-\(zoom)-\(bearing).png")
+            }
             let off = try Self.offTheLine(frame, red, blue, over: white, pixels: near)
             print("177° corner at zoom \(zoom), bearing \(bearing): farthest off the colours' line within 3 px: \(String(format: "%.1f", off))")
             #expect(off <= 3, "zoom \(zoom), bearing \(bearing): \(off)")
+        }
+    }
+
+    /// A layer's triangles reaching far past a small frame are drawn whole: the quadrilateral
+    /// beside a concave neighbour of the test above, at zoom 15.5 in a 60 × 40 frame (the
+    /// neighbour's triangles reach 40 px past it), and the same neighbour as its two triangles,
+    /// parts of their own. With the convex fills' distances interpolated `noperspective`,
+    /// llvmpipe lost a wedge of one triangle at bearing 200 (a third of the frame showed the
+    /// background); every pixel 1.5 px or more inside a part is now its colour.
+    @Test(arguments: [0.0, 90.0, 200.0, 300.0]) func partsReachingOffTheFrameAreDrawnWhole(bearing: Double) throws {
+        func at(_ x: Double, _ y: Double) -> LatLng { LatLng(lat: 47.3 + 0.001 * y, lon: 8.5 + 0.001 * x) }
+        let quad = [at(0, 0), at(4, 0), at(2, 2), at(1, 1.05)]
+        let concave = [at(0, 0), at(1, 1.05), at(2, 2), at(0, 2)]
+        let halves = [[at(1, 1.05), at(0, 0), at(0, 2)], [at(0, 2), at(2, 2), at(1, 1.05)]]
+        let red = Self.colours[0], blue = Self.colours[2], white = Color(rgb: 0xFFFFFF)
+        let camera = Camera(center: at(1, 1.05), zoom: 15.5, bearing: bearing, size: ScreenSize(width: 60, height: 40))
+        for neighbour in [[concave], halves] {
+            let parts = [(quad, red)] + neighbour.map { ($0, blue) }
+            let overlays = try parts.map { Overlay.polygon(Polygon(exterior: try GeoPath(coordinates: $0.0), fill: $0.1, stroke: nil)) }
+            let scene = Scene(background: white, overlays: Overlay.mergingAlikeRuns(overlays))
+            let frame = try MapRenderer(samples: 0).render(scene: scene, camera: camera)
+            var checked = 0, wrong: [String] = []
+            for (ring, colour) in parts {
+                let corners = try ring.map { try #require(camera.project($0)) }
+                let want = [colour.r, colour.g, colour.b].map { 0.6 * Double($0) + 0.4 * 255 }
+                for y in 0 ..< frame.height {
+                    for x in 0 ..< frame.width {
+                        let px = Double(x) + 0.5, py = Double(y) + 0.5
+                        var inside = false, nearest = Double.infinity
+                        for i in corners.indices {
+                            let p = corners[i], q = corners[(i + 1) % corners.count]
+                            if (p.y > py) != (q.y > py), px < p.x + (py - p.y) * (q.x - p.x) / (q.y - p.y) { inside.toggle() }
+                            let dx = q.x - p.x, dy = q.y - p.y
+                            let t = max(0, min(1, ((px - p.x) * dx + (py - p.y) * dy) / (dx * dx + dy * dy)))
+                            nearest = min(nearest, hypot(px - p.x - t * dx, py - p.y - t * dy))
+                        }
+                        guard inside, nearest >= 1.5 else { continue }
+                        checked += 1
+                        let c = try #require(frame.pixel(x: x, y: y))
+                        if zip([c.r, c.g, c.b].map(Double.init), want).contains(where: { abs($0 - $1) > 1.5 }) { wrong.append("\(x),\(y)") }
+                    }
+                }
+            }
+            print("parts reaching off a 60 × 40 frame at bearing \(bearing) (\(neighbour.count) blue part(s)): "
+                + "\(checked) pixels inside, \(wrong.count) not their part's colour")
+            #expect(checked > 1500 && wrong.isEmpty, "\(wrong.prefix(20))")
         }
     }
 
@@ -369,8 +421,14 @@ import Testing
         #expect(junctions.count == 2 && junctions[0] == junctions[1] && !junctions[0].isEmpty)
         let camera = Camera(center: LatLng(lat: 47.3676, lon: 8.5368), zoom: zoom, bearing: bearing, size: ScreenSize(width: 400, height: 300))
         let frame = try MapRenderer(samples: 0).render(scene: Scene(background: white, overlays: merged), camera: camera)
+        if let dir = ProcessInfo.processInfo.environment["MW_DUMP"] {
+            try RenderHarness.bitmap(frame).writePNG(to: dir + "/two-\(zoom)-\(bearing).png")
+        }
         let off = try Self.offTheLine(frame, red, blue, over: white)
         print("concave choropleth in two colours, zoom \(zoom), bearing \(bearing): farthest off the colours' line \(String(format: "%.1f", off))")
-        #expect(off <= 3)
+        // (One pixel by a corner at zoom 14.6 is 3.2 levels off, about 1.5 % of it left
+        // uncovered: the concave parts' triangles share a corner's pixel by the product of its
+        // edges' coverages, which is close to, not exactly, the corner's share.)
+        #expect(off <= 4)
     }
 }

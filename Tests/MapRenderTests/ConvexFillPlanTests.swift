@@ -129,3 +129,81 @@ import Testing
         #expect(outlined.commands.first?.mesh.layout == .ground && outlined.commands.first?.group == nil)
     }
 }
+
+/// A layer's concave parts as their triangles' convex fills (`RenderPlanner.triangleFillMesh`):
+/// what the mesh holds, checked against areas and corners worked out by hand.
+@Suite struct TriangleFillPlanTests {
+    /// The mesh's convex fills, each its corners (three, or four where a corner is given twice).
+    static func fills(_ mesh: Mesh) -> [[MapPoint]] {
+        let stride = VertexLayout.convexFill.stride
+        var out: [[MapPoint]] = []
+        for v in Swift.stride(from: 0, to: mesh.vertices.count, by: stride) where mesh.vertices[v + 8] == 0 {
+            let c = (0 ..< 4).map { MapPoint(x: Double(mesh.vertices[v + 2 * $0]), y: Double(mesh.vertices[v + 2 * $0 + 1])) }
+            out.append(c[3] == c[0] ? Array(c[0 ..< 3]) : c)
+        }
+        return out
+    }
+
+    static func area(_ ring: [MapPoint]) -> Double { abs(Outline.doubleArea(ring.map { ($0.x, $0.y) })) / 2 }
+
+    static func angle(at p: MapPoint, _ a: MapPoint, _ b: MapPoint) -> Double {
+        let u = (a.x - p.x, a.y - p.y), v = (b.x - p.x, b.y - p.y)
+        return acos((u.0 * v.0 + u.1 * v.1) / (hypot(u.0, u.1) * hypot(v.0, v.1))) * 180 / .pi
+    }
+
+    @Test func anEllIsCoveredOnceByItsTriangles() {
+        // 2 × 2 less a 1 × 1 corner: area 3. Ear clipping gives four triangles; those with a
+        // corner under 30° (atan ½ = 26.6°) give it twice (one with two is split in two), so
+        // every fill's edges can move out.
+        let ell = [(0.0, 0.0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)].map { MapPoint(x: $0.0, y: $0.1) }
+        let mesh = RenderPlanner.triangleFillMesh([[ell]], origin: MapPoint(x: 0, y: 0), pixelsPerUnit: 1000)
+        #expect(mesh.layout == .convexFill)
+        let fills = Self.fills(mesh)
+        #expect((4 ... 8).contains(fills.count) && fills.contains { $0.count == 4 })
+        #expect(abs(fills.reduce(0) { $0 + Self.area($1) } - 3) < 1e-6)
+        for f in fills {
+            if f.count == 4 {
+                #expect(f[0] == f[1] && Self.angle(at: f[0], f[2], f[3]) < 30)
+            } else {
+                #expect((0 ..< 3).allSatisfy { Self.angle(at: f[$0], f[($0 + 1) % 3], f[($0 + 2) % 3]) >= 30 - 1e-9 }, "\(f)")
+            }
+        }
+        // Four fills of three or four corners: one vertex a corner, a fan of triangles each.
+        #expect(mesh.vertices.count == fills.reduce(0) { $0 + $1.count } * VertexLayout.convexFill.stride)
+        #expect(mesh.indices.count == fills.reduce(0) { $0 + 3 * ($1.count - 2) })
+    }
+
+    @Test func aTriangleWithTwoSharpCornersIsSplitAtTheFootOfItsThird() {
+        // Isosceles, 20° at each end of its base from (0, 0) to (10, 0), apex at (5, 5 tan 20°):
+        // the foot of the perpendicular from the apex is the base's middle, (5, 0).
+        let h = 5 * tan(20 * Double.pi / 180)
+        let tri = [MapPoint(x: 0, y: 0), MapPoint(x: 10, y: 0), MapPoint(x: 5, y: h)]
+        let fills = Self.fills(RenderPlanner.triangleFillMesh([[tri]], origin: MapPoint(x: 0, y: 0), pixelsPerUnit: 100))
+        #expect(fills.count == 2)
+        func has(_ f: [MapPoint], _ p: MapPoint) -> Bool { f.contains { abs($0.x - p.x) < 1e-5 && abs($0.y - p.y) < 1e-5 } }
+        for f in fills {
+            #expect(f.count == 4 && f[0] == f[1] && (f[0] == tri[0] || f[0] == tri[1]), "\(f)")
+            #expect(has(f, MapPoint(x: 5, y: 0)) && has(f, tri[2]), "\(f)")
+            #expect(abs(Self.area(f) - 2.5 * h) < 1e-5)
+        }
+        // One sharp corner: given twice, first; none: as it is.
+        let one = [MapPoint(x: 0, y: 0), MapPoint(x: 10, y: 0), MapPoint(x: 10, y: 10 * tan(20 * Double.pi / 180))]
+        let oneFills = Self.fills(RenderPlanner.triangleFillMesh([[one]], origin: MapPoint(x: 0, y: 0), pixelsPerUnit: 100))
+        #expect(oneFills.count == 1 && oneFills[0].count == 4 && oneFills[0][0] == one[0] && oneFills[0][1] == one[0])
+        let wide = [MapPoint(x: 0, y: 0), MapPoint(x: 10, y: 0), MapPoint(x: 5, y: 8)]
+        #expect(Self.fills(RenderPlanner.triangleFillMesh([[wide]], origin: MapPoint(x: 0, y: 0), pixelsPerUnit: 100)).map(\.count) == [3])
+    }
+
+    @Test func trianglesThinnerThanASixteenthOfAPixelAreLeftOut() {
+        // A rectangle 2 × 1 with a corner 0.0001 out of the middle of its bottom edge: at 100 px
+        // a unit the triangle on that corner and the bottom edge's ends is 0.01 px thick (left
+        // out; its neighbours meet along nearly the same line), at 10 000 px a unit 1 px.
+        let ring = [(0.0, 0.0), (1, -0.0001), (2, 0), (2, 1), (0, 1)].map { MapPoint(x: $0.0, y: $0.1) }
+        for (ppu, thin) in [(100.0, true), (10_000.0, false)] {
+            let fills = Self.fills(RenderPlanner.triangleFillMesh([[ring]], origin: MapPoint(x: 0, y: 0), pixelsPerUnit: ppu))
+            let total = fills.reduce(0) { $0 + Self.area($1) }
+            #expect(abs(total - (thin ? 2 : 2.0001)) < 1e-6, "\(ppu): \(total)")
+            #expect(fills.contains { Self.area($0) < 0.001 } != thin, "\(ppu): \(fills)")
+        }
+    }
+}
