@@ -136,14 +136,15 @@ struct ConvexFillBuilder {
     }
 
     /// A triangle of a layer's polygon (see `RenderPlanner.triangleFillMesh`). A convex fill's
-    /// corner moves out along its miter, at most 4 long (the vertex shader's limit): at a sharp
-    /// corner the moved edges would then come in towards it, less than half a pixel out along
-    /// much of their length, and the pixels just across them, which take the rest of their
-    /// coverage from the triangle beyond, would miss this one's share (light dots along the
-    /// diagonals). A corner sharper than `sharp` is given twice, a zero-length edge between: each
-    /// copy moves out across one of its edges (a bevel), and both edges move out half a pixel
-    /// all along. A triangle with two such corners is split at the foot of the perpendicular
-    /// from its third, into two with one each.
+    /// corner moves out along its miter, which the layer's vertex shader stops at 16 long (a
+    /// corner of about 7° on screen): at a sharper corner the moved edges would come in towards
+    /// it, less than half a pixel out along much of their length, and the pixels just across
+    /// them, which take the rest of their coverage from the triangle beyond, would miss this
+    /// one's share (light dots along the diagonals). A corner sharper than 15° (`sharpCosine`)
+    /// is given twice, a zero-length edge between: each copy moves out across one of its edges
+    /// and slides along it past the corner, so both edges move out half a pixel all along. A
+    /// triangle with two such corners is split at the foot of the perpendicular from its
+    /// third, into two with one each.
     mutating func addTriangle(_ a: (Double, Double), _ b: (Double, Double), _ c: (Double, Double)) {
         let corners = [a, b, c]
         // Each corner's cosine.
@@ -171,9 +172,11 @@ struct ConvexFillBuilder {
         add([corners[s], corners[s], corners[(s + 1) % 3], corners[(s + 2) % 3]])
     }
 
-    /// The cosine above which a triangle's corner is given twice (30°: a miter of 1.9 against
-    /// the layer's vertex shader's 16, about 7°, leaving room for a pitched view to sharpen it).
-    static let sharpCosine = 0.75.squareRoot()
+    /// The cosine above which a triangle's corner is given twice: 15°, a miter of 3.8 against
+    /// the shader's 16, leaving room for a pitched view to sharpen it. (At 30° the concave test
+    /// choropleth drew 127 468 triangles at zoom 12 against 85 610, for the same image:
+    /// Documentation/PERFORMANCE.md, *Concave parts in a layer*.)
+    static let sharpCosine = 0.965_925_826_289_068_3
 
     mutating func build() -> Mesh {
         recorder.reach(part: .max, indexCount: idx.count)
