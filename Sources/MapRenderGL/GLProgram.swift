@@ -416,11 +416,12 @@ enum Shaders {
     """)
 
     /// `source` with its `LINEAR` inputs or outputs interpolated as usual rather than
-    /// `noperspective`: the same values where every vertex has w = 1. For convex fills in a
-    /// layer: with `noperspective`, llvmpipe (Mesa 22.3) gave a triangle reaching well past the
-    /// frame wrong distances over part of it (a 60 × 40 view at bearing 200 lost a wedge of one,
-    /// `TranslucentLayerTests.partsReachingOffTheFrameAreDrawnWhole`); the same inputs
-    /// interpolated as usual come out right.
+    /// `noperspective`: the same values where every vertex has w = 1. For the convex and wedge
+    /// fills: with `noperspective`, llvmpipe (Mesa 22.3) gave a fill reaching well past the frame
+    /// wrong distances over part of it (a 60 × 40 frame at bearing 195 lost a third of a
+    /// triangle, `TranslucentLayerTests.fillsReachingOffTheFrameAreDrawnWhole`); the same inputs
+    /// interpolated as usual come out right, at no cost measured (Documentation/PERFORMANCE.md,
+    /// *Concave parts in a layer*).
     static func smooth(_ source: String) -> String {
         edited(source, [("#define LINEAR noperspective", "#define LINEAR")])
     }
