@@ -174,8 +174,17 @@ enum Shaders {
     """
 
     /// The fragment shaders of convex and wedge fills open with the ground header, edited to
-    /// declare `LINEAR` after its `#version` (an `#extension` must come before `precision`).
-    static let coverageFillFragmentHeader = edited(groundFragmentHeader, [("#version 300 es\n", "#version 300 es\n\(linearInterpolation)\n")])
+    /// define `LINEAR` (`coverageFillInterpolation`) after its `#version`.
+    static let coverageFillFragmentHeader = edited(groundFragmentHeader, [("#version 300 es\n", "#version 300 es\n\(coverageFillInterpolation)\n")])
+
+    /// `LINEAR` for the convex and wedge fills: their inputs interpolated as usual, not
+    /// `noperspective` as the columns' are (`linearInterpolation`), although every vertex has
+    /// w = 1 and the values are the same. With `noperspective`, llvmpipe (Mesa 22.3) gave a fill
+    /// reaching well past the frame wrong distances over part of it (a 60 × 40 frame at bearing
+    /// 195 lost a third of a triangle, `TranslucentLayerTests.fillsReachingOffTheFrameAreDrawnWhole`);
+    /// interpolated as usual they come out right, at no cost measured
+    /// (Documentation/PERFORMANCE.md, *Concave parts in a layer*).
+    static let coverageFillInterpolation = "#define LINEAR"
 
     /// Convex fills (`VertexLayout.convexFill`): the vertex projects its polygon's corners to
     /// device pixels, moves its own (`a_k`) out by half a pixel along its miter there (so both of
@@ -188,7 +197,7 @@ enum Shaders {
     /// is drawn as it is, covered in full.
     static let convexFillVertex = """
     #version 300 es
-    \(linearInterpolation)
+    \(coverageFillInterpolation)
     precision highp float;
     layout(location = 0) in vec4 a_c01;
     layout(location = 1) in vec4 a_c23;
@@ -267,7 +276,7 @@ enum Shaders {
     /// a triangle with a corner behind the eye is drawn as it is, covered in full.
     static let wedgeFillVertex = """
     #version 300 es
-    \(linearInterpolation)
+    \(coverageFillInterpolation)
     precision highp float;
     layout(location = 0) in vec4 a_c01;
     layout(location = 1) in vec4 a_c2kf;
@@ -396,7 +405,7 @@ enum Shaders {
     /// neighbour's edge): the corner's own pixel then gets the angle's share of a turn, as
     /// multisampling gives it. The colour comes straight, the coverage in alpha, for the
     /// layer's saturating blend (see `MapRenderer`).
-    static let convexFillSumFragment = smooth("""
+    static let convexFillSumFragment = """
     \(coverageFillFragmentHeader)
     LINEAR in vec4 v_d;
     LINEAR in vec4 v_b;
@@ -413,18 +422,7 @@ enum Shaders {
         float a = min(c.x * c.y * c.z * c.w * k.x * k.y * k.z * k.w, min(min(e.x, e.y), min(e.z, e.w)));
         fragColor = vec4(v_color.rgb, v_color.a * a);
     }
-    """)
-
-    /// `source` with its `LINEAR` inputs or outputs interpolated as usual rather than
-    /// `noperspective`: the same values where every vertex has w = 1. For the convex and wedge
-    /// fills: with `noperspective`, llvmpipe (Mesa 22.3) gave a fill reaching well past the frame
-    /// wrong distances over part of it (a 60 × 40 frame at bearing 195 lost a third of a
-    /// triangle, `TranslucentLayerTests.fillsReachingOffTheFrameAreDrawnWhole`); the same inputs
-    /// interpolated as usual come out right, at no cost measured (Documentation/PERFORMANCE.md,
-    /// *Concave parts in a layer*).
-    static func smooth(_ source: String) -> String {
-        edited(source, [("#define LINEAR noperspective", "#define LINEAR")])
-    }
+    """
 
     /// How far past a corner, along its bisector, a convex fill's coverage in a layer whose
     /// parts are apart reaches (device pixels), where the product of its edges' coverages would
@@ -439,7 +437,7 @@ enum Shaders {
     /// edges in, less than half a pixel out along much of their length, and the pixels just
     /// across them would miss their share (the coverage past the corner ends at `bevelReach`
     /// however far the geometry reaches).
-    static let convexFillSumVertex = smooth(edited(convexFillVertex, [
+    static let convexFillSumVertex = edited(convexFillVertex, [
         ("vec2 m = k > 0.125 ? (a + c) / k : a + c;", "vec2 m = (a + c) / max(k, 1e-6);"),
         ("if (ml > 4.0) m *= 4.0 / ml;", """
             if (ml > 16.0) m *= 16.0 / ml;
@@ -475,7 +473,7 @@ enum Shaders {
             gl_Position = vec4(p / half_ - 1.0, own.z / own.w, 1.0);
 
         """),
-    ]))
+    ])
 
     /// Wedge fills in a layer whose parts are apart: their coverage as `wedgeFillFragment`'s,
     /// the colour straight and the coverage in alpha, for the layer's saturating blend.

@@ -194,11 +194,11 @@ private final class GLState {
     /// Fills (interior and fringe) and pixel discs.
     let groundFill = LazyProgram(Shaders.groundScreenWidthVertex, Shaders.groundFillFragment)
     let groundDisc = LazyProgram(Shaders.groundScreenWidthVertex, Shaders.groundDiscFragment)
-    let convexFill = LazyProgram(Shaders.smooth(Shaders.convexFillVertex), Shaders.smooth(Shaders.convexFillFragment))
-    let wedgeFill = LazyProgram(Shaders.smooth(Shaders.wedgeFillVertex), Shaders.smooth(Shaders.wedgeFillFragment))
+    let convexFill = LazyProgram(Shaders.convexFillVertex, Shaders.convexFillFragment)
+    let wedgeFill = LazyProgram(Shaders.wedgeFillVertex, Shaders.wedgeFillFragment)
     /// Convex and wedge fills added up in a layer whose parts are apart (`DrawGroup.partsApart`).
     let convexFillSum = LazyProgram(Shaders.convexFillSumVertex, Shaders.convexFillSumFragment)
-    let wedgeFillSum = LazyProgram(Shaders.smooth(Shaders.wedgeFillVertex), Shaders.smooth(Shaders.wedgeFillSumFragment))
+    let wedgeFillSum = LazyProgram(Shaders.wedgeFillVertex, Shaders.wedgeFillSumFragment)
     /// A layer whose parts are apart, over the frame.
     let layerProgram = LazyProgram(Shaders.underVertex, Shaders.layerFragment)
     let screen = LazyProgram(Shaders.screenVertex, Shaders.screenFragment)
