@@ -772,7 +772,8 @@ public final class RenderPlanner: @unchecked Sendable {
         // layer of its own, its outline between it and the next: the layers of a group's sets
         // would not be one.)
         let outlined = strokeHalf > 0 && (set.stroke?.a ?? 0) > 0
-        let layer: DrawGroup? = set.fill.isTranslucent && !outlined && _layersTranslucentSets && !planningInFadedGroup
+        let layer: DrawGroup? = (set.fill.isTranslucent || set.fill.a == 255 && set.layer != nil) && !outlined && _layersTranslucentSets
+            && !planningInFadedGroup
             ? DrawGroup(id: set.layer ?? Int(bitPattern: UInt(bitPattern: ObjectIdentifier(set.polygons))),
                         opacity: Double(set.fill.a) / 255, partsApart: set.layer != nil)
             : nil

@@ -762,7 +762,9 @@ private final class GLState {
                 var j = i + 1
                 while j < cmds.count, cmds[j].group == group { j += 1 }
                 defer { i = j }
-                guard let group, group.opacity < 1 else { try drawList(Array(cmds[i ..< j])); continue }
+                // (A layer at opacity 1 is drawn as one only when its parts are apart and share
+                // their edge pixels: an opaque choropleth's, see `MultiPolygon.layer`.)
+                guard let group, group.opacity < 1 || group.partsApart && aa else { try drawList(Array(cmds[i ..< j])); continue }
                 guard group.opacity > 0 else { continue }
                 // Only where the run draws (its commands' boxes, when all have one) and the
                 // partial redraw's scissor allows.

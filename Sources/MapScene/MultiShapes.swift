@@ -281,7 +281,7 @@ enum PolygonGroups {
     static let mostTests = 16
 
     static func merged(_ run: ArraySlice<Overlay>, least: Int, most: Int, budget: inout Int) -> [Overlay] {
-        guard run.count >= least || run.count >= 2 && run.contains(where: layers) else { return Array(run) }
+        guard run.count >= least || run.count >= 2 && (run.contains(where: layers) || twoOpaqueColours(run)) else { return Array(run) }
         // Grid cells twice the median polygon's size.
         var sizes: [Double] = run.compactMap { o in
             guard case .polygon(let p) = o, let b = p.exterior.bounds else { return nil }
@@ -312,6 +312,19 @@ enum PolygonGroups {
     static func layers(_ o: Overlay) -> Bool {
         guard case .polygon(let p) = o else { return false }
         return Overlay.outline(p) == nil && p.fill.isTranslucent
+    }
+
+    /// Whether the run holds opaque polygons without outline in two colours or more: in a group
+    /// where two polygons' bounds meet, those become sets however few and share a layer (at
+    /// opacity 1), so that where two colours meet each takes its share of the edge pixels.
+    static func twoOpaqueColours(_ run: ArraySlice<Overlay>) -> Bool {
+        var first: Color?
+        for o in run {
+            guard case .polygon(let p) = o, p.fill.a == 255, Overlay.outline(p) == nil else { continue }
+            if let first, first != p.fill { return true }
+            first = first ?? p.fill
+        }
+        return false
     }
 
     /// Polygons no two of which overlap (but alike opaque ones without outline), with a grid of
@@ -433,9 +446,12 @@ enum PolygonGroups {
                 byColour[p.fill, default: []].append(p)
             }
             // A colour's polygons become a set when there are `least` of them, or when they are
-            // translucent without outline in a group where two may share an edge (`layers`).
+            // without outline in a group where two may share an edge (`layers`): translucent
+            // ones, or opaque ones of two colours or more, which then share a layer so that
+            // where two colours meet each takes its share of the edge pixels.
             let layered = touching && members.first.flatMap(Overlay.outline) == nil
-            func isSet(_ c: Color) -> Bool { byColour[c]!.count >= least || layered && c.isTranslucent }
+            let opaqueLayer = layered && colours.filter { $0.a == 255 }.count >= 2
+            func isSet(_ c: Color) -> Bool { byColour[c]!.count >= least || layered && c.isTranslucent || opaqueLayer && c.a == 255 }
             guard colours.contains(where: isSet) else { return members.map { .polygon($0) } }
             // The overlays in drawing order: a set's polygons, or one polygon left as it is. The
             // sets come first, so that translucent ones follow one another (and share a layer).
@@ -467,7 +483,7 @@ enum PolygonGroups {
                                      zIndex: first.zIndex)
                 m.worldCopies = first.worldCopies
                 m.outlinePaths = outlines?[k]
-                m.layer = layer
+                m.layer = first.fill.a < 255 || opaqueLayer ? layer : nil
                 out.append(.multiPolygon(m))
             }
             return out

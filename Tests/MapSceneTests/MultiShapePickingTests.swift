@@ -104,6 +104,20 @@ import Testing
         #expect(kinds(Overlay.mergingAlikeRuns([try abutting(0, glass)])) == ["polygon"])
         #expect(kinds(Overlay.mergingAlikeRuns([try abutting(0, glass, stroke: .black), try abutting(1, glass, stroke: .black)]))
                     == ["polygon", "polygon"])
+        // Opaque ones so too where two colours or more may share an edge (their sets share a
+        // layer at opacity 1, so that each colour takes its share of the pixels on an edge
+        // between two); of one colour, or apart, they stay as they are.
+        let brick = Color(rgb: 0x8A6D3B), sky = Color(rgb: 0x1F6FEB)
+        let opaque = Overlay.mergingAlikeRuns([try abutting(0, brick), try abutting(1, sky), try abutting(2, brick)])
+        #expect(kinds(opaque) == ["polygons2", "polygons1"])
+        let opaqueLayers = opaque.compactMap { o -> Int? in if case .multiPolygon(let m) = o { m.layer } else { nil } }
+        #expect(opaqueLayers.count == 2 && Set(opaqueLayers).count == 1)
+        #expect(kinds(Overlay.mergingAlikeRuns([try abutting(0, brick), try abutting(1, brick)])) == ["polygon", "polygon"])
+        #expect(kinds(Overlay.mergingAlikeRuns([try abutting(0, brick), try abutting(3, sky)])) == ["polygon", "polygon"])
+        // (A run of 64 opaque polygons of one colour is a set, without a layer.)
+        let sameColour = Overlay.mergingAlikeRuns(try (0 ..< 64).map { try abutting($0, brick) })
+        #expect(kinds(sameColour) == ["polygons64"])
+        if case .multiPolygon(let m) = sameColour.first { #expect(m.layer == nil) }
         // Long runs are cut into sets of at most `maximumSet`.
         let many = try (0 ..< 10).map { try polygon($0) }
         #expect(kinds(Overlay.mergingAlikeRuns(many, minimumRun: 3, maximumSet: 4)) == ["polygons4", "polygons4", "polygons2"])
