@@ -40,8 +40,9 @@ public final class RenderPlanner: @unchecked Sendable {
     private var _sharedEdgeFringes = false
 
     /// Whether a translucent set's fills are drawn as opaque ones in a layer faded at the
-    /// fill's opacity (true, the default: see `MultiPolygon.layer`), or with fringes, each pixel
-    /// blended once (false: to compare).
+    /// fill's opacity, and opaque sets with a layer in one at opacity 1 (true, the default: see
+    /// `MultiPolygon.layer`), or with fringes, each pixel blended once, and opaque sets one after
+    /// another (false: to compare).
     var layersTranslucentSets: Bool {
         get { lock.withLock { _layersTranslucentSets } }
         set { lock.withLock { _layersTranslucentSets = newValue } }
@@ -768,7 +769,8 @@ public final class RenderPlanner: @unchecked Sendable {
         // stroked instead of its polygons' rings.
         let chains = set.stroke != nil && strokeHalf > 0 ? set.outlinePaths : nil
         // A translucent set without an outline is drawn in the opaque colour, in a layer faded
-        // at the fill's opacity (see `MultiPolygon.layer`). (A set with an outline would be a
+        // at the fill's opacity (see `MultiPolygon.layer`); an opaque one with a layer (a
+        // choropleth's colours) in a layer at opacity 1. (A set with an outline would be a
         // layer of its own, its outline between it and the next: the layers of a group's sets
         // would not be one.)
         let outlined = strokeHalf > 0 && (set.stroke?.a ?? 0) > 0

@@ -115,7 +115,8 @@ public struct MultiPolygon: Sendable {
     /// polygons share is stroked once (see there). Planned part by part or by view cell (a set
     /// too large for one mesh, or much wider than the view), the set strokes its rings.
     public var outlinePaths: PathSet?
-    /// The layer a translucent set is faded in (nil: a layer of its own). A translucent fill is
+    /// The layer a translucent set is faded in (nil: a layer of its own), or an opaque set is
+    /// drawn in at opacity 1 (nil: none, drawn straight into the frame). A translucent fill is
     /// drawn as the opaque colour into a layer that is then mixed with what lies under it at the
     /// fill's opacity, so each pixel is faded once: parts that overlap show their union, and
     /// edges that parts share are antialiased as opaque ones are, with no seam. Sets drawn one
@@ -124,7 +125,10 @@ public struct MultiPolygon: Sendable {
     /// more than the whole pixel), so that where two parts meet each one's share of an edge
     /// pixel counts (as with multisampling). `Overlay.mergingAlikeRuns` gives the sets of each group of polygons no
     /// two of which overlap one layer (`newLayer()`), so that a choropleth's neighbours in
-    /// different colours meet without a seam.
+    /// different colours meet without a seam; the opaque sets of a group of two colours or more
+    /// whose polygons may share an edge get one too, so that where two colours meet each takes
+    /// its share of the edge's pixels (drawn one after another, the first covers the pixels on
+    /// its side in full and the second's antialiased edge blends over them).
     public var layer: Int?
 
     /// A layer number no other call has returned (for `layer`), above 2³².
@@ -193,7 +197,9 @@ extension Overlay {
     /// width) and `zIndex` are taken in groups in which no two overlap, and each group's polygons
     /// of one fill colour, at least `minimumRun` of them, become one set; translucent ones without
     /// an outline however few, in a group where two polygons' bounds meet, so that the group is
-    /// drawn in one layer without seams (see `MultiPolygon.layer`). Within such a group the
+    /// drawn in one layer without seams (see `MultiPolygon.layer`); so too opaque ones without an
+    /// outline in such a group of two colours or more, whose sets then share a layer at opacity 1
+    /// (each colour takes its share of the pixels on an edge between two). Within such a group the
     /// order changes only pixels on the edges: insides do not overlap, and where one polygon's
     /// fill covers another's outline its own outline (as wide, opaque) covers the same pixels
     /// again; the antialiased edges of neighbours blend over each other in another order.
