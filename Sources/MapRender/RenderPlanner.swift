@@ -673,7 +673,9 @@ public final class RenderPlanner: @unchecked Sendable {
 
     // MARK: polygons
 
-    private func addPolygon(_ poly: Polygon, _ view: PlanView, _ out: inout [DrawCommand]) {
+    /// `triangles`: the fill as its triangles' convex fills (`triangleFillMesh`), for a part of a
+    /// layer whose parts are apart, planned alone.
+    private func addPolygon(_ poly: Polygon, _ view: PlanView, _ out: inout [DrawCommand], triangles: Bool = false) {
         guard let bounds = poly.exterior.bounds else { return }
         let strokeHalf = poly.stroke != nil && poly.strokeWidth.isFinite ? max(0, poly.strokeWidth) / 2 : 0
         guard view.mayBeVisible(bounds, marginPx: strokeHalf + 2) else { return }
@@ -688,10 +690,11 @@ public final class RenderPlanner: @unchecked Sendable {
         let prepared = { Self.preparedRings(rings(), clip: cell?.rect, tolerance: level.tolerance) }
         if poly.fill.a > 0 {
             let fringe = !Self.outlineHidesFringe(poly.stroke, strokeHalf * view.camera.pixelRatio)
-            let key = MeshKey(source: source(fringe ? 0 : 2), bucket: level.bucket, cell: cell?.key)
+            let key = MeshKey(source: source(triangles ? 3 : fringe ? 0 : 2), bucket: level.bucket, cell: cell?.key)
             let (mesh, origin) = cached(key, retain: rings()) {
                 let origin = cell?.rect.mid ?? bounds.mid
                 let rs = prepared()
+                if triangles { return (Self.triangleFillMesh([rs], origin: origin, pixelsPerUnit: level.worldSize), origin) }
                 return (Self.fillMesh(rs, origin: origin, clip: cell?.rect, fringe: fringe), origin)
             }
             if !mesh.indices.isEmpty {
@@ -788,7 +791,7 @@ public final class RenderPlanner: @unchecked Sendable {
             var opaque = part
             opaque.fill = fill
             let start = out.count
-            addPolygon(opaque, view, &out)
+            addPolygon(opaque, view, &out, triangles: layer.partsApart && _trianglesInLayers)
             let box = part.exterior.bounds.flatMap { view.screenBox(of: $0, marginPx: 2) }
             for k in start ..< out.count {
                 out[k].group = layer
