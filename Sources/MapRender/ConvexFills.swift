@@ -86,11 +86,7 @@ extension RenderPlanner {
                 let a = (coords[2 * c.0], coords[2 * c.0 + 1]), b = (coords[2 * c.1], coords[2 * c.1 + 1])
                 let d = (coords[2 * c.2], coords[2 * c.2 + 1])
                 let area2 = (b.0 - a.0) * (d.1 - a.1) - (b.1 - a.1) * (d.0 - a.0)
-                var longest = 0.0
-                for (p, q) in [(a, b), (b, d), (d, a)] {
-                    longest = max(longest, ((q.0 - p.0) * (q.0 - p.0) + (q.1 - p.1) * (q.1 - p.1)).squareRoot())
-                }
-                guard area2.isFinite, longest > 0, abs(area2) / longest * pixelsPerUnit >= 1.0 / 16 else { continue }
+                guard area2.isFinite, area2 != 0, !Self.isSliver(a, b, d, doubleArea: area2, pixelsPerUnit: pixelsPerUnit) else { continue }
                 mesh.addTriangle(a, b, d)
             }
         }

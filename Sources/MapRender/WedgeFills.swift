@@ -56,6 +56,18 @@ extension RenderPlanner {
         return Outline.retracedEdges(rings).contains { $0.contains(true) }
     }
 
+    /// Whether the triangle a, b, c (of twice the signed area `doubleArea`) is thinner than 1/16
+    /// pixel at `pixelsPerUnit`: its height over its longest edge. Such a triangle's corners lie
+    /// on one line but for rounding (ear clipping makes them of collinear corners).
+    static func isSliver(_ a: (Double, Double), _ b: (Double, Double), _ c: (Double, Double),
+                         doubleArea: Double, pixelsPerUnit: Double) -> Bool {
+        var longest = 0.0
+        for (p, q) in [(a, b), (b, c), (c, a)] {
+            longest = max(longest, ((q.0 - p.0) * (q.0 - p.0) + (q.1 - p.1) * (q.1 - p.1)).squareRoot())
+        }
+        return abs(doubleArea) / longest * pixelsPerUnit < 1.0 / 16
+    }
+
     /// The triangles of polygons (each its rings: exterior, then holes, as `preparedRings`
     /// gives them) in the `VertexLayout.wedgeFill` layout, three vertices of their own each.
     /// Polygons that do not triangulate add nothing.
@@ -124,12 +136,8 @@ extension RenderPlanner {
                 let area = (xs[c[1]] - xs[c[0]]) * (ys[c[2]] - ys[c[0]]) - (ys[c[1]] - ys[c[0]]) * (xs[c[2]] - xs[c[0]])
                 guard area.isFinite else { continue }
                 if area < 0 { (c[1], c[2]) = (c[2], c[1]) }
-                var longest = 0.0
-                for i in 0 ..< 3 {
-                    let a = c[i], b = c[(i + 1) % 3]
-                    longest = max(longest, ((xs[b] - xs[a]) * (xs[b] - xs[a]) + (ys[b] - ys[a]) * (ys[b] - ys[a])).squareRoot())
-                }
-                let thin = area == 0 || abs(area) / longest * pixelsPerUnit < 1.0 / 16
+                let thin = area == 0 || Self.isSliver((xs[c[0]], ys[c[0]]), (xs[c[1]], ys[c[1]]), (xs[c[2]], ys[c[2]]),
+                                                      doubleArea: area, pixelsPerUnit: pixelsPerUnit)
                 // A thin triangle's orientation may be rounding: its polygon edges either way.
                 var own: UInt8 = 0
                 for i in 0 ..< 3 where succ[c[i]] == c[(i + 1) % 3] || (thin && succ[c[(i + 1) % 3]] == c[i]) {

@@ -72,6 +72,28 @@ import Testing
                size: ScreenSize(width: 400, height: 300), pixelRatio: ratio)
     }
 
+    /// `scene` seen by `camera(ratio)`: the reference with 16 samples a pixel, and each
+    /// renderer's frame with its mean edge error against it (under `MW_DUMP`, the frames written
+    /// as `<dump>-<label>.png`).
+    static func againstSupersampling(_ scene: Scene, ratio: Double = 1, camera: (Double) -> Camera,
+                                     _ renderers: [(label: String, renderer: MapRenderer)], dump: String) throws
+        -> (ref: (rgb: [Double], edge: [Bool], width: Int, height: Int), frames: [Frame], errors: [Double]) {
+        let ref = try AntialiasingQualityTests.supersampled(scene, ratio: ratio, camera: camera)
+        let frames = try renderers.map { try $0.renderer.render(scene: scene, camera: camera(ratio)) }
+        if let dir = ProcessInfo.processInfo.environment["MW_DUMP"] {
+            for (r, f) in zip(renderers, frames) { try RenderHarness.bitmap(f).writePNG(to: dir + "/\(dump)-\(r.label).png") }
+        }
+        return (ref, frames, frames.map { AntialiasingQualityTests.meanEdgeError($0, ref) })
+    }
+
+    /// A renderer with shader coverage whose planner draws translucent sets with fringes and
+    /// opaque ones one after another, as before their layers (`layersTranslucentSets` off).
+    static func withoutLayers() throws -> MapRenderer {
+        let r = try MapRenderer(samples: 0)
+        r.planner.layersTranslucentSets = false
+        return r
+    }
+
     @Test func aGroupsTranslucentSetsShareOneLayer() throws {
         let merged = Overlay.mergingAlikeRuns(try Self.choropleth(), minimumRun: 4)
         let layers = merged.compactMap { o -> Int? in if case .multiPolygon(let m) = o { m.layer } else { nil } }
@@ -104,22 +126,16 @@ import Testing
     func edgesAreCloserToSupersamplingThanFringedSets(ratio: Double, bearing: Double, pitch: Double, concave: Bool) throws {
         let scene = Scene(background: Self.background, overlays: Overlay.mergingAlikeRuns(try Self.choropleth(concave: concave), minimumRun: 4))
         let camera = { Self.camera(ratio: $0, bearing: bearing, pitch: pitch) }
-        let ref = try AntialiasingQualityTests.supersampled(scene, ratio: ratio, camera: camera)
-        let layered = try MapRenderer(samples: 0), fringed = try MapRenderer(samples: 0)
-        fringed.planner.layersTranslucentSets = false
-        let msaa = try MapRenderer(samples: 4, shaderAntialiasing: false), none = try MapRenderer(samples: 0, shaderAntialiasing: false)
+        let msaa = try MapRenderer(samples: 4, shaderAntialiasing: false)
         try #require(msaa.samples == 4, "llvmpipe offers 4× MSAA")
         let wedges = try MapRenderer(samples: 0)
         wedges.planner.trianglesInLayers = false
-        let a = try layered.render(scene: scene, camera: camera(ratio)), b = try fringed.render(scene: scene, camera: camera(ratio))
-        let c = try msaa.render(scene: scene, camera: camera(ratio)), d = try none.render(scene: scene, camera: camera(ratio))
-        let e = try wedges.render(scene: scene, camera: camera(ratio))
-        if let dir = ProcessInfo.processInfo.environment["MW_DUMP"] {
-            for (name, f) in [("layered", a), ("fringed", b), ("msaa", c), ("wedges", e)] {
-                try RenderHarness.bitmap(f).writePNG(to: dir + "/choropleth-\(name)-\(ratio)-\(bearing)-\(pitch)-\(concave).png")
-            }
-        }
-        let errors = [a, b, c, d, e].map { AntialiasingQualityTests.meanEdgeError($0, ref) }
+        let (ref, frames, errors) = try Self.againstSupersampling(
+            scene, ratio: ratio, camera: camera,
+            [("layered", try MapRenderer(samples: 0)), ("fringed", try Self.withoutLayers()), ("msaa", msaa),
+             ("none", try MapRenderer(samples: 0, shaderAntialiasing: false)), ("wedges", wedges)],
+            dump: "choropleth-\(ratio)-\(bearing)-\(pitch)-\(concave)")
+        let a = frames[0], b = frames[1]
         let edges = ref.edge.filter { $0 }.count
         print("translucent choropleth (concave \(concave)) @\(ratio)x bearing \(bearing) pitch \(pitch), mean |Δ| on \(edges) edge pixels vs 16×: "
             + "layer \(String(format: "%.2f", errors[0])), fringed \(String(format: "%.2f", errors[1])), 4× MSAA \(String(format: "%.2f", errors[2])), "
@@ -183,18 +199,11 @@ import Testing
         let camera = { Self.camera(ratio: $0) }
         let plan = RenderPlanner().plan(scene, camera: camera(1))
         #expect(plan.commands.allSatisfy { $0.group?.opacity == 1 && $0.group?.partsApart == true })
-        let ref = try AntialiasingQualityTests.supersampled(scene, ratio: 1, camera: camera)
-        let layered = try MapRenderer(samples: 0), apart = try MapRenderer(samples: 0)
-        apart.planner.layersTranslucentSets = false
-        let msaa = try MapRenderer(samples: 4, shaderAntialiasing: false)
-        let a = try layered.render(scene: scene, camera: camera(1)), b = try apart.render(scene: scene, camera: camera(1))
-        let c = try msaa.render(scene: scene, camera: camera(1))
-        if let dir = ProcessInfo.processInfo.environment["MW_DUMP"] {
-            for (name, f) in [("layered", a), ("apart", b), ("msaa", c)] {
-                try RenderHarness.bitmap(f).writePNG(to: dir + "/opaque-\(name)-\(concave).png")
-            }
-        }
-        let errors = [a, b, c].map { AntialiasingQualityTests.meanEdgeError($0, ref) }
+        let (_, _, errors) = try Self.againstSupersampling(
+            scene, camera: camera,
+            [("layered", try MapRenderer(samples: 0)), ("apart", try Self.withoutLayers()),
+             ("msaa", try MapRenderer(samples: 4, shaderAntialiasing: false))],
+            dump: "opaque-\(concave)")
         print("opaque choropleth (concave \(concave)), mean |Δ| on edge pixels vs 16×: layer \(String(format: "%.2f", errors[0])), "
             + "sets one after another \(String(format: "%.2f", errors[1])), 4× MSAA \(String(format: "%.2f", errors[2]))")
         #expect(errors[0] <= errors[2] && errors[0] < 0.4 * errors[1], "\(errors)")
@@ -348,19 +357,12 @@ import Testing
         let plan = RenderPlanner().plan(scene, camera: camera(1))
         let groups = plan.commands.compactMap(\.group)
         #expect(!plan.commands.isEmpty && groups.count == plan.commands.count && Set(groups).count == 1, "\(plan.commands.count) commands")
-        let ref = try AntialiasingQualityTests.supersampled(scene, ratio: 1, camera: camera)
-        let layered = try MapRenderer(samples: 0), fringed = try MapRenderer(samples: 0)
-        fringed.planner.layersTranslucentSets = false
-        let msaa = try MapRenderer(samples: 4, shaderAntialiasing: false)
-        let a = try layered.render(scene: scene, camera: camera(1)), b = try fringed.render(scene: scene, camera: camera(1))
-        let m = try msaa.render(scene: scene, camera: camera(1))
-        if let dir = ProcessInfo.processInfo.environment["MW_DUMP"] {
-            try RenderHarness.bitmap(a).writePNG(to: dir + "/alone-layer-\(bearing).png")
-            try RenderHarness.bitmap(b).writePNG(to: dir + "/alone-fringed-\(bearing).png")
-            try RenderHarness.bitmap(m).writePNG(to: dir + "/alone-msaa-\(bearing).png")
-        }
-        let errors = [a, b, m].map { AntialiasingQualityTests.meanEdgeError($0, ref) }
-        let off = try [a, b].map { try Self.offTheLine($0, red, blue, over: white) }
+        let (_, frames, errors) = try Self.againstSupersampling(
+            scene, camera: camera,
+            [("layer", try MapRenderer(samples: 0)), ("fringed", try Self.withoutLayers()),
+             ("msaa", try MapRenderer(samples: 4, shaderAntialiasing: false))],
+            dump: "alone-\(bearing)")
+        let off = try frames.prefix(2).map { try Self.offTheLine($0, red, blue, over: white) }
         print("four quadrilaterals planned alone, bearing \(bearing), mean |Δ| on edge pixels vs 16×: layer "
             + "\(String(format: "%.2f", errors[0])), fringed \(String(format: "%.2f", errors[1])), 4× MSAA \(String(format: "%.2f", errors[2])); "
             + "farthest off the colours' line: "
