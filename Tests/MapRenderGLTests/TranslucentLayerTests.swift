@@ -427,18 +427,13 @@ import Testing
                     #expect(layouts.contains(.convexFill) && layouts.contains(.wedgeFill) == (!translucent && rings.count == 2), "\(layouts)")
                     let frame = try renderer.render(scene: scene, camera: camera)
                     for ring in rings {
-                        let corners = try ring.map { try #require(camera.project($0)) }
+                        let corners = try ring.map { p -> (x: Double, y: Double) in
+                            let s = try #require(camera.project(p))
+                            return (s.x, s.y)
+                        }
                         for y in 0 ..< frame.height {
                             for x in 0 ..< frame.width {
-                                let px = Double(x) + 0.5, py = Double(y) + 0.5
-                                var inside = false, nearest = Double.infinity
-                                for i in corners.indices {
-                                    let p = corners[i], q = corners[(i + 1) % corners.count]
-                                    if (p.y > py) != (q.y > py), px < p.x + (py - p.y) * (q.x - p.x) / (q.y - p.y) { inside.toggle() }
-                                    let dx = q.x - p.x, dy = q.y - p.y
-                                    let t = max(0, min(1, ((px - p.x) * dx + (py - p.y) * dy) / (dx * dx + dy * dy)))
-                                    nearest = min(nearest, hypot(px - p.x - t * dx, py - p.y - t * dy))
-                                }
+                                let (inside, nearest) = insideAndDistance(corners, Double(x) + 0.5, Double(y) + 0.5)
                                 guard inside, nearest >= 1.5 else { continue }
                                 checked += 1
                                 let c = try #require(frame.pixel(x: x, y: y))

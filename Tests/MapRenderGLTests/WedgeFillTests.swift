@@ -4,6 +4,7 @@ import MapCamera
 import MapRender
 import MapRenderGL
 import MapScene
+import MapTestSupport
 import Testing
 
 /// Wedge fills (a `MultiPolygon`'s concave parts and parts with holes, each triangle drawn with
@@ -114,25 +115,19 @@ import Testing
         let plan = RenderPlanner().plan(scene, camera: camera)
         #expect(plan.commands.contains { $0.mesh.layout == .wedgeFill })
         let frame = try MapRenderer(samples: 0).render(scene: scene, camera: camera)
-        let screen = try polygons.map { p in try p.exterior.points.map { try #require(camera.project($0.latLng)) } }
+        let screen = try polygons.map { p in try p.exterior.points.map { q -> (x: Double, y: Double) in
+            let s = try #require(camera.project(q.latLng))
+            return (s.x, s.y)
+        } }
         var inside = 0, wrong: [(Int, Int)] = []
         for y in 0 ..< frame.height {
             for x in 0 ..< frame.width {
                 let px = Double(x) + 0.5, py = Double(y) + 0.5
                 var isIn = false, near = false
                 for ring in screen {
-                    var crossings = 0
-                    for i in ring.indices {
-                        let a = ring[i], b = ring[(i + 1) % ring.count]
-                        let dx = b.x - a.x, dy = b.y - a.y, len = (dx * dx + dy * dy).squareRoot()
-                        if len > 0 {
-                            let t = max(0, min(1, ((px - a.x) * dx + (py - a.y) * dy) / (len * len)))
-                            let ex = a.x + t * dx - px, ey = a.y + t * dy - py
-                            if (ex * ex + ey * ey).squareRoot() < 0.01 { near = true }
-                        }
-                        if (a.y > py) != (b.y > py), px < a.x + (py - a.y) / (b.y - a.y) * (b.x - a.x) { crossings += 1 }
-                    }
-                    if crossings % 2 == 1 { isIn = true }
+                    let (inRing, distance) = insideAndDistance(ring, px, py)
+                    if distance < 0.01 { near = true }
+                    if inRing { isIn = true }
                 }
                 guard isIn, !near else { continue }
                 inside += 1
