@@ -39,10 +39,9 @@ import Testing
         return (rings, (b["west"]!, b["north"]!, b["east"]!, b["south"]!))
     }
 
-    /// A render of the block at zoom 16, bearing `bearing`: from the archive, or the houses as
+    /// A render of the block `b` at zoom 16, bearing `bearing`: from the archive, or the houses as
     /// one set in the style's building colour over its background.
-    func render(tiles: Bool, set: PolygonSet? = nil, bearing: Double = 0) throws -> (Bitmap, Camera) {
-        let (_, b) = try Self.houses()
+    func render(_ b: (Double, Double, Double, Double), tiles: Bool, set: PolygonSet? = nil, bearing: Double = 0) throws -> (Bitmap, Camera) {
         let camera = Camera(center: LatLng(lat: (b.1 + b.3) / 2, lon: (b.0 + b.2) / 2), zoom: 16, bearing: bearing,
                             size: ScreenSize(width: 320, height: 240))
         var snap = Snapshot(camera: camera, basemapStyle: nil, background: Color(Self.style.background), attribution: false)
@@ -62,11 +61,10 @@ import Testing
         return (image, camera)
     }
 
-    /// The pixels inside the block, at least 2 px from its outline, lighter than the building
+    /// The pixels inside the block `b`, at least 2 px from its outline, lighter than the building
     /// colour by more than 6 levels over the three channels (the background, 75 levels lighter,
     /// showing through).
-    func specks(_ image: Bitmap, _ camera: Camera) throws -> (count: Int, inside: Int) {
-        let (_, b) = try Self.houses()
+    func specks(_ image: Bitmap, _ camera: Camera, _ b: (Double, Double, Double, Double)) throws -> (count: Int, inside: Int) {
         let corners = try [(b.1, b.0), (b.1, b.2), (b.3, b.2), (b.3, b.0)].map {
             try #require(camera.project(LatLng(lat: $0.0, lon: $0.1)))
         }
@@ -97,14 +95,14 @@ import Testing
 
     @Test(arguments: [0.0, 30.0])
     func theBlockIsOneColourInside(bearing: Double) throws {
-        let (rings, _) = try Self.houses()
-        let (tiled, camera) = try render(tiles: true, bearing: bearing)
-        let fromTiles = try specks(tiled, camera)
-        let alike = try specks(render(tiles: false, set: PolygonSet(sharingEdges: rings), bearing: bearing).0, camera)
+        let (rings, block) = try Self.houses()
+        let (tiled, camera) = try render(block, tiles: true, bearing: bearing)
+        let fromTiles = try specks(tiled, camera, block)
+        let alike = try specks(render(block, tiles: false, set: PolygonSet(sharingEdges: rings), bearing: bearing).0, camera, block)
         // House by house, the rings the way round the tiles hold them (clockwise on screen, as
         // GDAL writes exteriors).
         let clockwise = try rings.map { PolygonRings(exterior: try GeoPath(points: $0.exterior.points.reversed())) }
-        let apart = try specks(render(tiles: false, set: PolygonSet(clockwise), bearing: bearing).0, camera)
+        let apart = try specks(render(block, tiles: false, set: PolygonSet(clockwise), bearing: bearing).0, camera, block)
         print("bearing \(bearing): of \(fromTiles.inside) pixels inside the block, lighter: \(fromTiles.count) from the tiles, "
             + "\(alike.count) shared edges alike, \(apart.count) house by house")
         #expect(fromTiles.inside > 15_000)
