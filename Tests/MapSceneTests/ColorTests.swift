@@ -11,12 +11,19 @@ import Testing
         ("red", Color(r: 255, g: 0, b: 0, a: 255)),
         ("White", Color(r: 255, g: 255, b: 255, a: 255)),
         ("transparent", Color(r: 0, g: 0, b: 0, a: 0)),
+        // ASCII whitespace of every kind round the digits (read from the bytes), and a no-break
+        // space (U+00A0, whitespace but not ASCII: read by the general path).
+        ("\t#1F6feb\r\n\u{0B}\u{0C} ", Color(r: 31, g: 111, b: 235, a: 255)),
+        ("\u{00A0}#1f6feb80", Color(r: 31, g: 111, b: 235, a: 128)),
+        // Full-width digits are hex digits to `Character.hexDigitValue` (the general path).
+        ("\u{FF11}\u{FF10}0000", Color(r: 16, g: 0, b: 0, a: 255)),
     ])
     func parses(_ text: String, _ expected: Color) throws {
         #expect(try Color(parsing: text) == expected)
     }
 
-    @Test(arguments: ["", "#", "12345", "1234567", "gg0000", "#12345678a", "chartreuse", "ff 000"])
+    @Test(arguments: ["", "#", "12345", "1234567", "gg0000", "#12345678a", "chartreuse", "ff 000", "##ff0000",
+                      "ff000\u{0301}0"])
     func rejectsWithReason(_ text: String) {
         #expect(throws: ColorError.self) { try Color(parsing: text) }
         do {
@@ -24,6 +31,16 @@ import Testing
         } catch {
             #expect(error.description.contains("unknown colour"))
             #expect(error.input == text)
+        }
+    }
+
+    /// The bytes' reading takes only ASCII hex with ASCII whitespace, and leaves names, other
+    /// whitespace and anything it cannot read to the general path.
+    @Test func theBytesReadOnlyAsciiHex() {
+        #expect(Color.asciiHex(" #0a0B0c ") == Color(r: 10, g: 11, b: 12, a: 255))
+        #expect(Color.asciiHex("0a0b0cff") == Color(r: 10, g: 11, b: 12, a: 255))
+        for text in ["red", "White", "\u{00A0}0a0b0c", "0a0b0c\u{2003}", "0a0b0", "0a 0b0c", "#", "", "\u{FF10}a0b0c"] {
+            #expect(Color.asciiHex(text) == nil, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
 
