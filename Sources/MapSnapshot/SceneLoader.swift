@@ -696,12 +696,13 @@ public struct SceneLoader {
         return (v[0], v[1])
     }
 
-    func position(_ v: [Double]?, _ where_: String) throws -> LatLng {
-        guard let v else { throw SceneLoadError(where_, "missing position [lat, lon]") }
-        guard v.count == 2 else { throw SceneLoadError(where_, "expected [lat, lon], got \(v.count) numbers") }
-        guard v[0].isFinite, v[1].isFinite else { throw SceneLoadError(where_, "coordinates must be finite numbers") }
-        guard abs(v[0]) <= 90 else { throw SceneLoadError(where_, "latitude \(Self.fmt(v[0])) is outside -90…90") }
-        guard abs(v[1]) <= 1e6 else { throw SceneLoadError(where_, "longitude \(Self.fmt(v[1])) is out of range") }
+    /// (`where_` is built only for an error: a polygon's rings call this for every point.)
+    func position(_ v: [Double]?, _ where_: @autoclosure () -> String) throws -> LatLng {
+        guard let v else { throw SceneLoadError(where_(), "missing position [lat, lon]") }
+        guard v.count == 2 else { throw SceneLoadError(where_(), "expected [lat, lon], got \(v.count) numbers") }
+        guard v[0].isFinite, v[1].isFinite else { throw SceneLoadError(where_(), "coordinates must be finite numbers") }
+        guard abs(v[0]) <= 90 else { throw SceneLoadError(where_(), "latitude \(Self.fmt(v[0])) is outside -90…90") }
+        guard abs(v[1]) <= 1e6 else { throw SceneLoadError(where_(), "longitude \(Self.fmt(v[1])) is out of range") }
         return LatLng(lat: v[0], lon: v[1])
     }
 
@@ -751,22 +752,25 @@ public struct SceneLoader {
         return style
     }
 
-    func color(_ text: String?, _ where_: String) throws -> Color? {
+    func color(_ text: String?, _ where_: @autoclosure () -> String) throws -> Color? {
         guard let text else { return nil }
-        do { return try Color(parsing: text) } catch { throw SceneLoadError(where_, "\(error)") }
+        do { return try Color(parsing: text) } catch { throw SceneLoadError(where_(), "\(error)") }
     }
 
-    func positive(_ v: Double?, _ where_: String, allowZero: Bool = false) throws -> Double {
-        guard let v else { throw SceneLoadError(where_, "missing value") }
+    func positive(_ v: Double?, _ where_: @autoclosure () -> String, allowZero: Bool = false) throws -> Double {
+        guard let v else { throw SceneLoadError(where_(), "missing value") }
         guard v.isFinite, allowZero ? v >= 0 : v > 0 else {
-            throw SceneLoadError(where_, "\(Self.fmt(v)) is not a \(allowZero ? "non-negative" : "positive") finite number")
+            throw SceneLoadError(where_(), "\(Self.fmt(v)) is not a \(allowZero ? "non-negative" : "positive") finite number")
         }
-        guard v < 1e9 else { throw SceneLoadError(where_, "\(Self.fmt(v)) is over the limit of 1e9") }
+        guard v < 1e9 else { throw SceneLoadError(where_(), "\(Self.fmt(v)) is over the limit of 1e9") }
         return v
     }
 
-    func wrap<T>(_ where_: String, _ body: () throws(SceneError) -> T) throws -> T {
-        do { return try body() } catch { throw SceneLoadError(where_.isEmpty ? error.parameter : "\(where_) \(error.parameter)", error.reason) }
+    func wrap<T>(_ where_: @autoclosure () -> String, _ body: () throws(SceneError) -> T) throws -> T {
+        do { return try body() } catch {
+            let at = where_()
+            throw SceneLoadError(at.isEmpty ? error.parameter : "\(at) \(error.parameter)", error.reason)
+        }
     }
 
     /// The points a fit must see: all of them for ordinary tracks; for huge ones, every k-th
