@@ -108,7 +108,26 @@ import Testing
         #expect(s.map { $0.rings?.count } == [2, 1])
     }
 
+    /// Colour spellings: the three-digit form doubled, upper case lowered, ASCII whitespace round
+    /// them (read from the bytes) or a no-break space and full-width digits (read by the general
+    /// path, as `Character` takes them).
     @Test(arguments: [
+        ("#ABC", "#aabbcc"), (" 00FF80\t\r\n", "#00ff80"), ("#AbCdEf", "#abcdef"), ("123", "#112233"),
+        ("\u{00A0}#1a2b3c", "#1a2b3c"), ("#\u{FF11}\u{FF12}\u{FF13}", "#\u{FF11}\u{FF11}\u{FF12}\u{FF12}\u{FF13}\u{FF13}"),
+    ])
+    func colourSpellings(stroke: String, expected: String) throws {
+        // (Control characters escaped as JSON needs them.)
+        let escaped = stroke.unicodeScalars.map { c -> String in
+            switch c { case "\t": "\\t"; case "\n": "\\n"; case "\r": "\\r"; default: String(c) }
+        }.joined()
+        let text = #"{"type": "Feature", "properties": {"stroke": ""# + escaped
+            + #""}, "geometry": {"type": "LineString", "coordinates": [[0, 0], [1, 1]]}}"#
+        #expect(try specs(text).first?.color == expected)
+    }
+
+    @Test(arguments: [
+        (##"{"stroke": "#abcd"}"##, "feature 0: property 'stroke': '#abcd' is not a colour (#rgb or #rrggbb)"),
+        (##"{"stroke": "#12g"}"##, "feature 0: property 'stroke': '#12g' is not a colour (#rgb or #rrggbb)"),
         (#"{"stroke": "blu"}"#, "feature 0: property 'stroke': 'blu' is not a colour (#rgb or #rrggbb)"),
         (#"{"stroke": 5}"#, "feature 0: property 'stroke': 5.0 is not a colour (#rgb or #rrggbb)"),
         (#"{"stroke-opacity": 1.5}"#, "feature 0: property 'stroke-opacity': 1.5 is not a number in 0…1"),
