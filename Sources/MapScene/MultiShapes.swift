@@ -52,6 +52,15 @@ public final class PolygonSet: Sendable {
         cuts = junctions.map { RingCuts(polygons, junctions: $0) }
     }
 
+    /// Creates a set cut where `cuts` says (`RingCuts.picking`: its polygons' cuts among a
+    /// larger group's).
+    package init(_ polygons: [PolygonRings], cuts: RingCuts?) {
+        self.polygons = polygons
+        bounds = Self.union(polygons.compactMap(\.exterior.bounds))
+        given = nil
+        self.cuts = cuts
+    }
+
     /// Creates a set whose rings are simplified alike where they share edges: as
     /// `init(_:junctions:)` with `junctions(of: polygons)`, but with each ring's cuts found in
     /// one pass over the corners through a table of them (a vector tile's buildings have tens
@@ -446,10 +455,11 @@ enum PolygonGroups {
         /// (`Outlines`): the polygons left as they are stroke every edge of their own.
         func merged(least: Int, most: Int) -> [Overlay] {
             var colours: [Color] = []
-            var byColour: [Color: [Polygon]] = [:]
-            for p in members {
+            // Each colour's members, by number.
+            var byColour: [Color: [Int]] = [:]
+            for (k, p) in members.enumerated() {
                 if byColour[p.fill] == nil { colours.append(p.fill) }
-                byColour[p.fill, default: []].append(p)
+                byColour[p.fill, default: []].append(k)
             }
             // A colour's polygons become a set when there are `least` of them, or when they are
             // without outline in a group where two may share an edge (`layers`): translucent
@@ -459,32 +469,37 @@ enum PolygonGroups {
             let opaqueLayer = layered && colours.filter { $0.a == 255 }.count >= 2
             func isSet(_ c: Color) -> Bool { byColour[c]!.count >= least || layered && c.isTranslucent || opaqueLayer && c.a == 255 }
             guard colours.contains(where: isSet) else { return members.map { .polygon($0) } }
-            // The overlays in drawing order: a set's polygons, or one polygon left as it is. The
-            // sets come first, so that translucent ones follow one another (and share a layer).
-            var items: [(polygons: ArraySlice<Polygon>, isSet: Bool)] = []
-            var alone: [(polygons: ArraySlice<Polygon>, isSet: Bool)] = []
+            // The overlays in drawing order: a set's polygons, or one polygon left as it is (by
+            // member number). The sets come first, so that translucent ones follow one another
+            // (and share a layer).
+            var items: [(indices: ArraySlice<Int>, isSet: Bool)] = []
+            var alone: [(indices: ArraySlice<Int>, isSet: Bool)] = []
             for c in colours {
-                let ps = byColour[c]!
+                let ks = byColour[c]!
                 if isSet(c) {
-                    for start in stride(from: 0, to: ps.count, by: most) { items.append((ps[start ..< min(ps.count, start + most)], true)) }
+                    for start in stride(from: 0, to: ks.count, by: most) { items.append((ks[start ..< min(ks.count, start + most)], true)) }
                 } else {
-                    for k in ps.indices { alone.append((ps[k ... k], false)) }
+                    for k in ks.indices { alone.append((ks[k ... k], false)) }
                 }
             }
             items += alone
             let outline = members.first.flatMap(Overlay.outline)
-            let outlines = outline == nil ? nil : Outlines.chains(items)
-            // Without an outline, the corners where the sets' rings part, so that edges two
-            // polygons share are simplified alike (an outline covers any sliver between them).
-            let junctions = outline == nil && members.count >= 2
-                ? PolygonSet.junctions(of: members.map { PolygonRings(exterior: $0.exterior, holes: $0.holes) }) : nil
+            let outlines = outline == nil ? nil : Outlines.chains(items.map { (ArraySlice($0.indices.map { members[$0] }), $0.isSet) })
+            // Without an outline, where the group's rings are cut, so that edges two polygons
+            // share are simplified alike (an outline covers any sliver between them): found
+            // once for the whole group, each set taking its polygons' cuts.
+            let cuts = outline == nil && members.count >= 2
+                ? RingCuts(finding: members.map { PolygonRings(exterior: $0.exterior, holes: $0.holes) }) : nil
             // No two of the group's polygons overlap: its translucent sets can share a layer.
             let layer = MultiPolygon.newLayer()
             var out: [Overlay] = []
             for (k, item) in items.enumerated() {
-                guard item.isSet, let first = item.polygons.first else { out += item.polygons.map { .polygon($0) }; continue }
-                var m = MultiPolygon(polygons: PolygonSet(item.polygons.map { PolygonRings(exterior: $0.exterior, holes: $0.holes) },
-                                                          junctions: junctions),
+                guard item.isSet, let first = item.indices.first.map({ members[$0] }) else {
+                    out += item.indices.map { .polygon(members[$0]) }
+                    continue
+                }
+                let polygons = item.indices.map { PolygonRings(exterior: members[$0].exterior, holes: members[$0].holes) }
+                var m = MultiPolygon(polygons: PolygonSet(polygons, cuts: cuts?.picking(item.indices)),
                                      fill: first.fill, stroke: outline?.color, strokeWidth: outline?.width ?? 0,
                                      zIndex: first.zIndex)
                 m.worldCopies = first.worldCopies
@@ -650,6 +665,32 @@ package struct RingCuts: Sendable {
         return (alone[k], cuts[Int(cutStart[k]) ..< Int(cutStart[k + 1])])
     }
 
+    /// The cuts of the polygons numbered `indices` (in that order) of the polygons these cuts
+    /// were found for, every ring cut, none alone: as `init(_:junctions:)` gives a set of some
+    /// of them with the junctions of all (a ring that shares no point with another has no cut).
+    package func picking(_ indices: some Collection<Int>) -> RingCuts {
+        let ringCount = cutStart.count - 1
+        var firstRing: [Int32] = [], cutStart: [Int32] = [0], cuts: [Int32] = []
+        firstRing.reserveCapacity(indices.count)
+        for k in indices {
+            firstRing.append(Int32(cutStart.count - 1))
+            let end = k + 1 < self.firstRing.count ? Int(self.firstRing[k + 1]) : ringCount
+            for r in Int(self.firstRing[k]) ..< end {
+                cuts += self.cuts[Int(self.cutStart[r]) ..< Int(self.cutStart[r + 1])]
+                cutStart.append(Int32(cuts.count))
+            }
+        }
+        return RingCuts(firstRing: firstRing, cutStart: cutStart, cuts: cuts,
+                        alone: [Bool](repeating: false, count: cutStart.count - 1))
+    }
+
+    private init(firstRing: [Int32], cutStart: [Int32], cuts: [Int32], alone: [Bool]) {
+        self.firstRing = firstRing
+        self.cutStart = cutStart
+        self.cuts = cuts
+        self.alone = alone
+    }
+
     /// The corners of each ring that are in `junctions` (every ring cut, none alone).
     init(_ polygons: [PolygonRings], junctions: Set<MapPoint>) {
         var firstRing: [Int32] = [], cutStart: [Int32] = [0], cuts: [Int32] = []
@@ -672,7 +713,7 @@ package struct RingCuts: Sendable {
     /// two distinct neighbours (as slots), a third marking it a junction; a ring that shares no point
     /// with another is alone (uncut). Nil when no two rings share a point, or for more than
     /// `mostCorners` corners.
-    init?(finding polygons: [PolygonRings]) {
+    package init?(finding polygons: [PolygonRings]) {
         var ringCount = 0, count = 0
         var firstRing: [Int32] = []
         firstRing.reserveCapacity(polygons.count)

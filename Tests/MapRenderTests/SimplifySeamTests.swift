@@ -224,6 +224,29 @@ extension SharedEdgeSimplifyTests {
         #expect(try Self.set([square(0, 0), square(-2, -2)]).cuts == nil)
     }
 
+    /// A group's cuts found once and picked set by set (`RingCuts.picking`, what
+    /// `Overlay.mergingAlikeRuns` gives each colour's set): every ring of a set is cut at its
+    /// corners that are junctions of the whole group by the plain count, none left alone, as
+    /// `init(_:junctions:)` with the group's junctions cuts them. The six wiggly grids, split
+    /// into the odd and the even cells, and a square apart (no cut, yet not alone).
+    @Test func aGroupsCutsPickedSetBySet() throws {
+        for seed in 1 ... 6 as ClosedRange<UInt64> {
+            var rings = SharedEdgeSimplifyTests.cells(seed: seed)
+            rings.append([MapPoint(x: 90, y: 90), MapPoint(x: 91, y: 90), MapPoint(x: 91, y: 91), MapPoint(x: 90, y: 91)])
+            let junctions = Self.bruteForce(rings)
+            let group = try #require(RingCuts(finding: try rings.map { PolygonRings(exterior: try GeoPath(points: $0)) }))
+            for parity in 0 ... 1 {
+                let picked = rings.indices.filter { $0 % 2 == parity }
+                let cuts = group.picking(picked)
+                for (k, i) in picked.enumerated() {
+                    let ring = cuts.ring(polygon: k, 0)
+                    let expected = rings[i].indices.filter { junctions.contains(rings[i][$0]) }.map(Int32.init)
+                    #expect(!ring.alone && Array(ring.cuts) == expected, "seed \(seed), ring \(i)")
+                }
+            }
+        }
+    }
+
     /// Random rings on a small lattice of signed coordinates (0 and -0 both, points that differ
     /// in sign only, repeats, rings that cross): the table agrees with the plain count on the
     /// rings that share a point, and is nil exactly when no two rings do.
