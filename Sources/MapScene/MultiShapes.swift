@@ -28,7 +28,9 @@ public final class PolygonSet: Sendable {
     /// simplifies each piece between two such corners the same way whichever ring it is in, so
     /// that an edge two polygons share stays shared (no sliver of background between them).
     /// Nil: each ring is simplified on its own. (A set made `init(sharingEdges:)` builds this
-    /// from its cuts when asked: the junctions of its rings that share a point with another.)
+    /// from its cuts when asked: the junctions of its rings that share a point with another;
+    /// one of the sets `Overlay.mergingAlikeRuns` makes, the junctions of its group on its
+    /// own rings.)
     public var junctions: Set<MapPoint>? {
         if let given { return given }
         guard let cuts else { return nil }

@@ -465,8 +465,16 @@ import Testing
             return .polygon(p)
         }
         let merged = Overlay.mergingAlikeRuns(two)
-        let junctions = merged.compactMap { o -> Set<MapPoint>? in if case .multiPolygon(let m) = o { m.polygons.junctions } else { nil } }
-        #expect(junctions.count == 2 && junctions[0] == junctions[1] && !junctions[0].isEmpty)
+        // Each set is cut at the group's junctions that lie on its own rings (the group's cuts,
+        // found once, picked set by set).
+        let sets = merged.compactMap { o -> PolygonSet? in if case .multiPolygon(let m) = o { m.polygons } else { nil } }
+        let group = try #require(PolygonSet.junctions(of: sets.flatMap(\.polygons)))
+        let junctions = sets.map(\.junctions)
+        #expect(sets.count == 2 && !group.isEmpty)
+        for (set, own) in zip(sets, junctions) {
+            let points = Set(set.polygons.flatMap { ([$0.exterior] + $0.holes).flatMap(\.points) })
+            #expect(own == group.intersection(points) && own?.isEmpty == false)
+        }
         let camera = Camera(center: LatLng(lat: 47.3676, lon: 8.5368), zoom: zoom, bearing: bearing, size: ScreenSize(width: 400, height: 300))
         let frame = try MapRenderer(samples: 0).render(scene: Scene(background: white, overlays: merged), camera: camera)
         if let dir = ProcessInfo.processInfo.environment["MW_DUMP"] {
