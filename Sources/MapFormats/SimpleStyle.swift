@@ -48,15 +48,17 @@ public enum SimpleStyle {
 
     /// The overlays that draw `track`'s features, styled by their properties over `base`'s values.
     public static func overlays(of track: Track, base: SceneDocument.OverlaySpec) throws(SimpleStyleError) -> [SceneDocument.OverlaySpec] {
+        // (`Track.polygons` is worked out from the parts on every call.)
+        let polygons = track.polygons
         var out: [SceneDocument.OverlaySpec] = []
         // (A spec is large: growing the array by doubling moved each one about twice.)
-        out.reserveCapacity(track.polygons.count + track.parts.count + track.waypoints.count)
+        out.reserveCapacity(polygons.count + track.parts.count + track.waypoints.count)
         func plain(_ type: String) -> SceneDocument.OverlaySpec {
             var s = SceneDocument.OverlaySpec(type: type)
             s.z = base.z
             return s
         }
-        for polygon in track.polygons {
+        for polygon in polygons {
             let p = Properties(values: polygon.properties, feature: polygon.feature)
             var s = plain("polygon")
             s.rings = polygon.rings.map { $0.map { [$0.lat, $0.lon] } }
