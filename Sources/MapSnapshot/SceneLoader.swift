@@ -391,7 +391,9 @@ public struct SceneLoader {
     }
 
     func overlay(_ s: SceneDocument.OverlaySpec, index i: Int, tilt: (Double, Double) = (0, 0)) throws -> Built {
-        let at = { (key: String) in self.locate(i, key) }
+        // (The locator alone, not a copy of the loader, for each overlay.)
+        let locate = self.locate
+        let at = { (key: String) in locate(i, key) }
         let z = try zIndex(s, at: at)
         var out = Built()
         switch s.type {
