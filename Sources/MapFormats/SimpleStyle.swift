@@ -195,30 +195,19 @@ public enum SimpleStyle {
 }
 
 extension SimpleStyle {
-    /// `hex` for the common case, read from the bytes: ASCII only, ASCII whitespace round
-    /// `#rgb`, `#rrggbb`, `rgb` or `rrggbb`. Nil for anything else, which the general path reads
-    /// (it trims any whitespace and takes any hex digit `Character` holds).
+    /// `hex` for the common case, from `HexDigits.ascii`: ASCII whitespace round `#rgb`,
+    /// `#rrggbb`, `rgb` or `rrggbb`. Nil for anything else, which the general path reads (it
+    /// trims any whitespace and takes any hex digit `Character` holds).
     static func asciiHex(_ text: String) -> String? {
-        var copy = text
-        return copy.withUTF8 { bytes -> String? in
-            var lo = 0, hi = bytes.count
-            func space(_ b: UInt8) -> Bool { b == 0x20 || (0x09 ... 0x0D).contains(b) }
-            while lo < hi, space(bytes[lo]) { lo += 1 }
-            while hi > lo, space(bytes[hi - 1]) { hi -= 1 }
-            if lo < hi, bytes[lo] == UInt8(ascii: "#") { lo += 1 }
-            let n = hi - lo
-            guard n == 3 || n == 6 else { return nil }
-            var digits: [UInt8] = []
-            digits.reserveCapacity(6)
-            for i in lo ..< hi {
-                var b = bytes[i]
-                if (0x41 ... 0x46).contains(b) { b += 0x20 }
-                guard (0x30 ... 0x39).contains(b) || (0x61 ... 0x66).contains(b) else { return nil }
-                digits.append(b)
-                if n == 3 { digits.append(b) }
-            }
-            return String(decoding: digits, as: UTF8.self)
+        guard let digits = HexDigits.ascii(text), digits.count == 3 || digits.count == 6 else { return nil }
+        var text: [UInt8] = []
+        text.reserveCapacity(6)
+        for d in digits {
+            let c = d < 10 ? 0x30 + d : 0x61 + d - 10
+            text.append(c)
+            if digits.count == 3 { text.append(c) }
         }
+        return String(decoding: text, as: UTF8.self)
     }
 }
 

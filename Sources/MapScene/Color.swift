@@ -1,3 +1,5 @@
+import MapFormats
+
 /// An sRGB colour with straight (not premultiplied) alpha, 8 bits per channel.
 public struct Color: Hashable, Sendable, CustomStringConvertible {
     /// Red, 0…255.
@@ -55,37 +57,14 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The common case of `init(parsing:)` read from the bytes: ASCII only, ASCII whitespace
-    /// round `RRGGBB` or `RRGGBBAA` (a leading `#` allowed). Nil for anything else (names,
-    /// other whitespace, errors), which the general path reads. A GeoJSON file gives a colour
-    /// or two per feature; the general path (grapheme-aware trimming, the lower-cased name
-    /// looked up first) took 9 % of a cold render of 22 500 polygons.
+    /// The common case of `init(parsing:)`, from `HexDigits.ascii`: ASCII whitespace round
+    /// `RRGGBB` or `RRGGBBAA` (a leading `#` allowed). Nil for anything else (names, other
+    /// whitespace, errors), which the general path reads (grapheme-aware trimming, the
+    /// lower-cased name looked up first: 9 % of a cold render of 22 500 GeoJSON polygons).
     static func asciiHex(_ text: String) -> Color? {
-        var copy = text
-        return copy.withUTF8 { bytes -> Color? in
-            var lo = 0, hi = bytes.count
-            // Space, tab, line feed, vertical tab, form feed, carriage return: the ASCII
-            // characters `Character.isWhitespace` holds.
-            func space(_ b: UInt8) -> Bool { b == 0x20 || (0x09 ... 0x0D).contains(b) }
-            while lo < hi, space(bytes[lo]) { lo += 1 }
-            while hi > lo, space(bytes[hi - 1]) { hi -= 1 }
-            if lo < hi, bytes[lo] == UInt8(ascii: "#") { lo += 1 }
-            let n = hi - lo
-            guard n == 6 || n == 8 else { return nil }
-            var value: UInt32 = 0
-            for i in lo ..< hi {
-                let b = bytes[i]
-                let d: UInt8
-                switch b {
-                case 0x30 ... 0x39: d = b - 0x30
-                case 0x41 ... 0x46: d = b - 0x41 + 10
-                case 0x61 ... 0x66: d = b - 0x61 + 10
-                default: return nil
-                }
-                value = value << 4 | UInt32(d)
-            }
-            return n == 6 ? Color(rgb: value) : Color(rgb: value >> 8, alpha: UInt8(value & 0xFF))
-        }
+        guard let digits = HexDigits.ascii(text), digits.count == 6 || digits.count == 8 else { return nil }
+        let value = digits.reduce(UInt32(0)) { $0 << 4 | UInt32($1) }
+        return digits.count == 6 ? Color(rgb: value) : Color(rgb: value >> 8, alpha: UInt8(value & 0xFF))
     }
 
     /// The colour with its alpha multiplied by `opacity` (clamped to 0…1).
