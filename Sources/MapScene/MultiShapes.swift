@@ -490,8 +490,8 @@ enum PolygonGroups {
             // Without an outline, where the group's rings are cut, so that edges two polygons
             // share are simplified alike (an outline covers any sliver between them): found
             // once for the whole group, each set taking its polygons' cuts.
-            let cuts = outline == nil && members.count >= 2
-                ? RingCuts(finding: members.map { PolygonRings(exterior: $0.exterior, holes: $0.holes) }) : nil
+            let rings = members.map { PolygonRings(exterior: $0.exterior, holes: $0.holes) }
+            let cuts = outline == nil && members.count >= 2 ? RingCuts(finding: rings) : nil
             // No two of the group's polygons overlap: its translucent sets can share a layer.
             let layer = MultiPolygon.newLayer()
             var out: [Overlay] = []
@@ -500,8 +500,7 @@ enum PolygonGroups {
                     out += item.indices.map { .polygon(members[$0]) }
                     continue
                 }
-                let polygons = item.indices.map { PolygonRings(exterior: members[$0].exterior, holes: members[$0].holes) }
-                var m = MultiPolygon(polygons: PolygonSet(polygons, cuts: cuts?.picking(item.indices)),
+                var m = MultiPolygon(polygons: PolygonSet(item.indices.map { rings[$0] }, cuts: cuts?.picking(item.indices)),
                                      fill: first.fill, stroke: outline?.color, strokeWidth: outline?.width ?? 0,
                                      zIndex: first.zIndex)
                 m.worldCopies = first.worldCopies
