@@ -91,6 +91,11 @@ public final class RenderPlanner: @unchecked Sendable {
     /// Cache counters since creation.
     public var statistics: Statistics { lock.withLock { stats } }
 
+    /// Whether the last plan drew a set with a stand-in (another zoom bucket's mesh) or left it
+    /// out, its own mesh being built in the background (`backgroundMeshing`).
+    public var lastPlanStoodIn: Bool { lock.withLock { standInPlanned } }
+    private var standInPlanned = false
+
     private let lock = NSLock()
     private var _rasterizer: (any LabelRasterizer)?
     private var _cullsOverdraw = true
@@ -129,6 +134,7 @@ public final class RenderPlanner: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         generation += 1
+        standInPlanned = false
         takeBackgroundMeshes()
         let view = PlanView(camera: camera)
         var commands: [DrawCommand] = []
@@ -322,6 +328,7 @@ public final class RenderPlanner: @unchecked Sendable {
             return made
         }
         background.request(key, retain: retain(), make: make)
+        standInPlanned = true
         guard let k = setMeshes[slot], let e = cache[k], let m = e.mesh else { return nil }
         e.lastUsed = generation
         return (m, e.origin)

@@ -64,6 +64,10 @@ public struct Snapshot: Sendable {
     /// How long a render waits for the view's tiles, seconds; nil does not wait (tiles that
     /// are not loaded are requested, and stand-ins are drawn meanwhile, as a window does).
     public var tileWait: Double?
+    /// A picture of the ground drawn for an earlier camera (`MapSnapshotter.pictureGround`) to
+    /// draw instead of the basemap's shapes and tiles: a window's frames while the view moves
+    /// over a ground that is slow to draw. Labels, overlays and extras are drawn as always.
+    public var groundStandIn: GroundPicture?
 
     /// Creates a snapshot description.
     public init(camera: Camera, overlays: [Overlay] = [], basemapStyle: BasemapStyle? = .light,
@@ -191,47 +195,21 @@ public final class MapSnapshotter: @unchecked Sendable {
             var scene = Scene(background: snapshot.background, overlays: snapshot.overlays)
             scene.labelsMayOverlap = snapshot.labelsMayOverlap
             scene.labelFade = snapshot.labelFade
-            var attributionText: String?
             var placement: MarkerLabelPlacement?
-            var places: [BasemapPlace] = [], vectorPlaces: [BasemapPlace] = []
-            var vectorLabels: [(ground: VectorGround, style: VectorTileStyle)] = []
-            // The place names' look: the embedded basemap's, else the first vector layer's.
-            var labelStyle = snapshot.basemapStyle
-            if let style = snapshot.basemapStyle {
-                let layers = try basemapLayers()
-                scene.background = Color(style.ocean)
-                let (ground, found) = layers.layers(for: camera, style: style)
-                scene.basemap = ground
-                places = found
-                attributionText = layers.basemap.attribution
-            }
-            var credits: [String] = []
-            tileProblems = []
-            for layer in snapshot.tileLayers {
-                let cover = layer.cover(for: camera)
-                if let wait = snapshot.tileWait { layer.load(cover, timeout: wait) } else { layer.request(cover) }
-                tileProblems += layer.problems(cover)
-                if layer.isVector {
-                    let style = snapshot.vectorStyle ?? layer.vectorStyle
-                    let planner = renderer.planner
-                    let ready: (([Overlay]) -> Bool)? = planner.backgroundMeshing == nil ? nil : {
-                        planner.setsReady($0, camera: camera)
-                    }
-                    let ground = layer.vectorGround(cover, zoom: camera.zoom, style: style,
-                                                    language: snapshot.placeLanguage ?? layer.language, ready: ready)
-                    let first = scene.basemap.count
-                    if scene.basemap.isEmpty { scene.basemap = ground.overlays } else { scene.basemap += ground.overlays }
-                    // Faded as one layer: each pixel once, however many of its shapes cover it.
-                    if layer.opacity < 1 {
-                        scene.basemapGroups.append(BasemapGroup(range: first ..< scene.basemap.count, opacity: layer.opacity))
-                    }
-                    vectorPlaces += ground.places
-                    vectorLabels.append((ground, style))
-                    if labelStyle == nil { labelStyle = style.labels }
-                } else {
-                    scene.basemap += layer.groundImages(cover).map { Overlay.image($0) }
-                }
-                if let a = layer.attribution, !a.isEmpty, !credits.contains(a) { credits.append(a) }
+            let ground = try ground(for: snapshot, camera: camera)
+            var places = ground.places
+            let vectorPlaces = ground.vectorPlaces, vectorLabels = ground.vectorLabels
+            var attributionText = ground.attribution
+            let credits = ground.credits
+            let labelStyle = ground.labelStyle
+            if let background = ground.background { scene.background = background }
+            if let standIn = snapshot.groundStandIn {
+                // The picture of the ground stands in for the basemap's shapes and tiles (their
+                // labels are placed as always, over it).
+                scene.basemap = [.image(standIn.groundImage)]
+            } else {
+                scene.basemap = ground.basemap
+                scene.basemapGroups = ground.groups
             }
             // Over the embedded basemap, a place the vector tiles also name is labelled once,
             // at the tiles' (more precise) position and in their spelling.
@@ -321,6 +299,123 @@ public final class MapSnapshotter: @unchecked Sendable {
                              at: (0, 0), scale: camera.pixelRatio)
         }
         layerCanvases = layerCanvases.filter { live.contains($0.key) }
+    }
+
+    /// The basemap's ground for a view: the embedded basemap's shapes and the tile layers' (vector
+    /// sets and raster tiles, requested or loaded as `snapshot.tileWait` says), with what their
+    /// labels and attribution need.
+    private struct Ground {
+        var background: Color?
+        var basemap: [Overlay] = []
+        var groups: [BasemapGroup] = []
+        var places: [BasemapPlace] = []
+        var vectorPlaces: [BasemapPlace] = []
+        var vectorLabels: [(ground: VectorGround, style: VectorTileStyle)] = []
+        var attribution: String?
+        var credits: [String] = []
+        /// The place names' look: the embedded basemap's, else the first vector layer's.
+        var labelStyle: BasemapStyle?
+        /// Every vector tile of the cover drawn as itself.
+        var complete = true
+    }
+
+    private func ground(for snapshot: Snapshot, camera: Camera) throws -> Ground {
+        var g = Ground()
+        g.labelStyle = snapshot.basemapStyle
+        if let style = snapshot.basemapStyle {
+            let layers = try basemapLayers()
+            g.background = Color(style.ocean)
+            let (shapes, found) = layers.layers(for: camera, style: style)
+            g.basemap = shapes
+            g.places = found
+            g.attribution = layers.basemap.attribution
+        }
+        tileProblems = []
+        for layer in snapshot.tileLayers {
+            let cover = layer.cover(for: camera)
+            if let wait = snapshot.tileWait { layer.load(cover, timeout: wait) } else { layer.request(cover) }
+            tileProblems += layer.problems(cover)
+            if layer.isVector {
+                let style = snapshot.vectorStyle ?? layer.vectorStyle
+                let planner = renderer.planner
+                let ready: (([Overlay]) -> Bool)? = planner.backgroundMeshing == nil ? nil : {
+                    planner.setsReady($0, camera: camera)
+                }
+                let vector = layer.vectorGround(cover, zoom: camera.zoom, style: style,
+                                                language: snapshot.placeLanguage ?? layer.language, ready: ready)
+                let first = g.basemap.count
+                if g.basemap.isEmpty { g.basemap = vector.overlays } else { g.basemap += vector.overlays }
+                // Faded as one layer: each pixel once, however many of its shapes cover it.
+                if layer.opacity < 1 {
+                    g.groups.append(BasemapGroup(range: first ..< g.basemap.count, opacity: layer.opacity))
+                }
+                g.vectorPlaces += vector.places
+                if !vector.complete { g.complete = false }
+                g.vectorLabels.append((vector, style))
+                if g.labelStyle == nil { g.labelStyle = style.labels }
+            } else {
+                g.basemap += layer.groundImages(cover).map { Overlay.image($0) }
+            }
+            if let a = layer.attribution, !a.isEmpty, !g.credits.contains(a) { g.credits.append(a) }
+        }
+        return g
+    }
+
+    /// Draws the ground `snapshot` shows (the basemap's shapes and the tile layers, without
+    /// labels, overlays or extras) around its view, `margin` of the view's width and height
+    /// beyond each side (less where the picture would be over `SpriteImage.maxSide` pixels a
+    /// side), as a picture that can stand in for that ground while the view moves
+    /// (`Snapshot.groundStandIn`). Nil when the view shows the sky (a corner of the picture
+    /// would not be on the ground) or draws no ground.
+    public func pictureGround(_ snapshot: Snapshot, margin: Double = 0.25) throws -> GroundPicture? {
+        try lock.withLock { () throws -> GroundPicture? in
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let view = snapshot.camera
+            let ratio = view.pixelRatio
+            let w = view.size.width, h = view.size.height
+            guard w > 0, h > 0, margin.isFinite, margin >= 0 else { return nil }
+            // Whole logical pixels each side, so that the picture's pixels lie on the view's.
+            let fit = (Double(SpriteImage.maxSide) / ratio - max(w, h)) / 2
+            let m = max(0, min((margin * max(w, h)).rounded(.down), fit.rounded(.down)))
+            var tries = m > 0 ? [m, 0] : [0]
+            var camera = view
+            var corners: [MapPoint]?
+            while corners == nil, let mm = tries.first {
+                tries.removeFirst()
+                camera = view
+                camera.size = ScreenSize(width: w + 2 * mm, height: h + 2 * mm)
+                let cw = camera.size.width, ch = camera.size.height
+                let found = [(0.0, 0.0), (cw, 0), (cw, ch), (0, ch)].compactMap { camera.unprojectToMapPoint(ScreenPoint(x: $0.0, y: $0.1)) }
+                if found.count == 4 { corners = found }
+            }
+            guard let corners, Double(camera.size.width) * ratio <= Double(SpriteImage.maxSide),
+                  Double(camera.size.height) * ratio <= Double(SpriteImage.maxSide) else { return nil }
+            // (The capture's tiles are not the view's: the view's problems stay the last image's.)
+            let problems = tileProblems
+            defer { tileProblems = problems }
+            let g = try ground(for: snapshot, camera: camera)
+            guard !g.basemap.isEmpty else { return nil }
+            var scene = Scene(background: g.background ?? snapshot.background, overlays: [])
+            scene.basemap = g.basemap
+            scene.basemapGroups = g.groups
+            let frame = try renderer.render(scene: scene, camera: camera)
+            let complete = tileProblems.isEmpty && g.complete && !renderer.planner.lastPlanStoodIn
+            var pixels = frame.pixels
+            // The read-back is straight alpha; a sprite's pixels are premultiplied.
+            pixels.withUnsafeMutableBufferPointer { p in
+                var i = 0
+                while i < p.count {
+                    let a = p[i + 3]
+                    if a != 255 {
+                        for c in 0 ..< 3 { p[i + c] = UInt8((UInt32(p[i + c]) * UInt32(a) + 127) / 255) }
+                    }
+                    i += 4
+                }
+            }
+            guard let image = SpriteImage(width: frame.width, height: frame.height, pixels: pixels, pixelRatio: ratio) else { return nil }
+            let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+            return GroundPicture(image: image, corners: corners, camera: camera, milliseconds: ms, complete: complete)
+        }
     }
 
     private func basemapLayers() throws -> BasemapLayers {

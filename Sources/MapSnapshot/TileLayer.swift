@@ -305,6 +305,14 @@ public final class TileLayer: @unchecked Sendable {
     /// loaded children and, unless all four are there, its nearest loaded ancestor (its part
     /// `id`). Only tiles `usable` for the part count; an ancestor that is not, but is whole,
     /// stands in whole.
+    /// Whether the source has no tile `id` (empty, or missing for good): nothing to stand in for.
+    func hasNoTile(_ id: TileID) -> Bool {
+        switch cache.peek(id) {
+        case .empty?, .failed(_, UInt64.max)?: true
+        default: false
+        }
+    }
+
     func vectorStandIns(for id: TileID, usable: (VectorTileContent, _ part: TileID) -> Bool = { _, _ in true })
         -> [(content: VectorTileContent, part: TileID)] {
         if case .vector(let c) = cache[id] {

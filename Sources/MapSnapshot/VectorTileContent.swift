@@ -517,6 +517,7 @@ extension TileLayer {
         var drawn: [(content: VectorTileContent, wrap: Int, part: TileID)] = []
         var tiles: [VectorGroundKey.Tile] = []
         var seen = Set<VectorGroundKey.Tile>()
+        var complete = true
         for tile in cover {
             guard let id = tile.tileID else { continue }
             let usable: (VectorTileContent, TileID) -> Bool = { c, part in
@@ -530,7 +531,9 @@ extension TileLayer {
                 for o in overlays where ready([o]) { any = true }
                 return any
             }
-            for (c, part) in vectorStandIns(for: id, usable: usable) {
+            let standIns = vectorStandIns(for: id, usable: usable)
+            if !(standIns.count == 1 && standIns[0].content.id == id) && !hasNoTile(id) { complete = false }
+            for (c, part) in standIns {
                 let k = VectorGroundKey.Tile(content: ObjectIdentifier(c), wrap: tile.wrap, part: part)
                 if seen.insert(k).inserted { drawn.append((c, tile.wrap, part)); tiles.append(k) }
             }
@@ -540,7 +543,10 @@ extension TileLayer {
         drawn = order.map { drawn[$0] }
         // The same tiles in the same style at the same zoom (a still, a pan) give the same overlays.
         let key = VectorGroundKey(tiles: order.map { tiles[$0] }, style: style, zoom: zoom, language: language)
-        if let hit = lastVectorGround(key) { return hit }
+        if var hit = lastVectorGround(key) {
+            hit.complete = complete
+            return hit
+        }
         // The tiles' shapes merged in drawing order, kept while the same tiles are drawn (a zoom
         // within one tile level changes only the widths).
         let merged = mergedShapes(key.tiles, drawn: drawn)
@@ -556,7 +562,9 @@ extension TileLayer {
                                   namedLines: merged.namedLines.map { $0.named(in: language) },
                                   pois: merged.pois.map { $0.named(in: language) })
         keepVectorGround(key, contents: drawn.map(\.content), ground)
-        return ground
+        var result = ground
+        result.complete = complete
+        return result
     }
 
     /// The overlays that draw tiles' sets in `style` at `zoom`: each kind under the next; within
@@ -619,6 +627,8 @@ struct VectorGround {
     var places: [BasemapPlace]
     var namedLines: [VectorTileContent.NamedLine]
     var pois: [VectorPOI]
+    /// Whether every tile of the cover is drawn as itself (none stood in for by others).
+    var complete = true
 }
 
 /// What decides a view's vector ground: the tiles drawn (their contents and world copies), the

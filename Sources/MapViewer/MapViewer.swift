@@ -32,9 +32,14 @@ public final class MapViewer: @unchecked Sendable {
         /// Median and 95th percentile time to draw a frame (render and show), ms.
         public var medianMs: Double
         public var p95Ms: Double
+        /// Frames drawn with a picture of the ground standing in for it (`groundInMotion`), and
+        /// pictures drawn.
+        public var standIns = 0
+        public var pictures = 0
         /// The one-line summary printed after a scripted run.
         public var summary: String {
-            String(format: "view: %d frames, frame time median %.1f ms, p95 %.1f ms", frames, medianMs, p95Ms)
+            String(format: "view: %d frames, frame time median %.1f ms, p95 %.1f ms; %d with the ground pictured (%d pictures)",
+                   frames, medianMs, p95Ms, standIns, pictures)
         }
     }
 
@@ -117,12 +122,12 @@ public final class MapViewer: @unchecked Sendable {
         // Tiles arrive in the background: each one wakes the render thread (the frame shows
         // stand-ins until then).
         for layer in session.animated.still.tileLayers {
-            layer.onChange = { [weak self] in self?.requestFrame() }
+            layer.onChange = { [weak self] in self?.groundChanged() }
         }
         // So are the meshes of vector tiles' sets (and of other multi-shape overlays): a frame
         // draws a set's mesh of an earlier zoom bucket, and a tile's stand-ins, until its own is
         // built, and each mesh built wakes the render thread too.
-        snapshotter.renderer.planner.backgroundMeshing = BackgroundMeshing(onReady: { [weak self] in self?.requestFrame() })
+        snapshotter.renderer.planner.backgroundMeshing = BackgroundMeshing(onReady: { [weak self] in self?.groundChanged() })
     }
 
     deinit {
@@ -161,7 +166,7 @@ public final class MapViewer: @unchecked Sendable {
                 }
                 if nextScript == script.count, let end = scriptEnd, now >= end {
                     // The frame at the end time is the last; draw it even when nothing moves.
-                    if framesShown(after: end) { running = false } else if !endRequested { endRequested = true; requestFrame() }
+                    if framesShown(after: end) { running = false } else if !endRequested { endRequested = true; requestFrame(live: true) }
                 }
             }
             if followPoll > 0, now - lastPoll >= followPoll {
@@ -188,6 +193,41 @@ public final class MapViewer: @unchecked Sendable {
 
     private var renderDone = false
     private var lastFrameTime = -1.0
+    private var liveRequested = false
+    private var standInFrames = 0
+    private var picturesDrawn = 0
+    private var groundGeneration = 0
+
+    /// How frames are drawn while the view moves.
+    public enum GroundInMotion: String, Sendable, CaseIterable {
+        /// A picture of the ground (`MapSnapshotter.pictureGround`) stands in for it when the
+        /// ground is slow to draw (a dense vector basemap on a CPU rasteriser): frames drawn in
+        /// full take `slowFrameMs` or more and the picture itself `slowGroundMs` or more.
+        case auto
+        /// A picture of the ground stands in for it in every frame in motion.
+        case picture
+        /// Every frame is drawn in full.
+        case exact
+    }
+
+    /// How frames are drawn while the view moves. A picture of the ground is glued to the map
+    /// (an image between the ground positions of its corners), with labels, overlays and extras
+    /// drawn live over it; it is drawn with a margin around the view, again when the view has
+    /// left it or zoomed more than one level from it, and the exact frame follows when the view
+    /// has been still for `settleDelay`.
+    public var groundInMotion = GroundInMotion.auto
+    /// With `.auto`, a frame drawn in full at least this slow (ms) makes the ground worth a picture…
+    static let slowFrameMs = 30.0
+    /// …when the picture itself took at least this long to draw (ms): the ground is the slow part.
+    static let slowGroundMs = 15.0
+    /// The picture's margin beyond each side of the view, a share of the view's longer side.
+    static let pictureMargin = 0.25
+    /// Seconds without a frame request before the exact frame follows pictured ones.
+    static let settleDelay = 0.12
+    /// Seconds the view stays still before its ground is pictured for the next move.
+    static let pictureDelay = 0.3
+    /// Seconds between pictures drawn again in motion because what the last one lacked arrived.
+    static let refreshDelay = 1.0
 
     private func framesShown(after t: Double) -> Bool { cond.withLock { lastFrameTime >= t && mailbox == nil } }
 
@@ -195,7 +235,8 @@ public final class MapViewer: @unchecked Sendable {
     public func stats() -> Stats {
         let times = cond.withLock { frameTimes }.sorted()
         func q(_ p: Double) -> Double { times.isEmpty ? 0 : times[min(times.count - 1, Int((Double(times.count - 1) * p).rounded()))] }
-        return Stats(frames: times.count, medianMs: q(0.5), p95Ms: q(0.95))
+        let (standIns, pictures) = cond.withLock { (standInFrames, picturesDrawn) }
+        return Stats(frames: times.count, medianMs: q(0.5), p95Ms: q(0.95), standIns: standIns, pictures: pictures)
     }
 
     private func apply(_ e: TimedEvent) {
@@ -203,11 +244,18 @@ public final class MapViewer: @unchecked Sendable {
         requestFrame()
     }
 
-    private func requestFrame() {
+    private func requestFrame(live: Bool = false) {
         cond.lock()
         wake = true
+        if live { liveRequested = true }
         cond.signal()
         cond.unlock()
+    }
+
+    /// A tile or a set's mesh arrived: the ground drawn so far is out of date.
+    private func groundChanged() {
+        cond.withLock { groundGeneration += 1 }
+        requestFrame()
     }
 
     private func flushReports() {
@@ -217,16 +265,63 @@ public final class MapViewer: @unchecked Sendable {
 
     // MARK: Render thread
 
+    /// What the render thread does when it finds no frame requested: wait for one, or after a
+    /// while without one draw the view as it is (after frames that stood a picture in for the
+    /// ground) or picture the ground for the next move.
+    private enum Idle { case wait, settle, picture }
+
     private func renderLoop() {
         defer { cond.withLock { renderDone = true; cond.broadcast() } }
+        var lastCamera: Camera?
+        var picture: GroundPicture?
+        var pictureGeneration = -1
+        var pictureTime = -1.0
+        var lastStoodIn = false
+        var lastLiveMs = 0.0
+        // A picture drawn in motion that could not stand in (the view shows the sky, or the
+        // ground is quick after all): none is tried again until the view is still.
+        var noPictureUntilStill = false
         while true {
+            // A frame was drawn with a picture of the ground: the exact one follows when the
+            // view has been still for a moment. A slow ground was drawn live: picture it for
+            // the next move once the view is still (tiles and meshes may still be arriving).
+            let generation = cond.withLock { groundGeneration }
+            let (slowFrame, slowGround) = groundInMotion == .picture ? (0.0, 0.0) : (Self.slowFrameMs, Self.slowGroundMs)
+            let pictures = groundInMotion != .exact
+            let wantsPicture = pictures && lastLiveMs >= slowFrame
+                && (picture.map { !$0.complete && pictureGeneration != generation } ?? true
+                    || picture?.camera.center != lastCamera?.center || picture?.camera.zoom != lastCamera?.zoom)
+            let idle: Idle = lastStoodIn ? .settle : wantsPicture ? .picture : .wait
+            var live = false
             cond.lock()
-            while !wake && !quit { cond.wait() }
+            if idle == .wait {
+                while !wake && !quit { cond.wait() }
+            } else {
+                let deadline = Date(timeIntervalSinceNow: idle == .settle ? Self.settleDelay : Self.pictureDelay)
+                while !wake && !quit { if !cond.wait(until: deadline) { break } }
+            }
             if quit { cond.unlock(); return }
+            let timedOut = !wake
             wake = false
+            if liveRequested { live = true; liveRequested = false }
             cond.unlock()
+            if timedOut {
+                if idle == .settle {
+                    live = true
+                } else {
+                    // Idle: picture the ground around the view as it stands (no frame shown).
+                    let (snap, gen) = sessionLock.withLock { (session.frame(at: seconds()), cond.withLock { groundGeneration }) }
+                    pictureTime = seconds()
+                    picture = try? snapshotter.pictureGround(snap, margin: Self.pictureMargin)
+                    cond.withLock { picturesDrawn += 1 }
+                    pictureGeneration = gen
+                    lastCamera = snap.camera
+                    if picture == nil { lastLiveMs = 0 }
+                    continue
+                }
+            }
             let t0 = seconds()
-            let (snap, more): (Snapshot, Bool) = sessionLock.withLock {
+            var (snap, more): (Snapshot, Bool) = sessionLock.withLock {
                 let stats = stats()
                 let recent = cond.withLock { frameStarts.suffix(31) }
                 let fps = recent.count > 1 ? Double(recent.count - 1) / max(1e-9, recent.last! - recent.first!) : 0
@@ -235,11 +330,43 @@ public final class MapViewer: @unchecked Sendable {
                 let s = session.frame(at: t0)
                 return (s, session.needsFrame)
             }
+            // While the view moves over a ground that is slow to draw, a picture of it stands in
+            // (drawn anew when the view has left it or zoomed far from it).
+            let moving = lastCamera.map { $0 != snap.camera } ?? false
+            var stoodIn = false
+            if !moving { noPictureUntilStill = false }
+            if pictures, moving, !live, lastStoodIn || lastLiveMs >= slowFrame {
+                func usable(_ p: GroundPicture?) -> Bool {
+                    guard let p else { return false }
+                    return p.milliseconds >= slowGround && p.canStandIn(for: snap.camera)
+                }
+                // Tiles and meshes that arrived since the picture was drawn (it shows what a
+                // frame drawn then would have: stand-ins, or nothing, where they were missing)
+                // are pictured too, at most every `refreshDelay` seconds while they arrive.
+                let generation = cond.withLock { groundGeneration }
+                let outdated = picture.map { !$0.complete } ?? false && pictureGeneration != generation
+                    && t0 - pictureTime >= Self.refreshDelay
+                if !noPictureUntilStill, outdated || !usable(picture) {
+                    picture = try? snapshotter.pictureGround(snap, margin: Self.pictureMargin)
+                    cond.withLock { picturesDrawn += 1 }
+                    pictureGeneration = generation
+                    pictureTime = t0
+                    if !usable(picture) { noPictureUntilStill = true }
+                }
+                if let p = picture, usable(p) {
+                    snap.groundStandIn = p
+                    stoodIn = true
+                }
+            }
             do {
                 let bitmap = try snapshotter.render(snap)
                 let ms = (seconds() - t0) * 1000
+                if !stoodIn { lastLiveMs = ms }
+                lastStoodIn = stoodIn
+                lastCamera = snap.camera
                 cond.withLock {
                     mailbox = bitmap
+                    if stoodIn { standInFrames += 1 }
                     frameTimes.append(ms)
                     frameStarts.append(t0)
                     if frameStarts.count > 64 { frameStarts.removeFirst(32) }

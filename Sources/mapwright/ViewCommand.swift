@@ -57,6 +57,8 @@ struct ViewCommand: ParsableCommand {
     var noCompass = false
     @Flag(name: .customLong("compass-auto-hide"), help: "Fade the compass out while north is up and the map is flat.")
     var compassAutoHide = false
+    @Option(name: .customLong("ground-in-motion"), help: ArgumentHelp("While the view moves: auto (a picture of the ground stands in for it when it is slow to draw, until the view is still), picture (always), exact (every frame drawn in full).", valueName: "auto|picture|exact"))
+    var groundInMotion: String = "auto"
     @Option(name: .customLong("pick-tolerance"), help: "Picking tolerance in pixels (default 8).")
     var pickTolerance: Double?
 
@@ -78,6 +80,9 @@ struct ViewCommand: ParsableCommand {
         if let frames, !frames.hasSuffix("/") { throw CLIError("mapwright view: --frames '\(frames)': expected a directory ending in /") }
         if let pickTolerance, !(pickTolerance.isFinite && pickTolerance >= 0 && pickTolerance <= 100) {
             throw CLIError("mapwright view: --pick-tolerance must be in 0…100 px")
+        }
+        guard let groundMode = MapViewer.GroundInMotion(rawValue: groundInMotion) else {
+            throw CLIError("mapwright view: --ground-in-motion '\(groundInMotion)': expected auto, picture or exact")
         }
         let events = try script.map { try ViewerScript.read(path: $0) }
         var (doc, base) = try options.loadDocument(command: "view")
@@ -125,6 +130,7 @@ struct ViewCommand: ParsableCommand {
         }
         let snapshotter = try options.makeSnapshotter(command: "view")
         let viewer = try MapViewer(session: session, snapshotter: snapshotter, title: "Mapwright")
+        viewer.groundInMotion = groundMode
         viewer.onReport = { emit([$0]) }
         if log {
             viewer.onFrame = { k, t, c in

@@ -156,13 +156,14 @@ struct WindowTestError: Error, CustomStringConvertible {
 
     /// Over vector tiles the window builds the tiles' meshes in the background and draws stand-ins
     /// meanwhile; at rest, its frame is the one a headless run of the same input draws, where
-    /// every mesh is built before the frame.
-    @Test func atRestOverVectorTilesTheWindowDrawsWhatAHeadlessRunDraws() throws {
+    /// every mesh is built before the frame. With pictures of the ground standing in while the
+    /// view zooms (`--ground-in-motion picture`), the frame at rest is that one too.
+    @Test(arguments: ["auto", "picture"]) func atRestOverVectorTilesTheWindowDrawsWhatAHeadlessRunDraws(_ ground: String) throws {
         let archive = repositoryRoot.appendingPathComponent("Tests/MapTilesTests/Fixtures/vector/vector-fixture.mbtiles").path
         let common = ["--tiles", archive, "--center", "46.026,7.012", "--zoom", "12.4", "--size", "512x384"]
         let xvfb = try Xvfb()
         defer { withExtendedLifetime(xvfb) {} }
-        let w = try open(xvfb, common)
+        let w = try open(xvfb, common + ["--ground-in-motion", ground])
         defer { w.kill() }
         try w.settle()
         // + (the = key) zooms in to 13: the zoom-13 tiles, at a new zoom bucket.
@@ -195,5 +196,41 @@ struct WindowTestError: Error, CustomStringConvertible {
             differing += 1
         }
         #expect(differing == 0, "\(differing) pixels differ from the headless frame")
+    }
+
+    /// A scripted drag in a window with pictures of the ground standing in (`picture`): the
+    /// summary counts the frames drawn over a picture and the pictures drawn; `exact` draws none.
+    @Test func aDragDrawsOverAPictureOfTheGroundUnlessExact() throws {
+        let archive = repositoryRoot.appendingPathComponent("Tests/MapTilesTests/Fixtures/vector/vector-fixture.mbtiles").path
+        var lines = [#"{"t": 0.3, "type": "down", "x": 200, "y": 200}"#]
+        for k in 1 ... 40 { lines.append(#"{"t": \#(0.3 + Double(k) / 40), "type": "move", "x": \#(200 + 3 * k), "y": 200}"#) }
+        lines.append(#"{"t": 1.35, "type": "up", "x": 320, "y": 200}"#)
+        lines.append(#"{"t": 2.0, "type": "wait"}"#)
+        let script = try dir.write("drag.jsonl", lines.joined(separator: "\n") + "\n")
+        let xvfb = try Xvfb()
+        defer { withExtendedLifetime(xvfb) {} }
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = xvfb.display
+        func run(_ ground: String) throws -> (frames: Int, pictured: Int, pictures: Int) {
+            let r = try runMapwright(["view", "--script", script, "--ground-in-motion", ground, "--tiles", archive,
+                                      "--center", "46.026,7.012", "--zoom", "13", "--size", "512x384"],
+                                     environment: env)
+            #expect(r.status == 0, "\(r.stderr)")
+            let line = try #require(r.stderr.split(separator: "\n").last { $0.hasPrefix("view: ") }, "\(r.stderr)")
+            // view: N frames, frame time median … ms, p95 … ms; M with the ground pictured (P pictures)
+            func numbers(_ part: Substring) -> [Int] { part.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) } }
+            let halves = line.split(separator: ";")
+            #expect(halves.count == 2, "\(line)")
+            let frames = numbers(line.prefix { $0 != "," }), pictured = numbers(halves.last ?? "")
+            #expect(frames.count == 1 && pictured.count == 2, "\(line)")
+            guard frames.count == 1, pictured.count == 2 else { return (0, 0, 0) }
+            return (frames[0], pictured[0], pictured[1])
+        }
+        let pictured = try run("picture")
+        #expect(pictured.pictured >= 10 && pictured.pictures >= 1 && pictured.pictured < pictured.frames, "\(pictured)")
+        let exact = try run("exact")
+        #expect(exact.frames >= 10 && exact.pictured == 0 && exact.pictures == 0, "\(exact)")
+        let bad = try runMapwright(["view", "--script", script, "--ground-in-motion", "sometimes"], environment: env)
+        #expect(bad.status != 0 && bad.stderr.contains("--ground-in-motion 'sometimes': expected auto, picture or exact"), "\(bad.stderr)")
     }
 }

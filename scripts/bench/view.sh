@@ -7,7 +7,10 @@
 #  3. idle: the window with nothing moving, CPU over 10 s (goal < 2 % of a core);
 #  4. with VECTOR_TILES=ARCHIVE (a vector MBTiles/PMTiles, e.g. Protomaps' Florence sample, with
 #     VECTOR_CENTER=LAT,LON, default central Florence): zooming in over it, 11.5 to 16 with +
-#     once a second, and 24 wheel steps in from 12 then a drag (frames, median, p95).
+#     once a second, and 24 wheel steps in from 12 then a drag (frames, median, p95); and a
+#     3 s drag back and forth then a 1.5 s rotation at zoom 14, with pictures of the ground
+#     standing in while the view moves (--ground-in-motion auto, the default) and with every
+#     frame drawn in full (exact), the two taking turns.
 # Runs under Xvfb when DISPLAY is not set (llvmpipe either way).
 # usage: bash scripts/bench/view.sh [BENCH_DIR (default ../shared/bench)] [RUNS (default 3)]
 set -euo pipefail
@@ -63,7 +66,16 @@ t = 0.3 + 24 * 0.12 + 0.2
 wheel.append({"t": round(t, 3), "type": "down", "x": 300, "y": 400})
 wheel += [{"t": round(t + k / 60, 3), "type": "move", "x": 300 + 4 * k, "y": 400 - 1.5 * k} for k in range(1, 90)]
 wheel += [{"t": round(t + 1.5, 3), "type": "up", "x": 656, "y": 266}, {"t": round(t + 2.5, 3), "type": "wait"}]
-for name, ev in (("keys", keys), ("wheel", wheel)):
+drag = [{"t": 0.2, "type": "down", "x": 700, "y": 400}]
+for k in range(1, 180):
+    x = 700 - 600 * k / 180 if k < 90 else 400 + (k - 90) * 600 / 180
+    y = 400 - k if k < 90 else 310 + (k - 90)
+    drag.append({"t": round(0.2 + k / 60, 4), "type": "move", "x": round(x, 2), "y": round(y, 2)})
+drag.append({"t": 3.2, "type": "up", "x": 700, "y": 400})
+drag.append({"t": 3.4, "type": "down", "x": 500, "y": 500, "button": "right"})
+drag += [{"t": round(3.4 + k / 60, 4), "type": "move", "x": 500 + 3 * k, "y": 500} for k in range(1, 90)]
+drag += [{"t": 4.9, "type": "up", "x": 767, "y": 500, "button": "right"}, {"t": 6.0, "type": "wait"}]
+for name, ev in (("keys", keys), ("wheel", wheel), ("drag", drag)):
     open(f"{sys.argv[1]}/vector-{name}.jsonl", "w").write("\n".join(json.dumps(e) for e in ev) + "\n")
 PYEOF
   for name in keys wheel; do
@@ -72,6 +84,13 @@ PYEOF
       line=$("$MW" view --tiles "$VECTOR_TILES" --center "${VECTOR_CENTER:-43.7696,11.2558}" --zoom "$zoom" \
              --script "$OUT/vector-$name.jsonl" 2>&1 >/dev/null | grep '^view:')
       echo "vector tiles, zoom in ($name): ${line#view: }"
+    done
+  done
+  for _ in $(seq "$RUNS"); do
+    for ground in auto exact; do
+      line=$("$MW" view --tiles "$VECTOR_TILES" --center "${VECTOR_CENTER:-43.7696,11.2558}" --zoom 14 \
+             --ground-in-motion "$ground" --script "$OUT/vector-drag.jsonl" 2>&1 >/dev/null | grep '^view:')
+      echo "vector tiles, drag and turn at zoom 14, --ground-in-motion $ground: ${line#view: }"
     done
   done
 fi
