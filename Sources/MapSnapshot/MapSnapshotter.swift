@@ -64,10 +64,11 @@ public struct Snapshot: Sendable {
     /// How long a render waits for the view's tiles, seconds; nil does not wait (tiles that
     /// are not loaded are requested, and stand-ins are drawn meanwhile, as a window does).
     public var tileWait: Double?
-    /// A picture of the ground drawn for an earlier camera (`MapSnapshotter.pictureGround`) to
-    /// draw instead of the basemap's shapes and tiles: a window's frames while the view moves
-    /// over a ground that is slow to draw. Labels, overlays and extras are drawn as always.
-    public var groundStandIn: GroundPicture?
+    /// Pictures of the ground drawn earlier (`MapSnapshotter.pictureGround`, `GroundTiles`), as
+    /// images on the ground, to draw instead of the basemap's shapes and tiles (nil: the ground
+    /// itself): a window's frames while the view moves over a ground that is slow to draw.
+    /// Labels, overlays and extras are drawn as always.
+    public var groundStandIn: [GroundImage]?
 
     /// Creates a snapshot description.
     public init(camera: Camera, overlays: [Overlay] = [], basemapStyle: BasemapStyle? = .light,
@@ -206,7 +207,7 @@ public final class MapSnapshotter: @unchecked Sendable {
             if let standIn = snapshot.groundStandIn {
                 // The picture of the ground stands in for the basemap's shapes and tiles (their
                 // labels are placed as always, over it).
-                scene.basemap = [.image(standIn.groundImage)]
+                scene.basemap = standIn.map { .image($0) }
             } else {
                 scene.basemap = ground.basemap
                 scene.basemapGroups = ground.groups
@@ -388,34 +389,63 @@ public final class MapSnapshotter: @unchecked Sendable {
                 let found = [(0.0, 0.0), (cw, 0), (cw, ch), (0, ch)].compactMap { camera.unprojectToMapPoint(ScreenPoint(x: $0.0, y: $0.1)) }
                 if found.count == 4 { corners = found }
             }
-            guard let corners, Double(camera.size.width) * ratio <= Double(SpriteImage.maxSide),
-                  Double(camera.size.height) * ratio <= Double(SpriteImage.maxSide) else { return nil }
-            // (The capture's tiles are not the view's: the view's problems stay the last image's.)
-            let problems = tileProblems
-            defer { tileProblems = problems }
-            let g = try ground(for: snapshot, camera: camera)
-            guard !g.basemap.isEmpty else { return nil }
-            var scene = Scene(background: g.background ?? snapshot.background, overlays: [])
-            scene.basemap = g.basemap
-            scene.basemapGroups = g.groups
-            let frame = try renderer.render(scene: scene, camera: camera)
-            let complete = tileProblems.isEmpty && g.complete && !renderer.planner.lastPlanStoodIn
-            var pixels = frame.pixels
-            // The read-back is straight alpha; a sprite's pixels are premultiplied.
-            pixels.withUnsafeMutableBufferPointer { p in
-                var i = 0
-                while i < p.count {
-                    let a = p[i + 3]
-                    if a != 255 {
-                        for c in 0 ..< 3 { p[i + c] = UInt8((UInt32(p[i + c]) * UInt32(a) + 127) / 255) }
-                    }
-                    i += 4
-                }
-            }
-            guard let image = SpriteImage(width: frame.width, height: frame.height, pixels: pixels, pixelRatio: ratio) else { return nil }
-            let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
-            return GroundPicture(image: image, corners: corners, camera: camera, milliseconds: ms, complete: complete)
+            guard let corners else { return nil }
+            return try picture(snapshot, camera: camera, corners: corners, since: t0)
         }
+    }
+
+    /// Draws the ground `snapshot` shows (see `pictureGround(_:margin:)`) on tile `tile` (any
+    /// level; a world copy's tile is the same picture moved by whole worlds), at the snapshot's
+    /// pixel ratio: 512 logical px a side, north up, flat, at the tile's own zoom. Nil when there
+    /// is no ground.
+    public func pictureGround(_ snapshot: Snapshot, tile: TileID) throws -> GroundPicture? {
+        try lock.withLock { () throws -> GroundPicture? in
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let n = Double(1 << tile.z)
+            let middle = MapPoint(x: (Double(tile.x) + 0.5) / n, y: (Double(tile.y) + 0.5) / n)
+            var camera = Camera(center: middle.latLng, zoom: Double(tile.z),
+                                size: ScreenSize(width: 512, height: 512), pixelRatio: snapshot.camera.pixelRatio)
+            camera.constraints = snapshot.camera.constraints
+            let x0 = Double(tile.x) / n, y0 = Double(tile.y) / n, x1 = Double(tile.x + 1) / n, y1 = Double(tile.y + 1) / n
+            let corners = [MapPoint(x: x0, y: y0), MapPoint(x: x1, y: y0), MapPoint(x: x1, y: y1), MapPoint(x: x0, y: y1)]
+            // A tile the ground leaves empty (beyond an archive's extent) is its background.
+            guard snapshot.basemapStyle != nil || !snapshot.tileLayers.isEmpty else { return nil }
+            return try picture(snapshot, camera: camera, corners: corners, since: t0, emptyToo: true)
+        }
+    }
+
+    /// The ground of `snapshot` drawn with `camera`, whose view's corners lie on `corners`; nil
+    /// where it draws nothing unless `emptyToo`.
+    private func picture(_ snapshot: Snapshot, camera: Camera, corners: [MapPoint], since t0: UInt64,
+                         emptyToo: Bool = false) throws -> GroundPicture? {
+        let ratio = camera.pixelRatio
+        guard Double(camera.size.width) * ratio <= Double(SpriteImage.maxSide),
+              Double(camera.size.height) * ratio <= Double(SpriteImage.maxSide) else { return nil }
+        // (The capture's tiles are not the view's: the view's problems stay the last image's.)
+        let problems = tileProblems
+        defer { tileProblems = problems }
+        let g = try ground(for: snapshot, camera: camera)
+        guard emptyToo || !g.basemap.isEmpty else { return nil }
+        var scene = Scene(background: g.background ?? snapshot.background, overlays: [])
+        scene.basemap = g.basemap
+        scene.basemapGroups = g.groups
+        let frame = try renderer.render(scene: scene, camera: camera)
+        let complete = tileProblems.isEmpty && g.complete && !renderer.planner.lastPlanStoodIn
+        var pixels = frame.pixels
+        // The read-back is straight alpha; a sprite's pixels are premultiplied.
+        pixels.withUnsafeMutableBufferPointer { p in
+            var i = 0
+            while i < p.count {
+                let a = p[i + 3]
+                if a != 255 {
+                    for c in 0 ..< 3 { p[i + c] = UInt8((UInt32(p[i + c]) * UInt32(a) + 127) / 255) }
+                }
+                i += 4
+            }
+        }
+        guard let image = SpriteImage(width: frame.width, height: frame.height, pixels: pixels, pixelRatio: ratio) else { return nil }
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+        return GroundPicture(image: image, corners: corners, camera: camera, milliseconds: ms, complete: complete)
     }
 
     private func basemapLayers() throws -> BasemapLayers {

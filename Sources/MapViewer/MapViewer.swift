@@ -32,14 +32,16 @@ public final class MapViewer: @unchecked Sendable {
         /// Median and 95th percentile time to draw a frame (render and show), ms.
         public var medianMs: Double
         public var p95Ms: Double
+        /// The longest frame, ms.
+        public var maxMs = 0.0
         /// Frames drawn with a picture of the ground standing in for it (`groundInMotion`), and
         /// pictures drawn.
         public var standIns = 0
         public var pictures = 0
         /// The one-line summary printed after a scripted run.
         public var summary: String {
-            String(format: "view: %d frames, frame time median %.1f ms, p95 %.1f ms; %d with the ground pictured (%d pictures)",
-                   frames, medianMs, p95Ms, standIns, pictures)
+            String(format: "view: %d frames, frame time median %.1f ms, p95 %.1f ms, longest %.1f ms; %d with the ground pictured (%d pictures)",
+                   frames, medianMs, p95Ms, maxMs, standIns, pictures)
         }
     }
 
@@ -200,34 +202,35 @@ public final class MapViewer: @unchecked Sendable {
 
     /// How frames are drawn while the view moves.
     public enum GroundInMotion: String, Sendable, CaseIterable {
-        /// A picture of the ground (`MapSnapshotter.pictureGround`) stands in for it when the
-        /// ground is slow to draw (a dense vector basemap on a CPU rasteriser): frames drawn in
-        /// full take `slowFrameMs` or more and the picture itself `slowGroundMs` or more.
+        /// Pictures of the ground's tiles (`GroundTiles`) stand in for it when frames drawn in full
+        /// are slow (`slowFrameMs` or more: a dense vector basemap on a CPU rasteriser).
         case auto
-        /// A picture of the ground stands in for it in every frame in motion.
+        /// Pictures of the ground's tiles stand in for it in every frame in motion.
         case picture
         /// Every frame is drawn in full.
         case exact
     }
 
-    /// How frames are drawn while the view moves. A picture of the ground is glued to the map
-    /// (an image between the ground positions of its corners), with labels, overlays and extras
-    /// drawn live over it; it is drawn with a margin around the view, again when the view has
-    /// left it or zoomed more than one level from it, and the exact frame follows when the view
+    /// How frames are drawn while the view moves. Pictures of the ground cut along the tile
+    /// grid are glued to the map (images between their tiles' corners), with labels, overlays
+    /// and extras drawn live over them; the view's tiles and those around it are pictured while
+    /// it is still, those coming into view while it moves (`tileBudgetMs` a frame, ancestors'
+    /// and children's pictures standing in meanwhile), and the exact frame follows when the view
     /// has been still for `settleDelay`.
     public var groundInMotion = GroundInMotion.auto
-    /// With `.auto`, a frame drawn in full at least this slow (ms) makes the ground worth a picture…
+    /// With `.auto`, a frame drawn in full at least this slow (ms) makes the ground worth
+    /// pictures.
     static let slowFrameMs = 30.0
-    /// …when the picture itself took at least this long to draw (ms): the ground is the slow part.
-    static let slowGroundMs = 15.0
-    /// The picture's margin beyond each side of the view, a share of the view's longer side.
-    static let pictureMargin = 0.25
+    /// The share of the view's longer side beyond each edge whose tiles are pictured while the
+    /// view is still.
+    static let pictureMargin = 0.5
+    /// The most time (ms) a frame in motion spends picturing tiles (one at least, when any is
+    /// missing).
+    static let tileBudgetMs = 20.0
     /// Seconds without a frame request before the exact frame follows pictured ones.
     static let settleDelay = 0.12
     /// Seconds the view stays still before its ground is pictured for the next move.
     static let pictureDelay = 0.3
-    /// Seconds between pictures drawn again in motion because what the last one lacked arrived.
-    static let refreshDelay = 1.0
 
     private func framesShown(after t: Double) -> Bool { cond.withLock { lastFrameTime >= t && mailbox == nil } }
 
@@ -236,7 +239,7 @@ public final class MapViewer: @unchecked Sendable {
         let times = cond.withLock { frameTimes }.sorted()
         func q(_ p: Double) -> Double { times.isEmpty ? 0 : times[min(times.count - 1, Int((Double(times.count - 1) * p).rounded()))] }
         let (standIns, pictures) = cond.withLock { (standInFrames, picturesDrawn) }
-        return Stats(frames: times.count, medianMs: q(0.5), p95Ms: q(0.95), standIns: standIns, pictures: pictures)
+        return Stats(frames: times.count, medianMs: q(0.5), p95Ms: q(0.95), maxMs: times.last ?? 0, standIns: standIns, pictures: pictures)
     }
 
     private func apply(_ e: TimedEvent) {
@@ -273,31 +276,32 @@ public final class MapViewer: @unchecked Sendable {
     private func renderLoop() {
         defer { cond.withLock { renderDone = true; cond.broadcast() } }
         var lastCamera: Camera?
-        var picture: GroundPicture?
-        var pictureGeneration = -1
-        var pictureTime = -1.0
+        var lastSnapshot: Snapshot?
+        let tiles = GroundTiles()
+        var noGround = false
         var lastStoodIn = false
         var lastLiveMs = 0.0
-        // A picture drawn in motion that could not stand in (the view shows the sky, or the
-        // ground is quick after all): none is tried again until the view is still.
-        var noPictureUntilStill = false
+        var prefetching = false
         while true {
-            // A frame was drawn with a picture of the ground: the exact one follows when the
-            // view has been still for a moment. A slow ground was drawn live: picture it for
-            // the next move once the view is still (tiles and meshes may still be arriving).
+            // Frames were drawn over pictures of the ground: the exact one follows when the view
+            // has been still for a moment. A slow ground was drawn live: once the view has been
+            // still a while, its tiles and those around it are pictured for the next move, one
+            // at a time, as long as no frame is asked for.
             let generation = cond.withLock { groundGeneration }
-            let (slowFrame, slowGround) = groundInMotion == .picture ? (0.0, 0.0) : (Self.slowFrameMs, Self.slowGroundMs)
-            let pictures = groundInMotion != .exact
-            let wantsPicture = pictures && lastLiveMs >= slowFrame
-                && (picture.map { !$0.complete && pictureGeneration != generation } ?? true
-                    || picture?.camera.center != lastCamera?.center || picture?.camera.zoom != lastCamera?.zoom)
-            let idle: Idle = lastStoodIn ? .settle : wantsPicture ? .picture : .wait
+            let slowFrame = groundInMotion == .picture ? 0.0 : Self.slowFrameMs
+            let pictures = groundInMotion != .exact && !noGround
+            var ahead: [CoverTile] = []
+            if pictures, !lastStoodIn, lastLiveMs >= slowFrame, let camera = lastCamera {
+                ahead = tiles.wanted(GroundTiles.cover(for: camera, grownBy: Self.pictureMargin), generation: generation)
+            }
+            let idle: Idle = lastStoodIn ? .settle : !ahead.isEmpty ? .picture : .wait
             var live = false
             cond.lock()
             if idle == .wait {
                 while !wake && !quit { cond.wait() }
             } else {
-                let deadline = Date(timeIntervalSinceNow: idle == .settle ? Self.settleDelay : Self.pictureDelay)
+                let delay = idle == .settle ? Self.settleDelay : prefetching ? 0 : Self.pictureDelay
+                let deadline = Date(timeIntervalSinceNow: delay)
                 while !wake && !quit { if !cond.wait(until: deadline) { break } }
             }
             if quit { cond.unlock(); return }
@@ -309,17 +313,19 @@ public final class MapViewer: @unchecked Sendable {
                 if idle == .settle {
                     live = true
                 } else {
-                    // Idle: picture the ground around the view as it stands (no frame shown).
-                    let (snap, gen) = sessionLock.withLock { (session.frame(at: seconds()), cond.withLock { groundGeneration }) }
-                    pictureTime = seconds()
-                    picture = try? snapshotter.pictureGround(snap, margin: Self.pictureMargin)
-                    cond.withLock { picturesDrawn += 1 }
-                    pictureGeneration = gen
-                    lastCamera = snap.camera
-                    if picture == nil { lastLiveMs = 0 }
+                    // Still: one tile ahead pictured (no frame shown), then look for input again.
+                    if let tile = ahead.first, let snap = lastSnapshot {
+                        if (try? tiles.draw(tile, of: snap, with: snapshotter, generation: generation)) == true {
+                            cond.withLock { picturesDrawn += 1 }
+                        } else {
+                            noGround = true
+                        }
+                    }
+                    prefetching = true
                     continue
                 }
             }
+            prefetching = false
             let t0 = seconds()
             var (snap, more): (Snapshot, Bool) = sessionLock.withLock {
                 let stats = stats()
@@ -330,31 +336,25 @@ public final class MapViewer: @unchecked Sendable {
                 let s = session.frame(at: t0)
                 return (s, session.needsFrame)
             }
-            // While the view moves over a ground that is slow to draw, a picture of it stands in
-            // (drawn anew when the view has left it or zoomed far from it).
+            // While the view moves over a ground that is slow to draw, pictures of its tiles stand
+            // in; those it cannot do without (`GroundTiles.urgent`: no parent's or children's
+            // pictures to stand in) are drawn first, nearest the centre first, for `tileBudgetMs`
+            // at most (at least one); the rest wait until the view is still.
             let moving = lastCamera.map { $0 != snap.camera } ?? false
             var stoodIn = false
-            if !moving { noPictureUntilStill = false }
             if pictures, moving, !live, lastStoodIn || lastLiveMs >= slowFrame {
-                func usable(_ p: GroundPicture?) -> Bool {
-                    guard let p else { return false }
-                    return p.milliseconds >= slowGround && p.canStandIn(for: snap.camera)
-                }
-                // Tiles and meshes that arrived since the picture was drawn (it shows what a
-                // frame drawn then would have: stand-ins, or nothing, where they were missing)
-                // are pictured too, at most every `refreshDelay` seconds while they arrive.
-                let generation = cond.withLock { groundGeneration }
-                let outdated = picture.map { !$0.complete } ?? false && pictureGeneration != generation
-                    && t0 - pictureTime >= Self.refreshDelay
-                if !noPictureUntilStill, outdated || !usable(picture) {
-                    picture = try? snapshotter.pictureGround(snap, margin: Self.pictureMargin)
+                let cover = GroundTiles.cover(for: snap.camera)
+                let start = seconds()
+                for tile in tiles.urgent(cover) {
+                    if (seconds() - start) * 1000 >= Self.tileBudgetMs { break }
+                    guard (try? tiles.draw(tile, of: snap, with: snapshotter, generation: generation)) == true else {
+                        noGround = true
+                        break
+                    }
                     cond.withLock { picturesDrawn += 1 }
-                    pictureGeneration = generation
-                    pictureTime = t0
-                    if !usable(picture) { noPictureUntilStill = true }
                 }
-                if let p = picture, usable(p) {
-                    snap.groundStandIn = p
+                if !noGround {
+                    snap.groundStandIn = tiles.images(for: cover)
                     stoodIn = true
                 }
             }
@@ -364,6 +364,7 @@ public final class MapViewer: @unchecked Sendable {
                 if !stoodIn { lastLiveMs = ms }
                 lastStoodIn = stoodIn
                 lastCamera = snap.camera
+                lastSnapshot = snap
                 cond.withLock {
                     mailbox = bitmap
                     if stoodIn { standInFrames += 1 }

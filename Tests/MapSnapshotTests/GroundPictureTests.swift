@@ -61,7 +61,7 @@ import Testing
         #expect(picture.image.width == 600 && picture.image.height == 500)
         #expect(picture.complete)
         var standIn = snap
-        standIn.groundStandIn = picture
+        standIn.groundStandIn = [picture.groundImage]
         let drawn = try snapshotter.render(standIn)
         let d = Self.difference(exact, drawn)
         #expect(d.off == 0 && d.mean < 0.1, "mean \(d.mean), \(d.off * 100) % off")
@@ -74,7 +74,7 @@ import Testing
         for (dx, dy) in [(60.0, -40.0), (-95.0, 80.0)] {
             var moved = try snapshot(Self.panned(Self.camera(), dx: dx, dy: dy))
             let exact = try snapshotter.render(moved)
-            moved.groundStandIn = picture
+            moved.groundStandIn = [picture.groundImage]
             let drawn = try snapshotter.render(moved)
             let d = Self.difference(exact, drawn)
             #expect(d.off < 0.001 && d.mean < 0.2, "pan \(dx),\(dy): mean \(d.mean), \(d.off * 100) % off")
@@ -104,7 +104,7 @@ import Testing
             #expect(picture.canStandIn(for: camera), "\(camera)")
             var moved = try snapshot(camera)
             let exact = try snapshotter.render(moved)
-            moved.groundStandIn = picture
+            moved.groundStandIn = [picture.groundImage]
             let drawn = try snapshotter.render(moved)
             var over = camera
             over.center = Self.panned(Self.camera(zoom: camera.zoom), dx: 2, dy: 0).center
@@ -150,5 +150,140 @@ import Testing
         #expect(GroundPicture.contains(q, MapPoint(x: 2, y: 1)))
         #expect(!GroundPicture.contains(q, MapPoint(x: 2.001, y: 0.5)))
         #expect(!GroundPicture.contains(q, MapPoint(x: 1, y: -0.001)))
+    }
+}
+
+/// The ground's pictures cut along the tile grid (`GroundTiles`), as a window's frames in motion
+/// draw them.
+@Suite struct GroundTilesTests {
+    /// A view of 512 × 384 px at zoom 13 whose centre is a tile corner: the tiles' pictures land
+    /// on whole pixels.
+    static func camera(zoom: Double = 13, bearing: Double = 0) -> Camera {
+        let n = Double(1 << 13)
+        let corner = MapPoint(x: Double(Int(MapPoint(GroundPictureTests.center).x * n)) / n,
+                              y: Double(Int(MapPoint(GroundPictureTests.center).y * n)) / n)
+        return Camera(center: corner.latLng, zoom: zoom, bearing: bearing, size: ScreenSize(width: 512, height: 384))
+    }
+
+    @Test func theCoverIsAtTheRoundedZoom() {
+        #expect(Set(GroundTiles.cover(for: Self.camera(zoom: 13.4)).map(\.z)) == [13])
+        #expect(Set(GroundTiles.cover(for: Self.camera(zoom: 13.6)).map(\.z)) == [14])
+        // Centred on a tile corner at zoom 13 (tiles of 512 px): four tiles. Grown by 0.6 of the
+        // longer side (307.2 px) beyond each edge, the view reaches 563.2 px either side of the
+        // corner (four columns of tiles) and 499.2 px above and below it (still two rows).
+        #expect(GroundTiles.cover(for: Self.camera()).count == 4)
+        #expect(GroundTiles.cover(for: Self.camera(), grownBy: 0.6).count == 8)
+    }
+
+    @Test func theTilesPicturesAtTheViewsZoomAreTheFrame() throws {
+        let snapshotter = try MapSnapshotter()
+        let tiles = GroundTiles()
+        let snap = try GroundPictureTests().snapshot(Self.camera())
+        let cover = GroundTiles.cover(for: snap.camera)
+        #expect(tiles.wanted(cover, generation: 0) == cover)
+        for t in cover { #expect(try tiles.draw(t, of: snap, with: snapshotter, generation: 0)) }
+        #expect(tiles.wanted(cover, generation: 0).isEmpty && tiles.drawn == 4)
+        let exact = try snapshotter.render(snap)
+        var standIn = snap
+        standIn.groundStandIn = tiles.images(for: cover)
+        #expect(standIn.groundStandIn?.count == 4)
+        let d = GroundPictureTests.difference(exact, try snapshotter.render(standIn))
+        #expect(d.off < 0.002 && d.mean < 0.2, "mean \(d.mean), \(d.off * 100) % off")
+        // Turned, the same pictures stay on the ground (see GroundPictureTests).
+        var turned = try GroundPictureTests().snapshot(Self.camera(bearing: 30))
+        let exactTurned = try snapshotter.render(turned)
+        let turnedCover = GroundTiles.cover(for: turned.camera)
+        #expect(tiles.wanted(turnedCover, generation: 0).count < turnedCover.count)
+        for t in tiles.wanted(turnedCover, generation: 0) { try tiles.draw(t, of: turned, with: snapshotter, generation: 0) }
+        turned.groundStandIn = tiles.images(for: turnedCover)
+        let drawn = try snapshotter.render(turned)
+        var over = turned.camera
+        over.center = GroundPictureTests.panned(Self.camera(), dx: 2, dy: 0).center
+        var shiftedSnap = turned
+        shiftedSnap.camera = over
+        shiftedSnap.groundStandIn = nil
+        let shifted = try snapshotter.render(shiftedSnap)
+        let edges = GroundPictureTests.differenceWhere(exactTurned, shifted, shifted)
+        let off = GroundPictureTests.differenceWhere(exactTurned, shifted, drawn)
+        #expect(edges.count > 100 && off.mean < edges.mean / 3, "\(off.mean) against \(edges.mean)")
+    }
+
+    /// A tile without a picture is stood in for by its children's pictures over its nearest
+    /// ancestor's part for it; the part's texture rectangle is the tile's quarter of the
+    /// ancestor's picture (worked out by hand).
+    @Test func missingTilesAreStoodInForByAncestorsAndChildren() throws {
+        let snapshotter = try MapSnapshotter()
+        let tiles = GroundTiles()
+        let snap = try GroundPictureTests().snapshot(Self.camera())
+        let parent = try #require(GroundTiles.cover(for: Self.camera(zoom: 12)).first)
+        #expect(parent.z == 12)
+        try tiles.draw(parent, of: snap, with: snapshotter, generation: 0)
+        func corners(_ t: CoverTile) -> [MapPoint] {
+            let n = Double(1 << t.z)
+            return [MapPoint(x: Double(t.x) / n, y: Double(t.y) / n), MapPoint(x: Double(t.x + 1) / n, y: Double(t.y) / n),
+                    MapPoint(x: Double(t.x + 1) / n, y: Double(t.y + 1) / n), MapPoint(x: Double(t.x) / n, y: Double(t.y + 1) / n)]
+        }
+        func rect(_ g: GroundImage) -> [Double] { [g.textureRect.u0, g.textureRect.v0, g.textureRect.u1, g.textureRect.v1] }
+        // The tile at 13 in the parent's bottom-right quarter: that quarter of its picture.
+        let tile = CoverTile(z: 13, x: 2 * parent.x + 1, y: 2 * parent.y + 1)
+        let alone = tiles.images(for: [tile])
+        #expect(alone.count == 1 && alone.first.map(rect) == [0.5, 0.5, 1, 1] && alone.first?.corners == corners(tile))
+        // One of its children at 14 pictured: the part, then that child over it.
+        let children = (0 ..< 4).map { CoverTile(z: 14, x: 2 * tile.x + $0 % 2, y: 2 * tile.y + $0 / 2) }
+        try tiles.draw(children[3], of: snap, with: snapshotter, generation: 0)
+        let one = tiles.images(for: [tile])
+        #expect(one.count == 2 && one.first.map(rect) == [0.5, 0.5, 1, 1] && one.last.map(rect) == [0, 0, 1, 1])
+        #expect(one.last?.corners == corners(children[3]))
+        // All four children pictured: they alone.
+        for c in children.prefix(3) { try tiles.draw(c, of: snap, with: snapshotter, generation: 0) }
+        let four = tiles.images(for: [tile])
+        #expect(four.count == 4 && four.allSatisfy { rect($0) == [0, 0, 1, 1] })
+        // The tile's own picture: it alone. And a world to the east, moved by one world.
+        try tiles.draw(tile, of: snap, with: snapshotter, generation: 0)
+        #expect(tiles.images(for: [tile]).map(\.corners) == [corners(tile)])
+        let east = CoverTile(z: 13, x: tile.x, y: tile.y, wrap: 1)
+        #expect(tiles.images(for: [east]).map(\.corners) == [corners(tile).map { MapPoint(x: $0.x + 1, y: $0.y) }])
+        // Four levels up at most: at 18 the child at 14 stands in (1/16 of its picture), at 19
+        // nothing does.
+        let deep = tiles.images(for: [CoverTile(z: 18, x: 32 * tile.x, y: 32 * tile.y)])
+        #expect(deep.count == 1 && deep.first.map(rect) == [0, 0, 0.0625, 0.0625])
+        #expect(tiles.images(for: [CoverTile(z: 19, x: 64 * tile.x, y: 64 * tile.y)]).isEmpty)
+    }
+
+    @Test func incompletePicturesAreWantedAgainWhenTheGroundChanges() throws {
+        let snapshotter = try MapSnapshotter()
+        let tiles = GroundTiles()
+        let snap = try GroundPictureTests().snapshot(Self.camera())
+        let cover = GroundTiles.cover(for: snap.camera)
+        for t in cover { try tiles.draw(t, of: snap, with: snapshotter, generation: 0) }
+        // The fixture's tiles were all loaded (tileWait) and meshed before the frame: complete,
+        // so a change of the ground elsewhere does not ask for them again.
+        #expect(tiles.wanted(cover, generation: 1).isEmpty)
+        // A layer whose tiles are not loaded: each picture lacks them, and is wanted again once
+        // the ground has changed.
+        var loading = snap
+        let layer = TileLayer(source: try MBTilesSource(path: VectorTileLayerTests.archive))
+        loading.tileLayers = [layer]
+        loading.tileWait = nil
+        let fresh = GroundTiles()
+        let tile = try #require(cover.first)
+        try fresh.draw(tile, of: loading, with: snapshotter, generation: 0)
+        #expect(fresh.wanted([tile], generation: 0).isEmpty)
+        #expect(fresh.wanted([tile], generation: 1) == [tile])
+    }
+
+    @Test func thePicturesAreKeptWithinTheirMemory() throws {
+        let snapshotter = try MapSnapshotter()
+        let tiles = GroundTiles()
+        tiles.capacityBytes = 3 * 512 * 512 * 4
+        let snap = try GroundPictureTests().snapshot(Self.camera())
+        let cover = GroundTiles.cover(for: snap.camera)
+        for t in cover { try tiles.draw(t, of: snap, with: snapshotter, generation: 0) }
+        // Four pictures of 1 MiB for three: the first drawn went.
+        #expect(tiles.wanted(cover, generation: 0) == [cover[0]])
+        // What a view just used stays, even over the limit.
+        _ = tiles.images(for: cover)
+        try tiles.draw(cover[0], of: snap, with: snapshotter, generation: 0)
+        #expect(tiles.wanted(cover, generation: 0).count <= 1)
     }
 }
