@@ -224,6 +224,8 @@ public final class MapViewer: @unchecked Sendable {
     /// The share of the view's longer side beyond each edge whose tiles are pictured while the
     /// view is still.
     static let pictureMargin = 0.5
+    /// The most tiles beyond the view's own pictured while it is still.
+    static let aheadTiles = 24
     /// The most time (ms) a frame in motion spends picturing tiles (one at least, when any is
     /// missing).
     static let tileBudgetMs = 20.0
@@ -292,7 +294,13 @@ public final class MapViewer: @unchecked Sendable {
             let pictures = groundInMotion != .exact && !noGround
             var ahead: [CoverTile] = []
             if pictures, !lastStoodIn, lastLiveMs >= slowFrame, let camera = lastCamera {
-                ahead = tiles.wanted(GroundTiles.cover(for: camera, grownBy: Self.pictureMargin), generation: generation)
+                // The view's own tiles, then at most `aheadTiles` around it (a steep view's wider
+                // cover reaches far towards the horizon).
+                let own = GroundTiles.cover(for: camera)
+                let around = Set(own)
+                ahead = tiles.wanted(own, generation: generation)
+                ahead += tiles.wanted(GroundTiles.cover(for: camera, grownBy: Self.pictureMargin), generation: generation)
+                    .filter { !around.contains($0) }.prefix(Self.aheadTiles)
             }
             let idle: Idle = lastStoodIn ? .settle : !ahead.isEmpty ? .picture : .wait
             var live = false
