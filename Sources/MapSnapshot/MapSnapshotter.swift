@@ -363,9 +363,9 @@ public final class MapSnapshotter: @unchecked Sendable {
     }
 
     /// Draws the ground `snapshot` shows (the basemap's shapes and the tile layers, without
-    /// labels, overlays or extras) around its view, `margin` of the view's width and height
-    /// beyond each side (less where the picture would be over `SpriteImage.maxSide` pixels a
-    /// side), as a picture that can stand in for that ground while the view moves
+    /// labels, overlays or extras) around its view, `margin` of the view's longer side beyond
+    /// each edge in whole logical pixels (less where the picture would be over
+    /// `SpriteImage.maxSide` pixels a side), as a picture that can stand in for that ground while the view moves
     /// (`Snapshot.groundStandIn`). Nil when the view shows the sky (a corner of the picture
     /// would not be on the ground) or draws no ground.
     public func pictureGround(_ snapshot: Snapshot, margin: Double = 0.25) throws -> GroundPicture? {
