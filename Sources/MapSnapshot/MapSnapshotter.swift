@@ -403,9 +403,8 @@ public final class MapSnapshotter: @unchecked Sendable {
             let t0 = DispatchTime.now().uptimeNanoseconds
             let n = Double(1 << tile.z)
             let middle = MapPoint(x: (Double(tile.x) + 0.5) / n, y: (Double(tile.y) + 0.5) / n)
-            var camera = Camera(center: middle.latLng, zoom: Double(tile.z),
+            let camera = Camera(center: middle.latLng, zoom: Double(tile.z),
                                 size: ScreenSize(width: 512, height: 512), pixelRatio: snapshot.camera.pixelRatio)
-            camera.constraints = snapshot.camera.constraints
             let x0 = Double(tile.x) / n, y0 = Double(tile.y) / n, x1 = Double(tile.x + 1) / n, y1 = Double(tile.y + 1) / n
             let corners = [MapPoint(x: x0, y: y0), MapPoint(x: x1, y: y0), MapPoint(x: x1, y: y1), MapPoint(x: x0, y: y1)]
             // A tile the ground leaves empty (beyond an archive's extent) is its background.
