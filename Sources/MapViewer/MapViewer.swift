@@ -340,7 +340,8 @@ public final class MapViewer: @unchecked Sendable {
                 let recent = cond.withLock { frameStarts.suffix(31) }
                 let fps = recent.count > 1 ? Double(recent.count - 1) / max(1e-9, recent.last! - recent.first!) : 0
                 session.hudStats = [String(format: "%.0f fps  frame %.1f ms (median %.1f, p95 %.1f, %d frames)",
-                                           fps, cond.withLock { frameTimes.last ?? 0 }, stats.medianMs, stats.p95Ms, stats.frames)]
+                                           fps, cond.withLock { frameTimes.last ?? 0 }, stats.medianMs, stats.p95Ms, stats.frames)
+                                    + (lastStoodIn ? ", ground pictured" : "")]
                 let s = session.frame(at: t0)
                 return (s, session.needsFrame)
             }
