@@ -21,9 +21,10 @@ extension RenderPlanner {
     /// convex polygon stays convex).
     static func isConvexFill(_ polygon: PolygonRings) -> Bool {
         guard polygon.holes.isEmpty else { return false }
-        var pts = polygon.exterior.points
-        if pts.count > 1, pts.first == pts.last { pts.removeLast() }
-        let n = pts.count
+        // (The closing point left out by the count, not by a copy without it.)
+        let pts = polygon.exterior.points
+        var n = pts.count
+        if n > 1, pts[0] == pts[n - 1] { n -= 1 }
         guard n >= 3, n <= convexFillCorners else { return false }
         var turn = 0.0
         for i in 0 ..< n {
