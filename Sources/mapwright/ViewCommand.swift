@@ -57,7 +57,7 @@ struct ViewCommand: ParsableCommand {
     var noCompass = false
     @Flag(name: .customLong("compass-auto-hide"), help: "Fade the compass out while north is up and the map is flat.")
     var compassAutoHide = false
-    @Option(name: .customLong("ground-in-motion"), help: ArgumentHelp("While the view moves: auto (a picture of the ground stands in for it when it is slow to draw, until the view is still), picture (always), exact (every frame drawn in full).", valueName: "auto|picture|exact"))
+    @Option(name: .customLong("ground-in-motion"), help: ArgumentHelp("While the view moves: auto (pictures of the ground's tiles stand in for it when frames drawn in full are slow, until the view is still), picture (always), exact (every frame drawn in full).", valueName: "auto|picture|exact"))
     var groundInMotion: String = "auto"
     @Option(name: .customLong("pick-tolerance"), help: "Picking tolerance in pixels (default 8).")
     var pickTolerance: Double?
