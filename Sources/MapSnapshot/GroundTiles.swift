@@ -27,9 +27,8 @@ public final class GroundTiles: @unchecked Sendable {
     private var bytes = 0
     /// The most pixel memory the pictures may hold.
     public var capacityBytes = 160 << 20
-    /// Pictures drawn so far, and the time they took (ms).
+    /// Pictures drawn so far.
     public private(set) var drawn = 0
-    public private(set) var drawMs = 0.0
 
     public init() {}
 
@@ -85,7 +84,6 @@ public final class GroundTiles: @unchecked Sendable {
     public func draw(_ tile: CoverTile, of snapshot: Snapshot, with snapshotter: MapSnapshotter, generation: Int) throws -> Bool {
         guard let id = tile.tileID, let picture = try snapshotter.pictureGround(snapshot, tile: id) else { return false }
         drawn += 1
-        drawMs += picture.milliseconds
         let k = Key(z: tile.z, x: tile.x, y: tile.y)
         if let old = entries[k] { bytes -= old.picture.image.pixels.count }
         use += 1
@@ -141,12 +139,6 @@ public final class GroundTiles: @unchecked Sendable {
         }
         // (A stable sort: within a level, the cover's order.)
         return placed.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }.map(\.element.image)
-    }
-
-    /// Drops every picture (the ground's style changed, say).
-    public func removeAll() {
-        entries = [:]
-        bytes = 0
     }
 
     private func evict() {

@@ -430,18 +430,8 @@ public final class MapSnapshotter: @unchecked Sendable {
         scene.basemapGroups = g.groups
         let frame = try renderer.render(scene: scene, camera: camera)
         let complete = tileProblems.isEmpty && g.complete && !renderer.planner.lastPlanStoodIn
-        var pixels = frame.pixels
         // The read-back is straight alpha; a sprite's pixels are premultiplied.
-        pixels.withUnsafeMutableBufferPointer { p in
-            var i = 0
-            while i < p.count {
-                let a = p[i + 3]
-                if a != 255 {
-                    for c in 0 ..< 3 { p[i + c] = UInt8((UInt32(p[i + c]) * UInt32(a) + 127) / 255) }
-                }
-                i += 4
-            }
-        }
+        let pixels = try Bitmap(width: frame.width, height: frame.height, pixels: frame.pixels).premultipliedPixels()
         guard let image = SpriteImage(width: frame.width, height: frame.height, pixels: pixels, pixelRatio: ratio) else { return nil }
         let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
         return GroundPicture(image: image, corners: corners, camera: camera, milliseconds: ms, complete: complete)

@@ -301,10 +301,6 @@ public final class TileLayer: @unchecked Sendable {
         }
     }
 
-    /// The loaded vector tiles that draw `id`, each with the part of it drawn: itself; or its
-    /// loaded children and, unless all four are there, its nearest loaded ancestor (its part
-    /// `id`). Only tiles `usable` for the part count; an ancestor that is not, but is whole,
-    /// stands in whole.
     /// Whether the source has no tile `id` (empty, or missing for good): nothing to stand in for.
     func hasNoTile(_ id: TileID) -> Bool {
         switch cache.peek(id) {
@@ -313,6 +309,10 @@ public final class TileLayer: @unchecked Sendable {
         }
     }
 
+    /// The loaded vector tiles that draw `id`, each with the part of it drawn: itself; or its
+    /// loaded children and, unless all four are there, its nearest loaded ancestor (its part
+    /// `id`). Only tiles `usable` for the part count; an ancestor that is not, but is whole,
+    /// stands in whole.
     func vectorStandIns(for id: TileID, usable: (VectorTileContent, _ part: TileID) -> Bool = { _, _ in true })
         -> [(content: VectorTileContent, part: TileID)] {
         if case .vector(let c) = cache[id] {

@@ -214,9 +214,9 @@ public final class MapViewer: @unchecked Sendable {
     /// How frames are drawn while the view moves. Pictures of the ground cut along the tile
     /// grid are glued to the map (images between their tiles' corners), with labels, overlays
     /// and extras drawn live over them; the view's tiles and those around it are pictured while
-    /// it is still, those coming into view while it moves (`tileBudgetMs` a frame, ancestors'
-    /// and children's pictures standing in meanwhile), and the exact frame follows when the view
-    /// has been still for `settleDelay`.
+    /// it is still, while it moves only those nothing can stand in for (`GroundTiles.urgent`,
+    /// `tileBudgetMs` a frame; the others show ancestors' and children's pictures), and the exact
+    /// frame follows when the view has been still for `settleDelay`.
     public var groundInMotion = GroundInMotion.auto
     /// With `.auto`, a frame drawn in full at least this slow (ms) makes the ground worth
     /// pictures.
@@ -293,7 +293,8 @@ public final class MapViewer: @unchecked Sendable {
             let slowFrame = groundInMotion == .picture ? 0.0 : Self.slowFrameMs
             let pictures = groundInMotion != .exact && !noGround
             var ahead: [CoverTile] = []
-            if pictures, !lastStoodIn, lastLiveMs >= slowFrame, let camera = lastCamera {
+            // (Only when the thread would wait: with a frame already asked for, it is not still.)
+            if pictures, !lastStoodIn, lastLiveMs >= slowFrame, let camera = lastCamera, cond.withLock({ !wake }) {
                 // The view's own tiles, then at most `aheadTiles` around it (a steep view's wider
                 // cover reaches far towards the horizon).
                 let own = GroundTiles.cover(for: camera)
