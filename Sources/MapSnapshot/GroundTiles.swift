@@ -45,9 +45,20 @@ public final class GroundTiles: @unchecked Sendable {
         return c.coveringTiles(tileSize: 512 / 2.0.squareRoot())
     }
 
-    /// The tiles of `cover` to draw: those without a picture, then those whose picture lacked
-    /// something and were drawn before `generation`; in the cover's order within each.
+    /// The tiles of `cover` to draw: those without a picture, then the `stale` ones; in the
+    /// cover's order within each.
     public func wanted(_ cover: [CoverTile], generation: Int) -> [CoverTile] {
+        let (missing, stale) = sorted(cover, generation: generation)
+        return missing + stale
+    }
+
+    /// The tiles of `cover` whose picture lacked something (tiles or meshes still arriving, see
+    /// `GroundPicture.complete`) and was drawn before `generation`: the ground has changed since.
+    public func stale(_ cover: [CoverTile], generation: Int) -> [CoverTile] {
+        sorted(cover, generation: generation).stale
+    }
+
+    private func sorted(_ cover: [CoverTile], generation: Int) -> (missing: [CoverTile], stale: [CoverTile]) {
         var missing: [CoverTile] = [], stale: [CoverTile] = []
         var seen = Set<Key>()
         for t in cover {
@@ -59,7 +70,7 @@ public final class GroundTiles: @unchecked Sendable {
                 missing.append(t)
             }
         }
-        return missing + stale
+        return (missing, stale)
     }
 
     /// The tiles of `cover` a moving view cannot do without: those with no picture whose parent

@@ -214,9 +214,10 @@ public final class MapViewer: @unchecked Sendable {
     /// How frames are drawn while the view moves. Pictures of the ground cut along the tile
     /// grid are glued to the map (images between their tiles' corners), with labels, overlays
     /// and extras drawn live over them; the view's tiles and those around it are pictured while
-    /// it is still, while it moves only those nothing can stand in for (`GroundTiles.urgent`,
-    /// `tileBudgetMs` a frame; the others show ancestors' and children's pictures), and the exact
-    /// frame follows when the view has been still for `settleDelay`.
+    /// it is still, while it moves only those nothing can stand in for (`GroundTiles.urgent`)
+    /// and those pictured before what they lacked arrived (`GroundTiles.stale`), `tileBudgetMs` a
+    /// frame (the others show ancestors' and children's pictures), and the exact frame follows
+    /// when the view has been still for `settleDelay`.
     public var groundInMotion = GroundInMotion.auto
     /// With `.auto`, a frame drawn in full at least this slow (ms) makes the ground worth
     /// pictures.
@@ -348,14 +349,16 @@ public final class MapViewer: @unchecked Sendable {
             }
             // While the view moves over a ground that is slow to draw, pictures of its tiles stand
             // in; those it cannot do without (`GroundTiles.urgent`: no parent's or children's
-            // pictures to stand in) are drawn first, nearest the centre first, for `tileBudgetMs`
-            // at most (at least one); the rest wait until the view is still.
+            // pictures to stand in) are drawn first, nearest the centre first, then those drawn
+            // while their tiles or meshes were missing, once the ground has changed
+            // (`GroundTiles.stale`), for `tileBudgetMs` at most (at least one); the rest wait
+            // until the view is still.
             let moving = lastCamera.map { $0 != snap.camera } ?? false
             var stoodIn = false
             if pictures, moving, !live, lastStoodIn || lastLiveMs >= slowFrame {
                 let cover = GroundTiles.cover(for: snap.camera)
                 let start = seconds()
-                for tile in tiles.urgent(cover) {
+                for tile in tiles.urgent(cover) + tiles.stale(cover, generation: generation) {
                     if (seconds() - start) * 1000 >= Self.tileBudgetMs { break }
                     guard (try? tiles.draw(tile, of: snap, with: snapshotter, generation: generation)) == true else {
                         noGround = true

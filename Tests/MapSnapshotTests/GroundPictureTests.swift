@@ -258,7 +258,7 @@ import Testing
         for t in cover { try tiles.draw(t, of: snap, with: snapshotter, generation: 0) }
         // The fixture's tiles were all loaded (tileWait) and meshed before the frame: complete,
         // so a change of the ground elsewhere does not ask for them again.
-        #expect(tiles.wanted(cover, generation: 1).isEmpty)
+        #expect(tiles.wanted(cover, generation: 1).isEmpty && tiles.stale(cover, generation: 1).isEmpty)
         // A layer whose tiles are not loaded: each picture lacks them, and is wanted again once
         // the ground has changed.
         var loading = snap
@@ -268,8 +268,11 @@ import Testing
         let fresh = GroundTiles()
         let tile = try #require(cover.first)
         try fresh.draw(tile, of: loading, with: snapshotter, generation: 0)
-        #expect(fresh.wanted([tile], generation: 0).isEmpty)
-        #expect(fresh.wanted([tile], generation: 1) == [tile])
+        #expect(fresh.wanted([tile], generation: 0).isEmpty && fresh.stale([tile], generation: 0).isEmpty)
+        #expect(fresh.wanted([tile], generation: 1) == [tile] && fresh.stale([tile], generation: 1) == [tile])
+        // A tile without a picture is wanted but not stale.
+        let other = try #require(cover.last)
+        #expect(fresh.wanted([other], generation: 1) == [other] && fresh.stale([other], generation: 1).isEmpty)
     }
 
     @Test func thePicturesAreKeptWithinTheirMemory() throws {
