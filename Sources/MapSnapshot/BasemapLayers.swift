@@ -9,72 +9,80 @@ import MapTiles
 /// polygons, coastlines and borders as lines, places as dots with labels placed without
 /// overlaps (most important first).
 ///
-/// Geometry objects (`GeoPath`) are kept per feature, so drawing the same view again hands the
-/// renderer the same objects and its mesh cache is hit.
+/// Each tile's shapes are made once, as sets (`MultiPolygon`, `MultiPolyline`: the land, the
+/// lakes, the shores and the borders of a tile), and kept with the tile, so drawing the same
+/// tile again decodes nothing and hands the renderer the same sets: its mesh cache is hit.
 final class BasemapLayers: @unchecked Sendable {
     let basemap: EmbeddedBasemap
     private let lock = NSLock()
-    private var polygonPaths: [BasemapPolygon: [GeoPath]] = [:]
-    private var linePaths: [BasemapLine: GeoPath] = [:]
-    /// Most features whose paths are kept; the cache is emptied past this.
-    static let maxCachedFeatures = 20_000
+    /// What one tile draws, each nil where the tile has none.
+    private struct TileSets {
+        var land: PolygonSet?
+        var lakes: PolygonSet?
+        /// Coastlines and lake shores (stroked alike).
+        var shores: PathSet?
+        var borders: PathSet?
+    }
+    private var tileSets: [BasemapTile: TileSets] = [:]
+    /// Most tiles whose sets are kept; the cache is emptied past this. (A view reads at most
+    /// `EmbeddedBasemap.maxTilesPerQuery`.)
+    static let maxCachedTiles = 1024
 
     init(basemap: EmbeddedBasemap) {
         self.basemap = basemap
     }
 
-    /// The basemap layers for `camera` in `style`, bottom first: the ground (land, lakes,
-    /// coastlines, borders) and the places to label (`placeLabels(_:…)` places them).
+    /// The basemap layers for `camera` in `style`, bottom first: the ground (every tile's land,
+    /// then lakes, then shores, then borders) and the places to label (`placeLabels(_:…)`
+    /// places them).
     func layers(for camera: Camera, style: BasemapStyle) -> (ground: [Overlay], places: [BasemapPlace]) {
         guard let rect = Self.visibleRect(camera) else { return ([], []) }
-        let features = basemap.features(in: rect, zoom: camera.zoom)
-        var out: [Overlay] = []
+        let tiles = basemap.tiles(in: rect, zoom: camera.zoom)
         lock.lock()
-        if polygonPaths.count + linePaths.count > Self.maxCachedFeatures {
-            polygonPaths.removeAll(keepingCapacity: true)
-            linePaths.removeAll(keepingCapacity: true)
-        }
-        for kind in [BasemapPolygon.Kind.land, .lake] {
-            let fill = Color(kind == .land ? style.land : style.lake)
-            for polygon in features.polygons where polygon.kind == kind {
-                guard let paths = polygonPath(polygon), let exterior = paths.first else { continue }
-                // The basemap hands over each world copy the view needs, already placed.
-                var p = Polygon(exterior: exterior, holes: Array(paths.dropFirst()), fill: fill)
-                p.worldCopies = false
-                out.append(.polygon(p))
-            }
-        }
-        for line in features.lines {
-            guard let path = linePath(line) else { continue }
-            let (color, width): (BasemapColor, Double) = switch line.kind {
-            case .countryBorder: (style.border, style.borderWidth(atZoom: camera.zoom))
-            case .coastline, .lakeShore: (style.coastline, style.coastlineWidth)
-            }
-            var l = Polyline(path: path, style: LineStyle(width: .pixels(width), color: Color(color)))
-            l.worldCopies = false
-            out.append(.polyline(l))
-        }
+        if tileSets.count + tiles.count > Self.maxCachedTiles { tileSets.removeAll(keepingCapacity: true) }
+        let sets = tiles.map(tileSets(_:))
         lock.unlock()
-        return (out, features.places)
-    }
-
-    private func polygonPath(_ p: BasemapPolygon) -> [GeoPath]? {
-        if let hit = polygonPaths[p] { return hit }
-        var paths: [GeoPath] = []
-        for ring in p.rings where ring.count >= 3 {
-            guard let path = try? GeoPath(points: ring) else { continue }
-            paths.append(path)
+        var out: [Overlay] = []
+        // The basemap hands over each world copy the view needs, already placed.
+        for (polygons, color) in [(\TileSets.land, style.land), (\TileSets.lakes, style.lake)] {
+            for case let set? in sets.map({ $0[keyPath: polygons] }) {
+                var p = MultiPolygon(polygons: set, fill: Color(color))
+                p.worldCopies = false
+                out.append(.multiPolygon(p))
+            }
         }
-        guard !paths.isEmpty else { return nil }
-        polygonPaths[p] = paths
-        return paths
+        let lines = [(\TileSets.shores, style.coastline, style.coastlineWidth),
+                     (\TileSets.borders, style.border, style.borderWidth(atZoom: camera.zoom))]
+        for (paths, color, width) in lines {
+            for case let set? in sets.map({ $0[keyPath: paths] }) {
+                var l = MultiPolyline(paths: set, style: LineStyle(width: .pixels(width), color: Color(color)))
+                l.worldCopies = false
+                out.append(.multiPolyline(l))
+            }
+        }
+        return (out, basemap.places(in: rect, zoom: camera.zoom))
     }
 
-    private func linePath(_ l: BasemapLine) -> GeoPath? {
-        if let hit = linePaths[l] { return hit }
-        guard l.points.count >= 2, let path = try? GeoPath(points: l.points) else { return nil }
-        linePaths[l] = path
-        return path
+    /// The tile's sets, made on first use (the lock is held).
+    private func tileSets(_ tile: BasemapTile) -> TileSets {
+        if let hit = tileSets[tile] { return hit }
+        let f = basemap.features(of: tile)
+        func polygons(_ kind: BasemapPolygon.Kind) -> PolygonSet? {
+            let parts = f.polygons.filter { $0.kind == kind }.compactMap { p -> PolygonRings? in
+                let rings = p.rings.filter { $0.count >= 3 }.compactMap { try? GeoPath(points: $0) }
+                guard let exterior = rings.first else { return nil }
+                return PolygonRings(exterior: exterior, holes: Array(rings.dropFirst()))
+            }
+            return parts.isEmpty ? nil : PolygonSet(parts)
+        }
+        func lines(_ kinds: Set<BasemapLine.Kind>) -> PathSet? {
+            let paths = f.lines.filter { kinds.contains($0.kind) && $0.points.count >= 2 }.compactMap { try? GeoPath(points: $0.points) }
+            return paths.isEmpty ? nil : PathSet(paths)
+        }
+        let made = TileSets(land: polygons(.land), lakes: polygons(.lake), shores: lines([.coastline, .lakeShore]),
+                            borders: lines([.countryBorder]))
+        tileSets[tile] = made
+        return made
     }
 
     /// `places` (the embedded basemap's) less those that `others` (vector tiles') also name: a

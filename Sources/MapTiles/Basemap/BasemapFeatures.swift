@@ -125,6 +125,29 @@ public struct BasemapPlace: Hashable, Sendable {
     }
 }
 
+/// One stored tile of the embedded basemap, as a view reads it (`EmbeddedBasemap.tiles(in:zoom:)`):
+/// its level of detail, its column and row at that level's tile zoom, and the copy of the world
+/// it is placed in (0 for the world itself, −1 for the copy west of it, …). Equal tiles hold the
+/// same features, so drawing code can keep what it makes of one.
+public struct BasemapTile: Hashable, Sendable {
+    /// The index of the level of detail (0 = coarsest; `BasemapFeatures.level`).
+    public let level: Int
+    /// The column, from 180°W, at the level's tile zoom.
+    public let x: Int
+    /// The row, from 85.0511°N, at the level's tile zoom.
+    public let y: Int
+    /// The world copy: the tile's features are shifted by this many world widths.
+    public let copy: Int
+
+    /// Creates a tile reference.
+    public init(level: Int, x: Int, y: Int, copy: Int) {
+        self.level = level
+        self.x = x
+        self.y = y
+        self.copy = copy
+    }
+}
+
 /// What the embedded basemap holds in a rectangle at a zoom: draw `polygons` (land, then
 /// lakes, in array order) over the ocean colour, then `lines`, then label `places`.
 public struct BasemapFeatures: Sendable {

@@ -119,49 +119,90 @@ public final class EmbeddedBasemap: Sendable {
     /// Geometry may extend past `rect` up to the tile edges. Places are those inside `rect`
     /// with `minZoom ≤ zoom`. A non-finite or negative-size rectangle or a non-finite zoom
     /// gives no features; `y` is clamped to the world, at most `maxWorldCopies` copies are
-    /// returned and at most `maxTilesPerQuery` tiles read.
+    /// returned and at most `maxTilesPerQuery` tiles read. The same as the features of each of
+    /// `tiles(in:zoom:)` in turn, land before lakes, with `places(in:zoom:)`.
     public func features(in rect: MapRect, zoom: Double) -> BasemapFeatures {
-        guard rect.minX.isFinite, rect.minY.isFinite, rect.width.isFinite, rect.height.isFinite,
-            rect.width >= 0, rect.height >= 0, zoom.isFinite, !levels.isEmpty
-        else { return BasemapFeatures() }
-        let y0 = max(0, rect.minY), y1 = min(1, rect.maxY)
-        guard y0 <= y1 else { return BasemapFeatures() }
-        let firstCopy = Int(floor(max(-1e6, min(1e6, rect.minX))))
-        // World copies k with k < maxX and k + 1 > minX.
-        let lastCopy = max(
-            firstCopy,
-            min(
-                Int(ceil(max(-1e6, min(1e6, rect.maxX)))) - 1,
-                firstCopy + Self.maxWorldCopies - 1))
-        let x0 = rect.minX, x1 = min(rect.maxX, Double(lastCopy + 1))
+        guard let q = Query(self, rect, zoom) else { return BasemapFeatures() }
+        let level = levels[q.level]
+        var out = BasemapFeatures(sourceScale: "\(level.scale)m", level: q.level)
+        for t in q.tiles { decode(t, into: &out) }
+        out.polygons.sort { $0.kind.rawValue < $1.kind.rawValue }
+        out.places = places(q, zoom: zoom)
+        return out
+    }
 
-        var levelIndex = levelIndex(forZoom: zoom)
-        while levelIndex > 0,
-            tileRanges(
-                x0: x0, x1: x1, y0: y0, y1: y1, firstCopy: firstCopy, lastCopy: lastCopy,
-                tileZoom: levels[levelIndex].tileZoom
-            ).count > Self.maxTilesPerQuery
-        {
-            levelIndex -= 1
-        }
-        let level = levels[levelIndex]
-        var out = BasemapFeatures(sourceScale: "\(level.scale)m", level: levelIndex)
-        let tiles = tileRanges(
-            x0: x0, x1: x1, y0: y0, y1: y1, firstCopy: firstCopy, lastCopy: lastCopy,
-            tileZoom: level.tileZoom)
+    /// The stored tiles a view of `rect` at `zoom` reads, in the order `features(in:zoom:)`
+    /// reads them (row by row within each world copy, copies west first): the same level, tile
+    /// cap and world copies. Tiles of open ocean hold nothing and are not listed.
+    public func tiles(in rect: MapRect, zoom: Double) -> [BasemapTile] {
+        Query(self, rect, zoom)?.tiles ?? []
+    }
+
+    /// The land and lake polygons (land first) and the lines of one tile of `tiles(in:zoom:)`,
+    /// placed in its world copy; no places. A tile that is not stored, or fails to decode,
+    /// has none (`validate()` checks every tile).
+    public func features(of tile: BasemapTile) -> BasemapFeatures {
+        guard levels.indices.contains(tile.level) else { return BasemapFeatures() }
+        let level = levels[tile.level]
+        var out = BasemapFeatures(sourceScale: "\(level.scale)m", level: tile.level)
+        decode(tile, into: &out)
+        out.polygons.sort { $0.kind.rawValue < $1.kind.rawValue }
+        return out
+    }
+
+    /// The places `features(in:zoom:)` gives for `rect` at `zoom`, most important first.
+    public func places(in rect: MapRect, zoom: Double) -> [BasemapPlace] {
+        guard let q = Query(self, rect, zoom) else { return [] }
+        return places(q, zoom: zoom)
+    }
+
+    /// Appends the tile's features to `out` (counting it in `tileCount` when it is stored).
+    private func decode(_ t: BasemapTile, into out: inout BasemapFeatures) {
+        let level = levels[t.level]
+        guard let range = level.tiles[UInt32(t.y) << 16 | UInt32(t.x)] else { return }
+        out.tileCount += 1
         bytes.withUnsafeBytes { raw in
-            for t in tiles {
-                guard let range = level.tiles[UInt32(t.y) << 16 | UInt32(t.x)] else { continue }
-                out.tileCount += 1
-                // A tile that fails to decode is skipped; `validate()` checks every tile.
-                try? TileDecoder.decode(
-                    raw, range: range, level: level, x: t.x, y: t.y,
-                    shiftX: Double(t.copy), into: &out)
+            // A tile that fails to decode is skipped; `validate()` checks every tile.
+            try? TileDecoder.decode(raw, range: range, level: level, x: t.x, y: t.y, shiftX: Double(t.copy), into: &out)
+        }
+    }
+
+    /// A query's rectangle clamped to the world and its copies, its level of detail (coarser
+    /// where the zoom's level would read more than `maxTilesPerQuery` tiles) and stored tiles.
+    private struct Query {
+        var x0: Double, x1: Double, y0: Double, y1: Double
+        var firstCopy: Int, lastCopy: Int
+        var level: Int
+        var tiles: [BasemapTile]
+
+        init?(_ map: EmbeddedBasemap, _ rect: MapRect, _ zoom: Double) {
+            guard rect.minX.isFinite, rect.minY.isFinite, rect.width.isFinite, rect.height.isFinite,
+                rect.width >= 0, rect.height >= 0, zoom.isFinite, !map.levels.isEmpty
+            else { return nil }
+            y0 = max(0, rect.minY)
+            y1 = min(1, rect.maxY)
+            guard y0 <= y1 else { return nil }
+            let first = Int(floor(max(-1e6, min(1e6, rect.minX))))
+            // World copies k with k < maxX and k + 1 > minX.
+            let last = max(first, min(Int(ceil(max(-1e6, min(1e6, rect.maxX)))) - 1, first + EmbeddedBasemap.maxWorldCopies - 1))
+            firstCopy = first
+            lastCopy = last
+            x0 = rect.minX
+            x1 = min(rect.maxX, Double(last + 1))
+            var index = map.levelIndex(forZoom: zoom)
+            var refs = map.tileRanges(x0: x0, x1: x1, y0: y0, y1: y1, firstCopy: first, lastCopy: last,
+                                      tileZoom: map.levels[index].tileZoom)
+            while index > 0, refs.count > EmbeddedBasemap.maxTilesPerQuery {
+                index -= 1
+                refs = map.tileRanges(x0: x0, x1: x1, y0: y0, y1: y1, firstCopy: first, lastCopy: last,
+                                      tileZoom: map.levels[index].tileZoom)
+            }
+            level = index
+            let stored = map.levels[index].tiles
+            tiles = refs.compactMap { t in
+                stored[UInt32(t.y) << 16 | UInt32(t.x)] == nil ? nil : BasemapTile(level: index, x: t.x, y: t.y, copy: t.copy)
             }
         }
-        out.polygons.sort { $0.kind.rawValue < $1.kind.rawValue }
-        out.places = places(x0: x0, x1: x1, y0: y0, y1: y1, firstCopy: firstCopy, lastCopy: lastCopy, zoom: zoom)
-        return out
     }
 
     /// The index into the levels of detail used for a render zoom, before the tile cap.
@@ -173,7 +214,7 @@ public final class EmbeddedBasemap: Sendable {
 
     struct TileRef: Hashable { var x: Int; var y: Int; var copy: Int }
 
-    private func tileRanges(
+    fileprivate func tileRanges(
         x0: Double, x1: Double, y0: Double, y1: Double, firstCopy: Int, lastCopy: Int,
         tileZoom: Int
     ) -> [TileRef] {
@@ -198,10 +239,8 @@ public final class EmbeddedBasemap: Sendable {
         return out
     }
 
-    private func places(
-        x0: Double, x1: Double, y0: Double, y1: Double, firstCopy: Int, lastCopy: Int,
-        zoom: Double
-    ) -> [BasemapPlace] {
+    private func places(_ q: Query, zoom: Double) -> [BasemapPlace] {
+        let (x0, x1, y0, y1, firstCopy, lastCopy) = (q.x0, q.x1, q.y0, q.y1, q.firstCopy, q.lastCopy)
         var out: [BasemapPlace] = []
         guard firstCopy <= lastCopy else { return out }
         for stored in places {
