@@ -854,7 +854,7 @@ public final class RenderPlanner: @unchecked Sendable {
                 var meshes: [Mesh] = []
                 var bounds: [MapRect?] = []
                 let picked = polygons.polygons.indices.filter {
-                    member(polygons.polygons[$0]) && Self.fillKind(polygons.polygons[$0], opaque: convexApart) == .fringed
+                    member(polygons.polygons[$0]) && Self.fillKind(polygons.polygons[$0], opaque: convexApart, frame: polygons.frame) == .fringed
                 }
                 let parts = picked.map { polygons.polygons[$0] }
                 let prepared = picked.map {
@@ -887,7 +887,7 @@ public final class RenderPlanner: @unchecked Sendable {
                 let convex = cachedSet(convexKey, retain: [polygons]) {
                     var rings: [[MapPoint]] = []
                     var bounds: [MapRect?] = []
-                    for (k, p) in polygons.polygons.enumerated() where member(p) && Self.fillKind(p, opaque: true) == .convex {
+                    for (k, p) in polygons.polygons.enumerated() where member(p) && Self.fillKind(p, opaque: true, frame: polygons.frame) == .convex {
                         rings.append(Self.preparedRings([p.exterior], clip: nil, tolerance: tolerance, cuts: polygons.cuts, polygon: k)[0])
                         bounds.append(p.exterior.bounds)
                     }
@@ -903,7 +903,7 @@ public final class RenderPlanner: @unchecked Sendable {
                 let wedges = cachedSet(wedgeKey, retain: [polygons]) {
                     var prepared: [[[MapPoint]]] = []
                     var bounds: [MapRect?] = []
-                    for (k, p) in polygons.polygons.enumerated() where member(p) && Self.fillKind(p, opaque: true) == .wedge {
+                    for (k, p) in polygons.polygons.enumerated() where member(p) && Self.fillKind(p, opaque: true, frame: polygons.frame) == .wedge {
                         prepared.append(Self.preparedRings([p.exterior] + p.holes, clip: nil, tolerance: tolerance,
                                                            cuts: polygons.cuts, polygon: k))
                         bounds.append(p.exterior.bounds)

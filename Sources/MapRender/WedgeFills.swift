@@ -21,28 +21,41 @@ import MapScene
 /// polygon's own triangles, with no fringe triangles (two per edge) to set up.
 extension RenderPlanner {
     /// How a `MultiPolygon`'s polygon is filled: a translucent set's all with fringes; an opaque
-    /// set's small convex ones as convex fills, those with clipper corridors with fringes, the
-    /// others as wedge fills. Decided on the polygon as given, the same for every zoom bucket.
+    /// set's small convex ones as convex fills, those with clipper corridors with fringes (but
+    /// for corridors along the sides of the set's `frame`), the others as wedge fills. Decided
+    /// on the polygon as given, the same for every zoom bucket.
     enum FillKind { case fringed, convex, wedge }
 
-    static func fillKind(_ polygon: PolygonRings, opaque: Bool) -> FillKind {
+    static func fillKind(_ polygon: PolygonRings, opaque: Bool, frame: MapRect? = nil) -> FillKind {
         guard opaque else { return .fringed }
         if isConvexFill(polygon) { return .convex }
-        return hasRetracedEdges(polygon) ? .fringed : .wedge
+        return hasRetracedEdges(polygon, frame: frame) ? .fringed : .wedge
     }
 
     /// Whether an edge of the polygon (as given) has another running back along it: the
-    /// zero-width corridors clippers leave, where the fill lies on both sides (see
+    /// zero-width corridors clippers leave, where the fill may lie on both sides (see
     /// `Outline.retracedEdges`). Such polygons keep their fringes, which leave those edges out.
-    /// Simplification keeps axis-aligned edges, so the answer holds for every zoom bucket.
-    static func hasRetracedEdges(_ polygon: PolygonRings) -> Bool {
+    /// Edges on a side of `frame` (the rectangle the polygon was cut to, `PolygonSet.frame`)
+    /// do not count: the fill lies on one side of those at most, and a wedge fill covers it as
+    /// it covers any edge. Simplification keeps axis-aligned edges, so the answer holds for
+    /// every zoom bucket.
+    static func hasRetracedEdges(_ polygon: PolygonRings, frame: MapRect? = nil) -> Bool {
+        /// Whether the axis-aligned line (vertical at x, or horizontal at y) is a side of the frame.
+        func onFrame(_ vertical: Bool, _ at: Double) -> Bool {
+            guard let f = frame else { return false }
+            return vertical ? at == f.minX || at == f.maxX : at == f.minY || at == f.maxY
+        }
         // Only axis-aligned edges on a line another axis-aligned edge is on can be retraced.
         var lines: [(Bool, Double)] = []
         for ring in [polygon.exterior] + polygon.holes {
             let pts = ring.points
             for i in pts.indices {
                 let p = pts[i], q = pts[(i + 1) % pts.count]
-                if p.x == q.x, p.y != q.y { lines.append((true, p.x)) } else if p.y == q.y, p.x != q.x { lines.append((false, p.y)) }
+                if p.x == q.x, p.y != q.y, !onFrame(true, p.x) {
+                    lines.append((true, p.x))
+                } else if p.y == q.y, p.x != q.x, !onFrame(false, p.y) {
+                    lines.append((false, p.y))
+                }
             }
         }
         guard lines.count > 1 else { return false }
@@ -53,7 +66,14 @@ extension RenderPlanner {
             if pts.count > 1, pts.first == pts.last { pts.removeLast() }
             return pts.map { ($0.x, $0.y) }
         }
-        return Outline.retracedEdges(rings).contains { $0.contains(true) }
+        let retraced = Outline.retracedEdges(rings)
+        for (ring, edges) in zip(rings, retraced) {
+            for i in edges.indices where edges[i] {
+                let p = ring[i], q = ring[(i + 1) % ring.count]
+                if !onFrame(p.0 == q.0, p.0 == q.0 ? p.0 : p.1) { return true }
+            }
+        }
+        return false
     }
 
     /// Whether the triangle a, b, c (of twice the signed area `doubleArea`) is thinner than 1/16

@@ -45,13 +45,23 @@ public final class PolygonSet: Sendable {
     private let given: Set<MapPoint>?
     /// Where a renderer cuts each ring (see `junctions`); nil: each ring on its own.
     package let cuts: RingCuts?
+    /// The rectangle the polygons were cut to (a tile's: map units), or nil. Their edges along
+    /// its sides are cuts, not edges of the shapes, and the fill lies inside the rectangle, on
+    /// one side of them at most: where a clipper left a zero-width corridor along a side (a
+    /// concave shape's pieces joined along the cut), a renderer may fill the polygon as it fills
+    /// one without (an opaque set's wedge fills, `RenderPlanner.fillKind`), not as a keyhole,
+    /// which has the fill on both sides of its corridor. Only sides exactly on the rectangle
+    /// count.
+    public let frame: MapRect?
 
-    /// Creates a set (polygons whose exterior has no points add nothing to `bounds`).
-    public init(_ polygons: [PolygonRings], junctions: Set<MapPoint>? = nil) {
+    /// Creates a set (polygons whose exterior has no points add nothing to `bounds`), of
+    /// polygons cut to `frame` when given (see `frame`).
+    public init(_ polygons: [PolygonRings], junctions: Set<MapPoint>? = nil, frame: MapRect? = nil) {
         self.polygons = polygons
         bounds = Self.union(polygons.compactMap(\.exterior.bounds))
         given = junctions
         cuts = junctions.map { RingCuts(polygons, junctions: $0) }
+        self.frame = frame
     }
 
     /// Creates a set cut where `cuts` says (`RingCuts.picking`: its polygons' cuts among a
@@ -61,6 +71,7 @@ public final class PolygonSet: Sendable {
         bounds = Self.union(polygons.compactMap(\.exterior.bounds))
         given = nil
         self.cuts = cuts
+        frame = nil
     }
 
     /// Creates a set whose rings are simplified alike where they share edges: as
@@ -72,6 +83,7 @@ public final class PolygonSet: Sendable {
         bounds = Self.union(polygons.compactMap(\.exterior.bounds))
         given = nil
         cuts = RingCuts(finding: polygons)
+        frame = nil
     }
 
     /// The corners of `polygons`' rings where three or more distinct edges meet (see

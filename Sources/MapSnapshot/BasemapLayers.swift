@@ -73,7 +73,8 @@ final class BasemapLayers: @unchecked Sendable {
                 guard let exterior = rings.first else { return nil }
                 return PolygonRings(exterior: exterior, holes: Array(rings.dropFirst()))
             }
-            return parts.isEmpty ? nil : PolygonSet(parts)
+            // (Cut to the tile: corridors the tile cutter left along its sides are no keyholes.)
+            return parts.isEmpty ? nil : PolygonSet(parts, frame: basemap.rect(of: tile))
         }
         func lines(_ kinds: Set<BasemapLine.Kind>) -> PathSet? {
             let paths = f.lines.filter { kinds.contains($0.kind) && $0.points.count >= 2 }.compactMap { try? GeoPath(points: $0.points) }

@@ -58,6 +58,7 @@ import Testing
             copies.insert(t.copy)
             let side = 1 / Double(1 << tileZooms[t.level])
             let x0 = Double(t.copy) + Double(t.x) * side, y0 = Double(t.y) * side
+            #expect(map.rect(of: t) == MapRect(origin: MapPoint(x: x0, y: y0), width: side, height: side))
             let f = map.features(of: t)
             let points = f.polygons.flatMap { $0.rings.joined() } + f.lines.flatMap(\.points)
             #expect(!points.isEmpty)
@@ -81,6 +82,7 @@ import Testing
         // A level that does not exist, and a tile of open ocean (the South Pacific at level 1:
         // column 1 of 8 spans 135°W–90°W, row 5 of 8 from 41°S to 66.5°S), which is not stored.
         #expect(map.features(of: BasemapTile(level: 9, x: 0, y: 0, copy: 0)).polygons.isEmpty)
+        #expect(map.rect(of: BasemapTile(level: 9, x: 0, y: 0, copy: 0)) == nil)
         #expect(map.features(of: BasemapTile(level: -1, x: 0, y: 0, copy: 0)).lines.isEmpty)
         let ocean = map.features(of: BasemapTile(level: 1, x: 1, y: 5, copy: 0))
         #expect(ocean.polygons.isEmpty && ocean.lines.isEmpty && ocean.tileCount == 0)

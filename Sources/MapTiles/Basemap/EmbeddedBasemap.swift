@@ -150,6 +150,15 @@ public final class EmbeddedBasemap: Sendable {
         return out
     }
 
+    /// The square a tile covers (normalised Web Mercator, in its world copy): its features lie
+    /// in it, cut along its sides. Nil for a level that does not exist.
+    public func rect(of tile: BasemapTile) -> MapRect? {
+        guard levels.indices.contains(tile.level) else { return nil }
+        let side = 1 / Double(1 << levels[tile.level].tileZoom)
+        return MapRect(origin: MapPoint(x: Double(tile.copy) + Double(tile.x) * side, y: Double(tile.y) * side),
+                       width: side, height: side)
+    }
+
     /// The places `features(in:zoom:)` gives for `rect` at `zoom`, most important first.
     public func places(in rect: MapRect, zoom: Double) -> [BasemapPlace] {
         guard let q = Query(self, rect, zoom) else { return [] }
