@@ -118,8 +118,16 @@ public final class RenderPlanner: @unchecked Sendable {
     private var fades = LabelFades<LabelFadeKey, PlacedLabel>()
     private var generation = 0
     private var stats = Statistics()
-    /// Entries unused for this many plans are dropped.
+    /// Entries unused for this many plans are dropped, but for the most recently used of them
+    /// that hold at most `staleMeshBytes`.
     private let keepGenerations = 8
+    /// Bytes of meshes (vertices, indices and lines' simplified pieces, and a kilobyte an entry) unused for
+    /// `keepGenerations` plans that the cache still keeps, the least recently used dropped
+    /// first: a view that comes back (a server's next tile beside the last few, a window
+    /// zoomed back) finds them, and a long session's memory stays bounded.
+    public static let staleMeshBytes = 64 << 20
+    /// `staleMeshBytes`, for tests.
+    var staleMeshBudget = RenderPlanner.staleMeshBytes
 
     /// Creates a planner.
     public init(labelRasterizer: (any LabelRasterizer)? = nil) {
@@ -383,9 +391,16 @@ public final class RenderPlanner: @unchecked Sendable {
         if batches.values.contains(where: { g - $0.lastUsed >= keep }) {
             batches = batches.filter { g - $0.value.lastUsed < keep }
         }
-        // (Rebuilt only when something is stale: an unchanged view keeps every entry.)
-        if cache.values.contains(where: { g - $0.lastUsed >= keep }) {
-            cache = cache.filter { g - $0.value.lastUsed < keep }
+        // (Rebuilt only when what is stale holds more than the budget: an unchanged view, or
+        // one that moved among views met lately, keeps every entry.)
+        var staleBytes = 0
+        for e in cache.values where g - e.lastUsed >= keep { staleBytes += e.bytes }
+        if staleBytes > staleMeshBudget {
+            let oldestFirst = cache.filter { g - $0.value.lastUsed >= keep }.sorted { $0.value.lastUsed < $1.value.lastUsed }
+            for (key, e) in oldestFirst where staleBytes > staleMeshBudget {
+                cache[key] = nil
+                staleBytes -= e.bytes
+            }
             setMeshes = setMeshes.filter { cache[$0.value] != nil }
         }
         if groundImages.values.contains(where: { g - $0.lastUsed >= keep }) {
@@ -1718,13 +1733,25 @@ struct MeshKey: Hashable {
 
 final class CacheEntry {
     /// The mesh; nil for a line whose pieces are cached but whose full mesh was not needed yet.
-    var mesh: Mesh?
+    var mesh: Mesh? { didSet { counted = nil } }
     let origin: MapPoint
     /// Keeps the keyed objects alive so that their identities stay unique while cached.
     let retain: [AnyObject]
     var lastUsed: Int
     /// For polylines: the simplified (and clipped) pieces, with their along-line start distances.
-    var pieces: [(points: [MapPoint], start: Double)] = []
+    var pieces: [(points: [MapPoint], start: Double)] = [] { didSet { counted = nil } }
+    private var counted: Int?
+    /// What an entry counts for beyond its mesh and pieces.
+    static let overheadBytes = 1024
+    /// The bytes of the mesh's vertices and indices and of the pieces' points, and
+    /// `overheadBytes` for the entry (so that empty meshes count too: they keep their sets alive).
+    var bytes: Int {
+        if let counted { return counted }
+        var n = Self.overheadBytes + ((mesh?.vertices.count ?? 0) + (mesh?.indices.count ?? 0)) * 4
+        for p in pieces { n += p.points.count * MemoryLayout<MapPoint>.stride }
+        counted = n
+        return n
+    }
     /// For polylines: the total length of `pieces` in map units.
     var length = 0.0
 
