@@ -320,9 +320,10 @@ public final class RenderPlanner: @unchecked Sendable {
 
     /// A set's mesh (`addMultiPolygon`, `addMultiPolyline`): from the cache, else made now, or
     /// with `backgroundMeshing` asked for in the background while the set's last mesh of
-    /// another bucket (or nil, when it has none) stands in.
-    func cachedSet(_ key: MeshKey, retain: @autoclosure () -> [AnyObject], make: @escaping @Sendable () -> (Mesh, MapPoint))
-        -> (Mesh, MapPoint)? {
+    /// another bucket (or nil, when it has none) stands in. A set `meshedAtOnceWhenMissing`
+    /// with no mesh to stand in is made now.
+    func cachedSet(_ key: MeshKey, atOnceWhenMissing: Bool = false, retain: @autoclosure () -> [AnyObject],
+                   make: @escaping @Sendable () -> (Mesh, MapPoint)) -> (Mesh, MapPoint)? {
         let slot = slot(key)
         if let e = cache[key], let m = e.mesh {
             e.lastUsed = generation
@@ -330,7 +331,8 @@ public final class RenderPlanner: @unchecked Sendable {
             if let slot { setMeshes[slot] = key }
             return (m, e.origin)
         }
-        guard let background = _background, let slot else {
+        let standsIn = slot.flatMap { setMeshes[$0] }.flatMap { cache[$0]?.mesh } != nil
+        guard let background = _background, let slot, standsIn || !atOnceWhenMissing else {
             let made = cached(key, retain: retain(), make: make)
             if let slot { setMeshes[slot] = key }
             return made
@@ -865,7 +867,7 @@ public final class RenderPlanner: @unchecked Sendable {
             let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: convexApart ? 0 : fringe ? 3 : 6),
                               bucket: level.bucket, cell: cellKey)
             let keepShared = _sharedEdgeFringes
-            let found = cachedSet(key, retain: [polygons]) {
+            let found = cachedSet(key, atOnceWhenMissing: set.meshedAtOnceWhenMissing, retain: [polygons]) {
                 var meshes: [Mesh] = []
                 var bounds: [MapRect?] = []
                 let picked = polygons.polygons.indices.filter {
@@ -899,7 +901,7 @@ public final class RenderPlanner: @unchecked Sendable {
             draw(found, fillCommand)
             if convexApart {
                 let convexKey = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 2), bucket: level.bucket, cell: cellKey)
-                let convex = cachedSet(convexKey, retain: [polygons]) {
+                let convex = cachedSet(convexKey, atOnceWhenMissing: set.meshedAtOnceWhenMissing, retain: [polygons]) {
                     var rings: [[MapPoint]] = []
                     var bounds: [MapRect?] = []
                     for (k, p) in polygons.polygons.enumerated() where member(p) && Self.fillKind(p, opaque: true, frame: polygons.frame) == .convex {
@@ -915,7 +917,7 @@ public final class RenderPlanner: @unchecked Sendable {
                 // pixels shared, see `triangleFillMesh`).
                 let triangles = layer?.partsApart == true && _trianglesInLayers
                 let wedgeKey = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: triangles ? 7 : 4), bucket: level.bucket, cell: cellKey)
-                let wedges = cachedSet(wedgeKey, retain: [polygons]) {
+                let wedges = cachedSet(wedgeKey, atOnceWhenMissing: set.meshedAtOnceWhenMissing, retain: [polygons]) {
                     var prepared: [[[MapPoint]]] = []
                     var bounds: [MapRect?] = []
                     for (k, p) in polygons.polygons.enumerated() where member(p) && Self.fillKind(p, opaque: true, frame: polygons.frame) == .wedge {
@@ -945,7 +947,7 @@ public final class RenderPlanner: @unchecked Sendable {
             }
             let key = MeshKey(source: .polygonSet(ObjectIdentifier(chains), part: 5), bucket: level.bucket, cell: cellKey)
             let meshed: @Sendable (GeoPath) -> Bool = { cell.meshes($0.bounds) }
-            let found = cachedSet(key, retain: [chains]) {
+            let found = cachedSet(key, atOnceWhenMissing: set.meshedAtOnceWhenMissing, retain: [chains]) {
                 var b = GroundMeshBuilder(origin: origin)
                 let stroker = LineStroker(join: .miter, cap: .square)
                 let bins = SetBins.mesh(chains.paths.filter(meshed), bounds: \.bounds, indexCount: { b.indices.count }) { path in
@@ -962,7 +964,7 @@ public final class RenderPlanner: @unchecked Sendable {
             draw(found) { DrawCommand(mesh: $0, origin: $1, color: stroke, extrudeScale: strokeHalf) }
         } else if let stroke = set.stroke, strokeHalf > 0, stroke.a > 0 {
             let key = MeshKey(source: .polygonSet(ObjectIdentifier(polygons), part: 1), bucket: level.bucket, cell: cellKey)
-            let found = cachedSet(key, retain: [polygons]) {
+            let found = cachedSet(key, atOnceWhenMissing: set.meshedAtOnceWhenMissing, retain: [polygons]) {
                 var b = GroundMeshBuilder(origin: origin)
                 let stroker = LineStroker(join: .miter, cap: .butt)
                 let bins = SetBins.mesh(polygons.polygons.filter(member), bounds: \.exterior.bounds,
@@ -1014,7 +1016,7 @@ public final class RenderPlanner: @unchecked Sendable {
         let discJoins = _discJoins
         let (join, cap) = (style.join, style.cap)
         let key = MeshKey(source: .pathSet(ObjectIdentifier(paths), variant: variant), bucket: level.bucket, cell: chunk?.key)
-        let found = cachedSet(key, retain: [paths]) {
+        let found = cachedSet(key, atOnceWhenMissing: set.meshedAtOnceWhenMissing, retain: [paths]) {
             var stroker = LineStroker(join: join, cap: cap, maxHalfWidth: pow(2, Double(detail)),
                                       unitsPerPixel: 1 / bucketWorldSize)
             stroker.discJoins = discJoins

@@ -153,6 +153,10 @@ public struct MultiPolygon: Sendable {
     /// its share of the edge's pixels (drawn one after another, the first covers the pixels on
     /// its side in full and the second's antialiased edge blends over them).
     public var layer: Int?
+    /// With a live view's background meshing (`RenderPlanner.backgroundMeshing`): whether the
+    /// set is meshed at once when it has no mesh (of another zoom) to stand in, rather than
+    /// left out until built (the embedded basemap's tiles: cheap, and never to be missing).
+    package var meshedAtOnceWhenMissing = false
 
     /// A layer number no other call has returned (for `layer`), above 2³².
     public static func newLayer() -> Int {
@@ -190,6 +194,8 @@ public struct MultiPolyline: Sendable {
     public var zIndex: Int?
     /// Drawn again in every copy of the world the view shows (see `Polyline.worldCopies`).
     public var worldCopies = true
+    /// See `MultiPolygon.meshedAtOnceWhenMissing`.
+    package var meshedAtOnceWhenMissing = false
 
     /// Creates a multipolyline.
     public init(paths: PathSet, style: LineStyle = LineStyle(), geodesic: Bool = false, zIndex: Int? = nil) {

@@ -48,6 +48,7 @@ final class BasemapLayers: @unchecked Sendable {
             for case let set? in sets.map({ $0[keyPath: polygons] }) {
                 var p = MultiPolygon(polygons: set, fill: Color(color))
                 p.worldCopies = false
+                p.meshedAtOnceWhenMissing = true
                 out.append(.multiPolygon(p))
             }
         }
@@ -57,6 +58,7 @@ final class BasemapLayers: @unchecked Sendable {
             for case let set? in sets.map({ $0[keyPath: paths] }) {
                 var l = MultiPolyline(paths: set, style: LineStyle(width: .pixels(width), color: Color(color)))
                 l.worldCopies = false
+                l.meshedAtOnceWhenMissing = true
                 out.append(.multiPolyline(l))
             }
         }

@@ -155,3 +155,46 @@ import Testing
         #expect(order.value == 3)
     }
 }
+
+/// Sets `meshedAtOnceWhenMissing` (the embedded basemap's tiles) under background meshing: with
+/// nothing to stand in they are meshed at once, as a planner without it meshes them; at another
+/// zoom bucket the last mesh stands in while the bucket's own is built in the background.
+@Suite struct MeshedAtOnceTests {
+    static func scene(atOnce: Bool) throws -> Scene {
+        let base = try BackgroundMeshingTests.scene()
+        return Scene(overlays: base.overlays.map { o in
+            switch o {
+            case .multiPolygon(var p): p.meshedAtOnceWhenMissing = atOnce; return .multiPolygon(p)
+            case .multiPolyline(var l): l.meshedAtOnceWhenMissing = atOnce; return .multiPolyline(l)
+            default: return o
+            }
+        })
+    }
+
+    @Test func aSetWithNothingToStandInIsMeshedAtOnce() throws {
+        let scene = try Self.scene(atOnce: true)
+        let background = BackgroundMeshing(onReady: {})
+        let planner = RenderPlanner()
+        planner.backgroundMeshing = background
+        background.held = true
+        defer { background.held = false }
+        let camera = BackgroundMeshingTests.camera
+        let plan = planner.plan(scene, camera: camera)
+        let exact = RenderPlanner().plan(scene, camera: camera)
+        #expect(plan.commands.count == 2 && exact.commands.count == 2)
+        for (a, b) in zip(plan.commands, exact.commands) {
+            #expect(BackgroundMeshingTests.triangles(a) == BackgroundMeshingTests.triangles(b))
+        }
+        #expect(planner.statistics.misses == 4 && background.isIdle && !planner.lastPlanStoodIn)
+        // A zoom bucket away: the meshes just made stand in, the bucket's own are asked for.
+        var zoomed = camera
+        zoomed.zoom += 1
+        let standIn = planner.plan(scene, camera: zoomed)
+        #expect(standIn.commands.count == 2 && planner.lastPlanStoodIn && !background.isIdle)
+        #expect(zip(standIn.commands, plan.commands).allSatisfy { $0.mesh === $1.mesh })
+        // The same sets without the flag draw nothing until built.
+        let other = RenderPlanner()
+        other.backgroundMeshing = background
+        #expect(other.plan(try Self.scene(atOnce: false), camera: camera).commands.isEmpty)
+    }
+}
