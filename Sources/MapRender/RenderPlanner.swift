@@ -1226,15 +1226,17 @@ public final class RenderPlanner: @unchecked Sendable {
             guard view.mayBeVisible(MapRect(origin: c, width: 0, height: 0), marginPx: r + strokeHalf + 2) else { return }
             let n = max(16, min(256, Int((Double.pi * (2 * max(r, 1)).squareRoot() * 2).rounded(.up))))
             if circle.fill.a > 0, r > 0 {
-                let (mesh, _) = cached(MeshKey(source: .pixelDisc(radius: r, segments: n), bucket: 0, cell: nil)) {
+                let mesh = pixelQuad(inner: -1, outer: r, view) ?? cached(MeshKey(source: .pixelDisc(radius: r, segments: n), bucket: 0, cell: nil)) {
                     (Self.pixelDisc(radius: r, segments: n), MapPoint(x: 0, y: 0))
-                }
+                }.0
                 out.append(DrawCommand(mesh: mesh, origin: c, color: circle.fill, extrudeScale: 1, coverage: .disc))
             }
             if let stroke = circle.stroke, strokeHalf > 0 {
-                let (mesh, _) = cached(MeshKey(source: .pixelRing(radius: r, half: strokeHalf, segments: n), bucket: 0, cell: nil)) {
-                    (Self.pixelRing(radius: r, halfWidth: strokeHalf, segments: n), MapPoint(x: 0, y: 0))
-                }
+                let inner = r - strokeHalf > 0 ? r - strokeHalf : -1
+                let mesh = pixelQuad(inner: inner, outer: r + strokeHalf, view)
+                    ?? cached(MeshKey(source: .pixelRing(radius: r, half: strokeHalf, segments: n), bucket: 0, cell: nil)) {
+                        (Self.pixelRing(radius: r, halfWidth: strokeHalf, segments: n), MapPoint(x: 0, y: 0))
+                    }.0
                 out.append(DrawCommand(mesh: mesh, origin: c, color: stroke, extrudeScale: 1, coverage: .disc))
             }
         case .meters(let m):
@@ -1339,6 +1341,39 @@ public final class RenderPlanner: @unchecked Sendable {
         return min(1024, shaderCoverage ? max(8, n) : max(least, n))
     }
 
+    /// Largest outer radius, in device pixels, of a pixel disc or ring drawn as a quad
+    /// (`pixelQuad`). On llvmpipe setting up a triangle costs about as much as filling 800 pixels
+    /// (55 dots of 48 triangles: 1.06 ms), so a square round the circle, two triangles, beats the
+    /// polygon's 8 to 60 sides until its corners and a ring's hole hold more pixels than the
+    /// polygon's triangles are worth: about 200 px for a disc and 115 px for a thin ring.
+    static let pixelQuadMaxRadius = 96.0
+
+    /// With shader coverage, the mesh a pixel disc (`inner` < 0) or ring of logical radii is
+    /// drawn with when it is small (`pixelQuadMaxRadius`): a square round the outer circle whose
+    /// corners the fragment shader leaves uncovered, as it does the polygon's (`pixelDisc`) —
+    /// the same coverage from the same distances, 2 triangles instead of 8 to 60. Nil without
+    /// shader coverage (multisampling, where the polygon is the edge) or for a larger circle.
+    private func pixelQuad(inner: Double, outer: Double, _ view: PlanView) -> Mesh? {
+        guard _discJoins, outer > 0, outer * view.pixelRatio <= Self.pixelQuadMaxRadius else { return nil }
+        return cached(MeshKey(source: .pixelQuad(inner: inner, outer: outer), bucket: 0, cell: nil)) {
+            (Self.pixelQuad(inner: inner, outer: outer), MapPoint(x: 0, y: 0))
+        }.0
+    }
+
+    /// A square of half side `outer` round the origin, its vertices carrying the radii as
+    /// `pixelRing`'s do (`inner` < 0: a disc). The vertex shader pushes its corners out by
+    /// `u_discOutset` along the diagonals, so the sides stand 0.71 device px beyond the circle,
+    /// past the half-pixel ramp of its coverage.
+    static func pixelQuad(inner: Double, outer: Double) -> Mesh {
+        var b = GroundMeshBuilder(origin: MapPoint(x: 0, y: 0))
+        let d = inner > 0 ? inner : -1
+        let v0 = b.add(0, 0, -outer, -outer, d, outer), v1 = b.add(0, 0, outer, -outer, d, outer)
+        let v2 = b.add(0, 0, outer, outer, d, outer), v3 = b.add(0, 0, -outer, outer, d, outer)
+        b.triangle(v0, v1, v2)
+        b.triangle(v0, v2, v3)
+        return b.build()
+    }
+
     /// A ring between pixel radii r − h and r + h around the origin (each vertex carries both).
     static func pixelRing(radius r: Double, halfWidth h: Double, segments n: Int) -> Mesh {
         var b = GroundMeshBuilder(origin: MapPoint(x: 0, y: 0))
@@ -1385,12 +1420,12 @@ public final class RenderPlanner: @unchecked Sendable {
                 return
             }
             let no = discSegments(radius: r + ring, view), ni = discSegments(radius: r, view)
-            let (outer, _) = cached(MeshKey(source: .pixelDisc(radius: r + ring, segments: no), bucket: 0, cell: nil)) {
+            let outer = pixelQuad(inner: -1, outer: r + ring, view) ?? cached(MeshKey(source: .pixelDisc(radius: r + ring, segments: no), bucket: 0, cell: nil)) {
                 (Self.pixelDisc(radius: r + ring, segments: no), p)
-            }
-            let (inner, _) = cached(MeshKey(source: .pixelDisc(radius: r, segments: ni), bucket: 0, cell: nil)) {
+            }.0
+            let inner = pixelQuad(inner: -1, outer: r, view) ?? cached(MeshKey(source: .pixelDisc(radius: r, segments: ni), bucket: 0, cell: nil)) {
                 (Self.pixelDisc(radius: r, segments: ni), p)
-            }
+            }.0
             out.append(DrawCommand(mesh: outer, origin: p, color: white, extrudeScale: 1, coverage: .disc))
             out.append(DrawCommand(mesh: inner, origin: p, color: body, extrudeScale: 1, coverage: .disc))
         case .pin:
@@ -1454,9 +1489,9 @@ public final class RenderPlanner: @unchecked Sendable {
         let body = cluster.color, white = Color.white.withOpacity(Double(cluster.color.a) / 255)
         for (r, colour) in [(d / 2, white), (d / 2 - MarkerCluster.ringWidth, body)] {
             let n = discSegments(radius: r, view, least: 48)
-            let (mesh, _) = cached(MeshKey(source: .pixelDisc(radius: r, segments: n), bucket: 0, cell: nil)) {
+            let mesh = pixelQuad(inner: -1, outer: r, view) ?? cached(MeshKey(source: .pixelDisc(radius: r, segments: n), bucket: 0, cell: nil)) {
                 (Self.pixelDisc(radius: r, segments: n), p)
-            }
+            }.0
             out.append(DrawCommand(mesh: mesh, origin: p, color: colour, extrudeScale: 1, coverage: .disc))
         }
         if let text = textImage(MarkerCluster.abbreviated(node.count), size: 12, on: body, at: p.latLng, view) {
@@ -1709,6 +1744,7 @@ struct MeshKey: Hashable {
         case geoCircle(lat: Double, lon: Double, radius: Double, segments: Int, part: Int)
         case pixelDisc(radius: Double, segments: Int)
         case pixelRing(radius: Double, half: Double, segments: Int)
+        case pixelQuad(inner: Double, outer: Double)
         case pin(part: Int, scale: Double, fringe: Double)
         case circleShape(radius: Double, fringe: Double)
         case quad(x0: Double, y0: Double, w: Double, h: Double, tenths: Int)

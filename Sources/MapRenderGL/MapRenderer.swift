@@ -35,8 +35,8 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
     }
 
     /// Draw runs of markers with the same meshes (pins, arrows, repeated icons) as one instanced
-    /// draw each instead of a draw call per part (see `ScreenBatch`); the pixels are the same.
-    /// On by default.
+    /// draw each instead of a draw call per part (see `ScreenBatch`), and runs of labels and
+    /// other sprites from one texture (see `SpriteAtlas`); the pixels are the same. On by default.
     public var instancing: Bool {
         get { state.flagLock.withLock { state.instancing } }
         set { state.flagLock.withLock { state.instancing = newValue } }
@@ -120,6 +120,8 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
         public var readBack = 0.0
         /// Triangles submitted (multi-pass commands counted once per pass).
         public var triangles = 0
+        /// Sprites drawn from the atlas, in runs (see `SpriteAtlas`).
+        public var atlasSprites = 0
     }
 
     /// The last frame's timings.
@@ -143,7 +145,7 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
             if box.framesDrawn & (box.framesDrawn - 1) == 0 { GLLifetime.installExitHook() }
             box.flagLock.withLock {
                 box.lastRedrawFraction = fraction
-                box.timings = Timings(plan: 0, draw: drawMs, readBack: readMs, triangles: s.triangles)
+                box.timings = Timings(plan: 0, draw: drawMs, readBack: readMs, triangles: s.triangles, atlasSprites: s.atlasSprites)
             }
             return frame
         }
@@ -207,6 +209,8 @@ private final class GLState {
     /// Stamped markers (see `ScreenBatch`).
     let stampProgram = LazyProgram(Shaders.stampVertex, Shaders.stampFragment)
     let stampSpriteProgram = LazyProgram(Shaders.stampSpriteVertex, Shaders.stampSpriteFragment)
+    /// Runs of sprites from the atlas (see `SpriteAtlas`).
+    let spriteAtlasProgram = LazyProgram(Shaders.spriteAtlasVertex, Shaders.screenFragment)
     /// `groundDisc` for runs of dots drawn instanced (see `ScreenBatch`).
     let groundDiscInstanced = LazyProgram(Shaders.groundInstancedVertex, Shaders.groundDiscFragment)
     let solid = LazyProgram(Shaders.solidVertex, Shaders.solidFragment)
@@ -240,6 +244,8 @@ private final class GLState {
     /// The instance attributes of the run being drawn (a buffer and its staging array, kept).
     var instanceBuffer: GLuint = 0
     var instances: [Float] = []
+    /// The images of runs of sprites (see `SpriteAtlas`).
+    let atlas = SpriteAtlas()
     /// Draw runs of markers instanced (`MapRenderer.instancing`), set before each frame.
     var instancing = true
     /// The unit square a stamped marker's quad is made of, with the instance attributes.
@@ -292,6 +298,8 @@ private final class GLState {
 
     /// Triangles submitted in the last frame.
     var triangles = 0
+    /// Sprites the last frame drew from the atlas.
+    var atlasSprites = 0
 
     /// Custom layers prepared on this context.
     var preparedLayers: [ObjectIdentifier: any GLCustomLayer] = [:]
@@ -303,6 +311,7 @@ private final class GLState {
         }
         frame += 1
         triangles = 0
+        atlasSprites = 0
         let start = DispatchTime.now().uptimeNanoseconds
         func ms(_ from: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - from) / 1e6 }
         let camera = plan.camera
@@ -321,6 +330,11 @@ private final class GLState {
         let light = ThreeD.light(bearing: camera.bearing)
         let flatOnly = sky == nil && passes.opaque.isEmpty && passes.translucent.isEmpty && custom.isEmpty
         let ordered = passes.flat + passes.sprites
+        if instancing {
+            // Every image the frame's runs of sprites need, in the atlas before anything reads it.
+            atlas.prepare(SpriteAtlas.runImages(in: passes.flat, ratio: camera.pixelRatio)
+                + SpriteAtlas.runImages(in: passes.sprites, ratio: camera.pixelRatio))
+        }
         let baseOrigin = plan.commands.first?.origin ?? MapPoint(camera.center)
         var damage = Damage.full
         if partial, flatOnly, camera.pitch == 0,
@@ -736,7 +750,41 @@ private final class GLState {
             batch.stamp = st
             return st
         }
-        /// Commands in order, runs of markers instanced.
+        /// A run of sprites from the atlas (see `SpriteAtlas`) as one instanced draw.
+        func drawAtlasRun(_ cmds: ArraySlice<DrawCommand>) throws {
+            let program = try spriteAtlasProgram.get()
+            useProgram(program)
+            setBlend(true)
+            glDisable(GLenum(GL_STENCIL_TEST))
+            glUniform2f(program.uniform("u_viewport"), Float(w), Float(h))
+            glUniform1f(program.uniform("u_ratio"), Float(ratio))
+            glActiveTexture(GLenum(GL_TEXTURE0))
+            glBindTexture(GLenum(GL_TEXTURE_2D), atlas.texture)
+            glUniform1i(program.uniform("u_texture"), 0)
+            instances.removeAll(keepingCapacity: true)
+            let side = Float(SpriteAtlas.side)
+            for cmd in cmds {
+                guard let image = cmd.texture, let slot = atlas.slot(for: image),
+                      let q = SpriteAtlas.atlasQuad(cmd, ratio: ratio) else { continue }
+                let a = anchor(cmd.origin)
+                for i in 0 ..< 4 { instances.append(Float(a[i])) }
+                let c = cmd.color.premultiplied
+                instances += [c.0, c.1, c.2, c.3, q.0, q.1, q.2, q.3,
+                              Float(slot.x) / side, Float(slot.y) / side,
+                              Float(slot.x + image.width) / side, Float(slot.y + image.height) / side]
+            }
+            let count = instances.count / ScreenBatch.instanceStride
+            glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+            instances.withUnsafeBytes {
+                glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STREAM_DRAW))
+            }
+            glBindVertexArray(stampQuad.vao)
+            triangles += 2 * count
+            atlasSprites += count
+            glDrawElementsInstanced(GLenum(GL_TRIANGLES), GLsizei(stampQuad.indexCount), GLenum(GL_UNSIGNED_INT), nil,
+                                    GLsizei(count))
+        }
+        /// Commands in order, runs of markers instanced and runs of sprites from the atlas.
         func drawList(_ cmds: [DrawCommand]) throws {
             var i = 0
             while i < cmds.count {
@@ -745,6 +793,11 @@ private final class GLState {
                 }) {
                     try drawRun(cmds, run)
                     i += run.commands
+                } else if instancing, case let n = SpriteAtlas.runLength(in: cmds, from: i, ratio: ratio, placed: {
+                    self.atlas.slot(for: $0) != nil
+                }), n >= SpriteAtlas.minSprites {
+                    try drawAtlasRun(cmds[i ..< i + n])
+                    i += n
                 } else {
                     try drawCommand(cmds[i])
                     i += 1
