@@ -1226,9 +1226,7 @@ public final class RenderPlanner: @unchecked Sendable {
             guard view.mayBeVisible(MapRect(origin: c, width: 0, height: 0), marginPx: r + strokeHalf + 2) else { return }
             let n = max(16, min(256, Int((Double.pi * (2 * max(r, 1)).squareRoot() * 2).rounded(.up))))
             if circle.fill.a > 0, r > 0 {
-                let mesh = pixelQuad(inner: -1, outer: r, view) ?? cached(MeshKey(source: .pixelDisc(radius: r, segments: n), bucket: 0, cell: nil)) {
-                    (Self.pixelDisc(radius: r, segments: n), MapPoint(x: 0, y: 0))
-                }.0
+                let mesh = pixelDiscMesh(radius: r, segments: n, origin: MapPoint(x: 0, y: 0), view)
                 out.append(DrawCommand(mesh: mesh, origin: c, color: circle.fill, extrudeScale: 1, coverage: .disc))
             }
             if let stroke = circle.stroke, strokeHalf > 0 {
@@ -1360,6 +1358,16 @@ public final class RenderPlanner: @unchecked Sendable {
         }.0
     }
 
+    /// A pixel disc's mesh: a square (`pixelQuad`) where one will do, else the `segments`-gon
+    /// (`pixelDisc`, counted only then), cached.
+    private func pixelDiscMesh(radius r: Double, segments: @autoclosure () -> Int, origin: MapPoint, _ view: PlanView) -> Mesh {
+        if let quad = pixelQuad(inner: -1, outer: r, view) { return quad }
+        let n = segments()
+        return cached(MeshKey(source: .pixelDisc(radius: r, segments: n), bucket: 0, cell: nil)) {
+            (Self.pixelDisc(radius: r, segments: n), origin)
+        }.0
+    }
+
     /// A square of half side `outer` round the origin, its vertices carrying the radii as
     /// `pixelRing`'s do (`inner` < 0: a disc). The vertex shader pushes its corners out by
     /// `u_discOutset` along the diagonals, so the sides stand 0.71 device px beyond the circle,
@@ -1419,13 +1427,8 @@ public final class RenderPlanner: @unchecked Sendable {
                               wholePixels: true, view, &out)
                 return
             }
-            let no = discSegments(radius: r + ring, view), ni = discSegments(radius: r, view)
-            let outer = pixelQuad(inner: -1, outer: r + ring, view) ?? cached(MeshKey(source: .pixelDisc(radius: r + ring, segments: no), bucket: 0, cell: nil)) {
-                (Self.pixelDisc(radius: r + ring, segments: no), p)
-            }.0
-            let inner = pixelQuad(inner: -1, outer: r, view) ?? cached(MeshKey(source: .pixelDisc(radius: r, segments: ni), bucket: 0, cell: nil)) {
-                (Self.pixelDisc(radius: r, segments: ni), p)
-            }.0
+            let outer = pixelDiscMesh(radius: r + ring, segments: discSegments(radius: r + ring, view), origin: p, view)
+            let inner = pixelDiscMesh(radius: r, segments: discSegments(radius: r, view), origin: p, view)
             out.append(DrawCommand(mesh: outer, origin: p, color: white, extrudeScale: 1, coverage: .disc))
             out.append(DrawCommand(mesh: inner, origin: p, color: body, extrudeScale: 1, coverage: .disc))
         case .pin:
@@ -1488,10 +1491,7 @@ public final class RenderPlanner: @unchecked Sendable {
         guard view.mayBeVisible(MapRect(origin: p, width: 0, height: 0), marginPx: d) else { return }
         let body = cluster.color, white = Color.white.withOpacity(Double(cluster.color.a) / 255)
         for (r, colour) in [(d / 2, white), (d / 2 - MarkerCluster.ringWidth, body)] {
-            let n = discSegments(radius: r, view, least: 48)
-            let mesh = pixelQuad(inner: -1, outer: r, view) ?? cached(MeshKey(source: .pixelDisc(radius: r, segments: n), bucket: 0, cell: nil)) {
-                (Self.pixelDisc(radius: r, segments: n), p)
-            }.0
+            let mesh = pixelDiscMesh(radius: r, segments: discSegments(radius: r, view, least: 48), origin: p, view)
             out.append(DrawCommand(mesh: mesh, origin: p, color: colour, extrudeScale: 1, coverage: .disc))
         }
         if let text = textImage(MarkerCluster.abbreviated(node.count), size: 12, on: body, at: p.latLng, view) {

@@ -586,30 +586,18 @@ enum Shaders {
 
     /// A sprite of a run drawn from the atlas (`SpriteAtlas`): a unit square's corner, and per
     /// instance the anchor in clip space, the tint (premultiplied), the quad's offsets (x0, y0,
-    /// x1, y1 logical px, y down) and the image's box in the atlas (u0, v0, u1, v1). The corner is
-    /// placed as `screenVertex` places a sprite's vertex, so the sprite covers the same pixels.
-    static let spriteAtlasVertex = """
-    #version 300 es
-    precision highp float;
-    layout(location = 0) in vec2 a_corner;
-    layout(location = 5) in vec4 a_clip;
-    layout(location = 6) in vec4 a_tint;
-    layout(location = 7) in vec4 a_quad;
-    layout(location = 8) in vec4 a_box;
-    uniform vec2 u_viewport;
-    uniform float u_ratio;
-    out vec2 v_uv;
-    flat out vec4 v_color;
-    void main() {
-        vec4 c = a_clip;
-        vec2 px = (c.xy / c.w * 0.5 + 0.5) * u_viewport;
-        vec2 offset = mix(a_quad.xy, a_quad.zw, a_corner);
-        px = floor(px + offset * vec2(1.0, -1.0) * u_ratio + 0.5);
-        gl_Position = vec4((px / u_viewport * 2.0 - 1.0) * c.w, c.z, c.w);
-        v_uv = mix(a_box.xy, a_box.zw, a_corner);
-        v_color = a_tint;
-    }
-    """
+    /// x1, y1 logical px, y down) and the image's box in the atlas (u0, v0, u1, v1). The rest is
+    /// `screenVertex` itself, a sprite's vertex (not a shape's), so the sprite covers the same pixels.
+    static let spriteAtlasVertex = edited(screenVertex, [
+        ("layout(location = 0) in vec2 a_pos;\nlayout(location = 1) in vec2 a_offset;\nlayout(location = 2) in vec2 a_uv;\n",
+         "layout(location = 0) in vec2 a_corner;\nlayout(location = 5) in vec4 a_clip;\nlayout(location = 6) in vec4 a_tint;\n"
+            + "layout(location = 7) in vec4 a_quad;\nlayout(location = 8) in vec4 a_box;\n"),
+        // The corner's offset and texture coordinates, under the names `screenVertex` reads.
+        ("vec4 c = u_matrix * vec4(a_pos * u_worldSize, 0.0, 1.0);",
+         "vec4 c = a_clip;\n    vec2 a_offset = mix(a_quad.xy, a_quad.zw, a_corner);\n    vec2 a_uv = mix(a_box.xy, a_box.zw, a_corner);"),
+        ("u_shape > 0.5", "false"),
+        ("v_color = u_color;", "v_color = a_tint;"),
+    ])
 
     /// A stamped marker's quad (`ScreenBatch`): `u_box` is the stamp's box about the marker's
     /// anchor (snapped to a whole pixel as `screenVertex` does), in device pixels, y up.

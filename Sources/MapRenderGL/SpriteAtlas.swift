@@ -14,7 +14,7 @@ import MapScene
 /// image's place in the atlas per instance (`Shaders.spriteAtlasVertex`, the same arithmetic as
 /// `Shaders.screenVertex`, so every sprite lands on the pixels it did).
 ///
-/// Only sprites drawn one texel to a device pixel, upright, take part (`isAtlasSprite`): their
+/// Only sprites drawn one texel to a device pixel, upright, take part (`atlasQuad`): their
 /// texels are read at their centres, nearest, and are the texels the sprite's own texture gave.
 /// Turned sprites, line labels in pieces, images drawn scaled and large images are drawn as before.
 final class SpriteAtlas {
@@ -35,8 +35,6 @@ final class SpriteAtlas {
     private(set) var texture: GLuint = 0
     private var packer = ShelfPacker(side: SpriteAtlas.side, padding: 1)
     private var slots: [ObjectIdentifier: Slot] = [:]
-    /// Times the atlas was emptied to make room (for tests).
-    private(set) var resets = 0
 
     deinit { if texture != 0 { glDeleteTextures(1, &texture) } }
 
@@ -65,7 +63,6 @@ final class SpriteAtlas {
             // Room for this frame's images: the others go (uploaded again when next needed).
             packer.reset()
             slots.removeAll(keepingCapacity: true)
-            resets += 1
             var seen = Set<ObjectIdentifier>()
             missing = images.filter { seen.insert(ObjectIdentifier($0)).inserted }
         }

@@ -55,6 +55,17 @@ import Testing
         return s
     }
 
+    /// A renderer that draws runs from the atlas and one that draws each sprite with its own
+    /// texture (`instancing` off), neither redrawing only what changed.
+    static func renderers(_ labels: PatternLabels) throws -> (atlas: MapRenderer, single: MapRenderer) {
+        let atlas = try MapRenderer(labelRasterizer: labels)
+        let single = try MapRenderer(labelRasterizer: labels)
+        single.instancing = false
+        atlas.partialRedraw = false
+        single.partialRedraw = false
+        return (atlas, single)
+    }
+
     static func differences(_ a: Frame, _ b: Frame) -> Int { zip(a.pixels, b.pixels).filter { $0 != $1 }.count }
 
     /// 120 overlapping labels of their own images at ratios 1, 1.5 and 2, flat and pitched and
@@ -62,11 +73,7 @@ import Testing
     /// own texture gives, and something drawn.
     @Test(arguments: [1.0, 1.5, 2.0]) func sameAsOneByOne(ratio: Double) throws {
         let stub = PatternLabels(width: 40, height: 14)
-        let atlas = try MapRenderer(labelRasterizer: stub)
-        let single = try MapRenderer(labelRasterizer: stub)
-        single.instancing = false
-        atlas.partialRedraw = false
-        single.partialRedraw = false
+        let (atlas, single) = try Self.renderers(stub)
         let scene = try Self.scene(labels: 120, tint: true)
         for (pitch, bearing) in [(0.0, 0.0), (50.0, 25.0)] {
             let cam = Camera(center: LatLng(lat: 47.37, lon: 8.54), zoom: 13, bearing: bearing, pitch: pitch,
@@ -89,11 +96,7 @@ import Testing
     /// their own, and the pixels are still those drawn one by one, frame after frame.
     @Test func overflowFallsBack() throws {
         let stub = PatternLabels(width: 200, height: 100)
-        let atlas = try MapRenderer(labelRasterizer: stub)
-        let single = try MapRenderer(labelRasterizer: stub)
-        single.instancing = false
-        atlas.partialRedraw = false
-        single.partialRedraw = false
+        let (atlas, single) = try Self.renderers(stub)
         let scene = try Self.scene(labels: 300, tint: false)
         let cam = Camera(center: LatLng(lat: 47.37, lon: 8.54), zoom: 13, size: ScreenSize(width: 400, height: 300))
         for _ in 0 ..< 2 {
