@@ -151,8 +151,12 @@ final class BasemapLayers: @unchecked Sendable {
                                          offset: offset),
                   let image = labels.rasterize(label, pixelRatio: camera.pixelRatio) else { continue }
             let lw = image.logicalWidth, lh = image.logicalHeight
-            let x0 = s.x - anchor.x * lw + offset.x - dot, y0 = s.y - anchor.y * lh
-            let box: LabelBox = (x0 - 2, y0 - 1, x0 + lw + dot + 2, y0 + lh + 1)
+            // The box holds the name's image (its halo included) with a 2 px margin and, for a
+            // city, the dot left of it: another name's box (its image and margin) may touch
+            // the dot's edge but not cross it, so its halo stays 2 px clear of the dot.
+            let textLeft = s.x - anchor.x * lw + offset.x, y0 = s.y - anchor.y * lh
+            let left = place.isCountry ? textLeft - 2 : min(textLeft - 2, s.x - dot)
+            let box: LabelBox = (left, y0 - 1, textLeft + lw + 2, y0 + lh + 1)
             guard box.0 >= 0, box.1 >= 0, box.2 <= w, box.3 <= h else { continue }
             if boxes.meets(box) { continue }
             boxes.append(box)
