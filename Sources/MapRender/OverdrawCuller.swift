@@ -159,12 +159,25 @@ struct OverdrawCuller {
         guard row0 <= row1 else { return false }
         var needed = false
         if collect { rowRanges.removeAll(keepingCapacity: true) }
-        for row in row0 ... row1 {
-            guard let (col0, col1) = columns(row: row, ax, ay, bx, by, radius: r) else { continue }
-            if collect { rowRanges.append((row, col0, col1)) }
-            if !needed && anyEmpty(row, col0, col1) {
-                needed = true
-                if !collect { return true }
+        // A band of 8 rows at a time: where every block under the piece's cells in the band is
+        // full, the band has no cell to find empty or to fill, and its rows are skipped (a long
+        // piece over covered ground costs a block test per band rather than per row).
+        var band = row0
+        while band <= row1 {
+            let last = min(row1, band | 7)
+            defer { band = last + 1 }
+            guard let (b0, b1) = columns(rows: band ... last, ax, ay, bx, by, radius: r) else { continue }
+            let blockRow = (band >> 3) * blockCols
+            var bandFull = true
+            for bcol in (b0 >> 3) ... (b1 >> 3) where !blockFull[blockRow + bcol] { bandFull = false; break }
+            if bandFull { continue }
+            for row in band ... last {
+                guard let (col0, col1) = columns(rows: row ... row, ax, ay, bx, by, radius: r) else { continue }
+                if collect { rowRanges.append((row, col0, col1)) }
+                if !needed && anyEmpty(row, col0, col1) {
+                    needed = true
+                    if !collect { return true }
+                }
             }
         }
         return needed
@@ -289,7 +302,7 @@ struct OverdrawCuller {
         var found = false
         for row in row0 ... row1 {
             let py = (Double(row) + 0.5) * c
-            guard let (col0, col1) = columns(row: row, ax, ay, bx, by, radius: r) else { continue }
+            guard let (col0, col1) = columns(rows: row ... row, ax, ay, bx, by, radius: r) else { continue }
             let base = row * cols
             for col in col0 ... col1 where !reached![base + col] {
                 let px = (Double(col) + 0.5) * c
@@ -306,13 +319,14 @@ struct OverdrawCuller {
         return found
     }
 
-    /// The cells of `row` that the bounding parallelogram of the capsule of `radius` around the
+    /// The cells of `rows` that the bounding parallelogram of the capsule of `radius` around the
     /// segment may touch (conservative: a superset of the touched cells), or nil.
     /// (Int() truncates toward zero; negatives clamp to 0 either way, so it acts as floor here.)
-    private func columns(row: Int, _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, radius r: Double) -> (Int, Int)? {
+    private func columns(rows: ClosedRange<Int>, _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double,
+                         radius r: Double) -> (Int, Int)? {
         let c = Self.cell
         let dx = bx - ax, dy = by - ay
-        let y0 = Double(row) * c - r, y1 = Double(row + 1) * c + r
+        let y0 = Double(rows.lowerBound) * c - r, y1 = Double(rows.upperBound + 1) * c + r
         var x0: Double, x1: Double
         if abs(dy) < 1e-9 {
             x0 = min(ax, bx); x1 = max(ax, bx)
