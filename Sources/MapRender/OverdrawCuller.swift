@@ -53,8 +53,6 @@ struct OverdrawCuller {
     private let blockCols: Int
     private var blockCount: [UInt8]
     private var blockFull: [Bool]
-    /// Scratch: the touched cell range per row of the current piece.
-    private var rowRanges: [(Int, Int, Int)] = []
 
     /// A grid over a viewport of `width` × `height` device pixels.
     init(width: Int, height: Int) {
@@ -107,7 +105,7 @@ struct OverdrawCuller {
                 continue
             }
             let r = touchRadius + 0.5
-            let needed = reachesEmpty(ax, ay, bx, by, radius: r, collect: true)
+            let needed = reachesEmpty(ax, ay, bx, by, radius: r)
             let dx = bx - ax, dy = by - ay
             let len2 = dx * dx + dy * dy
             keep[i] = needed
@@ -118,27 +116,38 @@ struct OverdrawCuller {
             // Mark the cells whose four corners lie within coverRadius of the segment's own quad
             // (no ends: joins and caps are not counted as cover). The quad is convex, so on each
             // horizontal line it is one interval, and a cell's corners are all inside when both
-            // its columns lie in the intervals of its top and bottom edges.
+            // its columns lie in the intervals of its top and bottom edges (a row's bottom edge
+            // is the next row's top). The rows are those the quad's bounding box reaches.
             guard len2 > 0 else { continue }
             let len = len2.squareRoot(), ux = dx / len, uy = dy / len
-            for (row, col0, col1) in rowRanges {
-                let y0 = Double(row) * c
-                guard let top = Self.span(y0, ax, ay, ux, uy, len: len, radius: coverRadius),
-                      let bottom = Self.span(y0 + c, ax, ay, ux, uy, len: len, radius: coverRadius) else { continue }
-                let lo = max(top.0, bottom.0), hi = min(top.1, bottom.1)
-                guard hi - lo >= c else { continue }
-                let first = max(col0, Int((lo / c).rounded(.up))), last = min(col1, Int((hi / c).rounded(.down)) - 1)
-                if first <= last { fill(row, first, last) }
+            let quadTop = min(ay, by) - coverRadius, quadBottom = max(ay, by) + coverRadius
+            guard quadBottom >= 0, quadTop < Double(rows) * c else { continue }
+            let firstRow = Int(max(quadTop / c, 0)), lastRow = Int(min(quadBottom / c, Double(rows - 1)))
+            // 8 rows at a time, as `reachesEmpty` walks them: a band whose blocks under the quad
+            // are all full has nothing left to fill.
+            var band = firstRow
+            while band <= lastRow {
+                let bandEnd = min(lastRow, band | 7)
+                defer { band = bandEnd + 1 }
+                guard !bandIsFull(band ... bandEnd, ax, ay, bx, by, radius: coverRadius) else { continue }
+                var top = Self.span(Double(band) * c, ax, ay, ux, uy, len: len, radius: coverRadius)
+                for row in band ... bandEnd {
+                    let bottom = Self.span(Double(row + 1) * c, ax, ay, ux, uy, len: len, radius: coverRadius)
+                    defer { top = bottom }
+                    guard let top, let bottom else { continue }
+                    let lo = max(top.0, bottom.0), hi = min(top.1, bottom.1)
+                    guard hi - lo >= c else { continue }
+                    let first = max(0, Int((lo / c).rounded(.up))), last = min(cols - 1, Int((hi / c).rounded(.down)) - 1)
+                    if first <= last { fill(row, first, last) }
+                }
             }
         }
         return keep
     }
 
     /// Whether the capsule of radius `r` around the segment (device pixels) may touch a cell not
-    /// yet full (conservatively: its bounding parallelogram, row by row). With `collect`, the rows
-    /// and their cell ranges are left in `rowRanges`.
-    private mutating func reachesEmpty(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, radius r: Double,
-                                       collect: Bool) -> Bool {
+    /// yet full (conservatively: its bounding parallelogram, row by row).
+    private func reachesEmpty(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, radius r: Double) -> Bool {
         let c = Self.cell
         let minSX = min(ax, bx) - r, maxSX = max(ax, bx) + r
         let minSY = min(ay, by) - r, maxSY = max(ay, by) + r
@@ -157,30 +166,30 @@ struct OverdrawCuller {
         // (Int() truncates toward zero; negatives clamp to 0 either way, so it acts as floor here.)
         let row0 = max(0, Int(minSY / c)), row1 = min(rows - 1, Int(maxSY / c))
         guard row0 <= row1 else { return false }
-        var needed = false
-        if collect { rowRanges.removeAll(keepingCapacity: true) }
         // A band of 8 rows at a time: where every block under the piece's cells in the band is
-        // full, the band has no cell to find empty or to fill, and its rows are skipped (a long
-        // piece over covered ground costs a block test per band rather than per row).
+        // full, the band has no cell to find empty, and its rows are skipped (a long piece over
+        // covered ground costs a block test per band rather than per row).
         var band = row0
         while band <= row1 {
             let last = min(row1, band | 7)
             defer { band = last + 1 }
-            guard let (b0, b1) = columns(rows: band ... last, ax, ay, bx, by, radius: r) else { continue }
-            let blockRow = (band >> 3) * blockCols
-            var bandFull = true
-            for bcol in (b0 >> 3) ... (b1 >> 3) where !blockFull[blockRow + bcol] { bandFull = false; break }
-            if bandFull { continue }
+            if bandIsFull(band ... last, ax, ay, bx, by, radius: r) { continue }
             for row in band ... last {
                 guard let (col0, col1) = columns(rows: row ... row, ax, ay, bx, by, radius: r) else { continue }
-                if collect { rowRanges.append((row, col0, col1)) }
-                if !needed && anyEmpty(row, col0, col1) {
-                    needed = true
-                    if !collect { return true }
-                }
+                if anyEmpty(row, col0, col1) { return true }
             }
         }
-        return needed
+        return false
+    }
+
+    /// Whether every 8×8 block under the cells of `rows` (within one band of 8) that the capsule
+    /// of `radius` round the segment may touch is full; also when it touches none.
+    private func bandIsFull(_ rows: ClosedRange<Int>, _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double,
+                            radius r: Double) -> Bool {
+        guard let (c0, c1) = columns(rows: rows, ax, ay, bx, by, radius: r) else { return true }
+        let blockRow = (rows.lowerBound >> 3) * blockCols
+        for bcol in (c0 >> 3) ... (c1 >> 3) where !blockFull[blockRow + bcol] { return false }
+        return true
     }
 
     /// Whether culling stayed exact: then the full cells are final, and every pixel in them gets
@@ -190,8 +199,8 @@ struct OverdrawCuller {
     /// After every segment went through `keepMask` (exact): whether a kept segment still reaches a
     /// cell that did not end up full. One that does not only paints full cells, which
     /// `fullRectangles` can paint instead.
-    mutating func reachesEmptyCell(_ a: (Double, Double), _ b: (Double, Double), touchRadius: Double) -> Bool {
-        reachesEmpty(a.0, a.1, b.0, b.1, radius: touchRadius + 0.5, collect: false)
+    func reachesEmptyCell(_ a: (Double, Double), _ b: (Double, Double), touchRadius: Double) -> Bool {
+        reachesEmpty(a.0, a.1, b.0, b.1, radius: touchRadius + 0.5)
     }
 
     /// The full cells as disjoint rectangles (column, row, width, height in cells): runs of full
