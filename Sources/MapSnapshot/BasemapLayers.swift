@@ -153,9 +153,10 @@ final class BasemapLayers: @unchecked Sendable {
             let lw = image.logicalWidth, lh = image.logicalHeight
             // The box holds the name's image (its halo included) with a 2 px margin and, for a
             // city, the dot left of it: another name's box (its image and margin) may touch
-            // the dot's edge but not cross it, so its halo stays 2 px clear of the dot.
+            // the dot's edge but not cross it, so its halo stays 2 px clear of the dot. (A
+            // country has no dot and its name is centred: its box starts at the name's margin.)
             let textLeft = s.x - anchor.x * lw + offset.x, y0 = s.y - anchor.y * lh
-            let left = place.isCountry ? textLeft - 2 : min(textLeft - 2, s.x - dot)
+            let left = min(textLeft - 2, s.x - dot)
             let box: LabelBox = (left, y0 - 1, textLeft + lw + 2, y0 + lh + 1)
             guard box.0 >= 0, box.1 >= 0, box.2 <= w, box.3 <= h else { continue }
             if boxes.meets(box) { continue }

@@ -40,12 +40,12 @@ import Testing
         // Beta, less important, sits left of Alpha on the same line, its name ending 1.5 px left
         // of Alpha's point: over the left edge of Alpha's dot (2 px in radius).
         var probe = city("Beta", LatLng(lat: 0, lon: 0), rank: 2)
-        let betaWidth = try #require(BasemapLayers.placeLabels([probe], camera: camera, style: style, labels: labels,
+        let betaText = try #require(BasemapLayers.placeLabels([probe], camera: camera, style: style, labels: labels,
                                                                reserved: []).first.map { try textRect($0, camera) })
         let dot = style.placeDotSize / 2
-        let w = betaWidth.2 - betaWidth.0
-        #expect(covers((aAt.x - 1.5 - w, betaWidth.1, aAt.x - 1.5, betaWidth.3), aAt, dot))  // the case is what it says
-        let textStart = betaWidth.0 - aAt.x  // the name starts this far right of its own point
+        let w = betaText.2 - betaText.0
+        #expect(covers((aAt.x - 1.5 - w, betaText.1, aAt.x - 1.5, betaText.3), aAt, dot))  // the case is what it says
+        let textStart = betaText.0 - aAt.x  // the name starts this far right of its own point
         let betaX = aAt.x - 1.5 - w - textStart
         probe.position = try #require(camera.unproject(ScreenPoint(x: betaX, y: aAt.y)))
         probe.point = MapPoint(probe.position)
