@@ -122,6 +122,8 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
         public var triangles = 0
         /// Sprites drawn from the atlas, in runs (see `SpriteAtlas`).
         public var atlasSprites = 0
+        /// Draw calls issued (`glDrawElements`, instanced or not), stamps and frame quads included.
+        public var drawCalls = 0
     }
 
     /// The last frame's timings.
@@ -145,7 +147,8 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
             if box.framesDrawn & (box.framesDrawn - 1) == 0 { GLLifetime.installExitHook() }
             box.flagLock.withLock {
                 box.lastRedrawFraction = fraction
-                box.timings = Timings(plan: 0, draw: drawMs, readBack: readMs, triangles: s.triangles, atlasSprites: s.atlasSprites)
+                box.timings = Timings(plan: 0, draw: drawMs, readBack: readMs, triangles: s.triangles, atlasSprites: s.atlasSprites,
+                                    drawCalls: s.drawCalls)
             }
             return frame
         }
@@ -213,6 +216,8 @@ private final class GLState {
     let spriteAtlasProgram = LazyProgram(Shaders.spriteAtlasVertex, Shaders.screenFragment)
     /// `groundDisc` for runs of dots drawn instanced (see `ScreenBatch`).
     let groundDiscInstanced = LazyProgram(Shaders.groundInstancedVertex, Shaders.groundDiscFragment)
+    /// Runs of two-part pixel circles, one square each (see `ScreenBatch.pair`).
+    let groundPairInstanced = LazyProgram(Shaders.groundPairVertex, Shaders.groundPairFragment)
     let solid = LazyProgram(Shaders.solidVertex, Shaders.solidFragment)
     let cylinder = LazyProgram(Shaders.cylinderVertex, Shaders.cylinderFragment)
     /// Antialiased fringes of opaque solids' faces, with shader coverage (see `SolidFringe`).
@@ -300,6 +305,8 @@ private final class GLState {
     var triangles = 0
     /// Sprites the last frame drew from the atlas.
     var atlasSprites = 0
+    /// Draw calls the last frame issued.
+    var drawCalls = 0
 
     /// Custom layers prepared on this context.
     var preparedLayers: [ObjectIdentifier: any GLCustomLayer] = [:]
@@ -312,6 +319,7 @@ private final class GLState {
         frame += 1
         triangles = 0
         atlasSprites = 0
+        drawCalls = 0
         let start = DispatchTime.now().uptimeNanoseconds
         func ms(_ from: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - from) / 1e6 }
         let camera = plan.camera
@@ -455,6 +463,7 @@ private final class GLState {
             glUniform1i(program.uniform("u_behind"), 0)
             glBindVertexArray(fringe.vao)
             triangles += fringe.indexCount / 3
+            drawCalls += 1
             glDrawElements(GLenum(GL_TRIANGLES), GLsizei(fringe.indexCount), GLenum(GL_UNSIGNED_INT), nil)
         }
         func drawCommand(_ cmd: DrawCommand) throws {
@@ -597,6 +606,7 @@ private final class GLState {
             // (a set's bins that reach the view).
             func drawIndices(_ first: Int, _ count: Int) {
                 guard let ranges = cmd.ranges else {
+                    drawCalls += 1
                     glDrawElements(GLenum(GL_TRIANGLES), GLsizei(count), GLenum(GL_UNSIGNED_INT),
                                    UnsafeRawPointer(bitPattern: first * 4))
                     return
@@ -604,6 +614,7 @@ private final class GLState {
                 for r in ranges {
                     let lo = max(r.lowerBound, first), hi = min(r.upperBound, first + count)
                     guard lo < hi else { continue }
+                    drawCalls += 1
                     glDrawElements(GLenum(GL_TRIANGLES), GLsizei(hi - lo), GLenum(GL_UNSIGNED_INT),
                                    UnsafeRawPointer(bitPattern: lo * 4))
                 }
@@ -671,11 +682,28 @@ private final class GLState {
                 }
             }
             let ground = parts[0].mesh.layout == .ground
-            let program = try (ground ? groundDiscInstanced : stamp == nil ? screenInstanced
+            // Two pixel squares a marker: one square each where the shader gives the coverage.
+            let pair = ground && aa ? ScreenBatch.pair(parts) : nil
+            var pairArrays: GPUArrays?
+            if let pair {
+                let cover = [parts[pair.cover]]
+                let key = BatchKey(meshes: cover.map { ObjectIdentifier($0.mesh) }, shapes: [false])
+                if let b = batches[key] {
+                    b.lastFrame = frame
+                    pairArrays = b.arrays
+                } else {
+                    let b = GPUScreenBatch(cover, instanceBuffer: instanceBuffer, frame: frame)
+                    batches[key] = b
+                    pairArrays = b.arrays
+                }
+            }
+            let program = try (pair != nil ? groundPairInstanced : ground ? groundDiscInstanced : stamp == nil ? screenInstanced
                                : sprite ? stampSpriteProgram : stampProgram).get()
             useProgram(program)
-            // As `drawCommand`: opaque discs are blended only for their shader coverage.
-            setBlend(ground ? aa : true)
+            // As `drawCommand`: opaque discs are blended only for their shader coverage,
+            // translucent ones always (an opaque colour blended stays exactly that colour).
+            let translucent = ground && (run.start ..< run.start + run.commands).contains { cmds[$0].color.premultiplied.3 < 1 }
+            setBlend(ground ? aa || translucent : true)
             glDisable(GLenum(GL_STENCIL_TEST))
             glUniform2f(program.uniform("u_viewport"), Float(w), Float(h))
             glActiveTexture(GLenum(GL_TEXTURE0))
@@ -685,6 +713,7 @@ private final class GLState {
                 glUniform1f(program.uniform("u_worldSize"), worldSize)
                 glUniform1f(program.uniform("u_ratio"), Float(ratio))
                 setGroundUniforms(program, coverage: .disc, scale: parts[0].extrudeScale, pointShape: true, onGround: false)
+                if let r = pair?.radii { glUniform4f(program.uniform("u_pair"), r.0, r.1, r.2, r.3) }
             } else if let stamp {
                 glUniform4f(program.uniform("u_box"), Float(stamp.x), Float(stamp.y), Float(stamp.width), Float(stamp.height))
                 if let r = spriteRect, let image = parts.last?.texture {
@@ -704,9 +733,10 @@ private final class GLState {
             instances.withUnsafeBytes {
                 glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STREAM_DRAW))
             }
-            let arrays = stamp == nil ? batch.arrays : stampQuad
+            let arrays = pairArrays ?? (stamp == nil ? batch.arrays : stampQuad)
             glBindVertexArray(arrays.vao)
             triangles += arrays.indexCount / 3 * run.markers
+            drawCalls += 1
             glDrawElementsInstanced(GLenum(GL_TRIANGLES), GLsizei(arrays.indexCount), GLenum(GL_UNSIGNED_INT), nil,
                                     GLsizei(run.markers))
         }
@@ -740,6 +770,7 @@ private final class GLState {
             let shapes = ScreenBatch.spriteLast(parts) ? parts.count - 1 : parts.count
             for (j, r) in batch.partRanges.enumerated() where j < shapes {
                 glColorMask(GLboolean(j == 0 ? 1 : 0), GLboolean(j == 1 ? 1 : 0), GLboolean(j == 2 ? 1 : 0), GLboolean(0))
+                drawCalls += 1
                 glDrawElementsInstanced(GLenum(GL_TRIANGLES), GLsizei(r.count), GLenum(GL_UNSIGNED_INT),
                                         UnsafeRawPointer(bitPattern: r.start * 4), 1)
             }
@@ -781,6 +812,7 @@ private final class GLState {
             glBindVertexArray(stampQuad.vao)
             triangles += 2 * count
             atlasSprites += count
+            drawCalls += 1
             glDrawElementsInstanced(GLenum(GL_TRIANGLES), GLsizei(stampQuad.indexCount), GLenum(GL_UNSIGNED_INT), nil,
                                     GLsizei(count))
         }
@@ -788,7 +820,8 @@ private final class GLState {
         func drawList(_ cmds: [DrawCommand]) throws {
             var i = 0
             while i < cmds.count {
-                if instancing, let run = ScreenBatch.run(in: cmds, from: i, sprites: target.samples <= 1, joinable: { k in
+                // (Not in a layer summed by coverage, whose blending is set per command.)
+                if instancing && !summing, let run = ScreenBatch.run(in: cmds, from: i, sprites: target.samples <= 1, joinable: { k in
                     ScreenBatch.joinable(cmds[k]) { self.buffers(for: $0).anchored }
                 }) {
                     try drawRun(cmds, run)
@@ -884,6 +917,7 @@ private final class GLState {
             glUniform1i(program.uniform(sampler), 0)
             setUp()
             skyQuad.draw()
+            drawCalls += 1
             triangles += 2
         }
         func drawAll() throws {
@@ -1142,6 +1176,7 @@ private final class GLState {
         glUniform4f(skyProgram.uniform("u_zenith"), z.0, z.1, z.2, z.3)
         glUniform4f(skyProgram.uniform("u_haze"), hz.0, hz.1, hz.2, hz.3)
         skyQuad.draw()
+        drawCalls += 1
         return skyProgram.id
     }
 

@@ -46,8 +46,10 @@ enum ScreenBatch {
     /// Whether a command may be part of a run: a mesh anchored at its origin (every vertex's
     /// position is the origin; only its pixel offsets differ) and no once-per-pixel stencil (the
     /// renderer's own rules): a screen mesh, opaque if it is a fringed shape that asks to be
-    /// blended once; or an opaque pixel disc on the ground program (`Coverage.disc`, no dashes,
-    /// fade or fringe, its width on screen).
+    /// blended once; or a pixel disc or ring on the ground program (`Coverage.disc`, no dashes,
+    /// fade or fringe, its width on screen), opaque or not: a pixel circle's fill and rim, a
+    /// dot's ring and disc. Their meshes are squares or polygons whose triangles do not
+    /// overlap, so each pixel is blended once per part either way.
     static func joinable(_ cmd: DrawCommand, anchored: (Mesh) -> Bool) -> Bool {
         guard !cmd.mesh.indices.isEmpty else { return false }
         let opaque = cmd.color.premultiplied.3 >= 1
@@ -55,7 +57,7 @@ enum ScreenBatch {
         case .screen:
             guard !cmd.blendOnce || (opaque && cmd.coverage == .shape) else { return false }
         case .ground:
-            guard opaque, cmd.coverage == .disc, cmd.texture == nil, cmd.dash.isEmpty, cmd.fadeLength <= 0,
+            guard cmd.coverage == .disc, cmd.texture == nil, cmd.dash.isEmpty, cmd.fadeLength <= 0,
                   !cmd.widthOnGround, cmd.mesh.fringeStart == nil else { return false }
         default:
             return false
@@ -111,6 +113,34 @@ enum ScreenBatch {
     /// and a sprite last (`spriteLast`), and a single-sampled target.
     static func stampable(_ parts: [DrawCommand], samples: Int) -> Bool {
         samples <= 1 && (parts.allSatisfy(isShape) || spriteLast(parts))
+    }
+
+    /// A marker of two pixel squares (`RenderPlanner.pixelQuad`: a pixel circle's fill and rim,
+    /// a dot's white ring and coloured disc), which a single-sampled target draws as one square
+    /// each: the larger part's, its fragment shader (`Shaders.groundPairFragment`) covering both
+    /// parts by the distance to the centre and laying the second over the first, as drawing them
+    /// one after the other does. Half the triangles (whose set-up is most of what a run of small
+    /// circles costs llvmpipe) and the smaller square's fragments saved; the pixels those of
+    /// drawing both within a level (one rounding of the framebuffer where there were two).
+    /// The parts' inner and outer radii in logical pixels (inner −1: a disc), and which part's
+    /// square holds both; nil unless both parts are such squares.
+    static func pair(_ parts: [DrawCommand]) -> (radii: (Float, Float, Float, Float), cover: Int)? {
+        guard parts.count == 2 else { return nil }
+        let s = VertexLayout.ground.stride
+        var radii: [(inner: Float, outer: Float)] = []
+        for p in parts {
+            let v = p.mesh.vertices
+            guard p.mesh.layout == .ground, p.coverage == .disc, v.count == 4 * s, p.mesh.indices.count == 6 else { return nil }
+            let inner = v[4], outer = v[5]
+            // A square of half side `outer` round the origin, every corner carrying both radii.
+            for k in 0 ..< 4 {
+                guard v[k * s] == 0, v[k * s + 1] == 0, abs(v[k * s + 2]) == outer, abs(v[k * s + 3]) == outer,
+                      v[k * s + 4] == inner, v[k * s + 5] == outer else { return nil }
+            }
+            guard outer > 0, inner < outer else { return nil }
+            radii.append((inner, outer))
+        }
+        return ((radii[0].inner, radii[0].outer, radii[1].inner, radii[1].outer), radii[1].outer > radii[0].outer ? 1 : 0)
     }
 
     static func isShape(_ c: DrawCommand) -> Bool { c.mesh.layout == .screen && c.texture == nil && c.coverage == .shape }

@@ -516,6 +516,36 @@ extension Shaders {
         ("v_color = u_color;", "v_color = \(partColor);"),
     ])
 
+    /// `groundInstancedVertex` for a run of two-part pixel circles drawn one square each
+    /// (`ScreenBatch.pair`): both parts' colours handed over.
+    static let groundPairVertex = edited(groundInstancedVertex, [
+        ("flat out vec4 v_color;", "flat out vec4 v_color;\n        flat out vec4 v_color1;"),
+        ("v_color = \(partColor);", "v_color = a_color0;\n            v_color1 = a_color1;"),
+    ])
+
+    /// Two pixel discs or rings about one centre in one square (`ScreenBatch.pair`): each part's
+    /// coverage from the distance to the centre, as `groundDiscFragment` has it (`u_pair`: the
+    /// first part's inner and outer radii in logical pixels, then the second's; inner < 0: a
+    /// disc), the second part laid over the first, premultiplied.
+    static let groundPairFragment = """
+    \(groundFragmentHeader)
+    in vec2 v_ext;
+    in float v_w;
+    flat in vec4 v_color1;
+    uniform vec4 u_pair;
+    float part(float r, float inner, float outer, float ratio) {
+        float c = clamp(outer * ratio + 0.5 - r, 0.0, 1.0);
+        if (inner >= 0.0) c *= clamp(r - inner * ratio + 0.5, 0.0, 1.0);
+        return c;
+    }
+    void main() {
+        float ratio = v_aa.z;
+        float r = length(v_ext) / v_w * ratio;
+        vec4 top = v_color1 * part(r, u_pair.z, u_pair.w, ratio);
+        fragColor = top + v_color * part(r, u_pair.x, u_pair.y, ratio) * (1.0 - top.a);
+    }
+    """
+
     /// Ground geometry with extrusions widened on screen: the extrusion's ground tangent is
     /// projected to find the line's direction on screen, and the vertex moves perpendicular to it
     /// by the extrusion's length in logical pixels, so a 4 px line is 4 px wide everywhere on a
