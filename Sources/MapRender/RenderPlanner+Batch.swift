@@ -34,6 +34,12 @@ extension RenderPlanner {
         // Offsets from the run's first origin past this many world pixels start a new run (the
         // merged positions are Floats relative to that origin: 1e5 px keeps them within 0.01 px).
         let reach = 1e5 / max(worldSize, 1)
+        // Nothing to merge (a plan of markers and circles): the commands as they are, not copied
+        // one by one (each copy retains its mesh, dashes, texture and ranges).
+        let any = commands.indices.dropLast().contains { k in
+            mergeable(commands[k]) && mergeable(commands[k + 1]) && alike(commands[k], commands[k + 1])
+        }
+        guard any else { return commands }
         var out: [DrawCommand] = []
         out.reserveCapacity(commands.count)
         var i = 0

@@ -26,6 +26,11 @@ enum ThreeD {
     static func passes(_ plan: RenderPlan, sky: Bool) -> Passes {
         var p = Passes()
         let defer3D = sky || plan.commands.contains { [.solid, .cylinder, .ribbon].contains($0.mesh.layout) }
+        // A flat frame: every command flat, in order (the array shared, not copied command by command).
+        guard defer3D else {
+            p.flat = plan.commands
+            return p
+        }
         for cmd in plan.commands {
             switch cmd.mesh.layout {
             case .ground:
