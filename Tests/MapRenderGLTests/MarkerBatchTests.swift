@@ -283,32 +283,37 @@ import Testing
     /// out here by hand: the fill's disc covers clamp(r + ½ − d) of a pixel whose centre lies d
     /// device px from the circle's, the rim's ring the product of clamp(r + h + ½ − d) and
     /// clamp(d − (r − h) + ½) (h half its width), the rim laid over the fill and both over white.
-    /// Translucent red in a translucent blue rim, 24 circles apart from each other, at pixel
+    /// Translucent red in a translucent blue rim, 32 circles apart from each other (half of them
+    /// with a rim wider than the fill, which covers the fill as a disc), at pixel
     /// ratios 1 and 2, upright and under pitch and bearing (circles stay round on screen).
     @Test(arguments: [(1.0, 0.0, 0.0), (2.0, 0.0, 0.0), (1.0, 45.0, 30.0)])
     func pairedCirclesMatchTheirCoverage(ratio: Double, pitch: Double, bearing: Double) throws {
         let r = try MapRenderer(samples: 0)
         let fill = Color(rgb: 0xFF0000, alpha: 128), rim = Color(rgb: 0x0000FF, alpha: 153)
-        let radius = 6.5, width = 3.0
+        // The second run's rims are wider than their fill: a disc over the fill (its inner radius
+        // below 0), as a 2-px circle with a 6-px rim is drawn.
+        let sizes = [(radius: 6.5, width: 3.0), (radius: 2.0, width: 6.0)]
         var scene = Scene(background: Color(rgb: 0xFFFFFF))
         let cam = Camera(center: Self.center, zoom: 15, bearing: bearing, pitch: pitch,
-                         size: ScreenSize(width: 240, height: 200), pixelRatio: ratio)
-        var centres: [ScreenPoint] = []
-        for k in 0 ..< 24 {
-            // A 6 × 4 grid 36 px apart, off the pixel grid by fractions that differ.
-            let sx = 30 + 36 * Double(k % 6) + 0.13 * Double(k), sy = 36 + 40 * Double(k / 6) + 0.07 * Double(k)
+                         size: ScreenSize(width: 300, height: 200), pixelRatio: ratio)
+        var centres: [(centre: ScreenPoint, radius: Double, width: Double)] = []
+        for k in 0 ..< 32 {
+            // Two runs of 16 (a run's circles are alike).
+            let (radius, width) = sizes[k / 16]
+            // An 8 × 4 grid 34 px apart, off the pixel grid by fractions that differ.
+            let sx = 24 + 34 * Double(k % 8) + 0.13 * Double(k), sy = 30 + 44 * Double(k / 8) + 0.07 * Double(k)
             let p = try #require(cam.unproject(ScreenPoint(x: sx, y: sy)))
             scene.add(.circle(try Circle(center: p, radius: .pixels(radius), fill: fill, stroke: rim, strokeWidth: width)))
             let c = try #require(cam.project(p))
-            centres.append(ScreenPoint(x: c.x * ratio, y: c.y * ratio))
+            centres.append((ScreenPoint(x: c.x * ratio, y: c.y * ratio), radius, width))
         }
         let f = try r.render(scene: scene, camera: cam)
-        #expect(r.lastTimings.triangles == 2 * 24, "\(r.lastTimings.triangles) triangles")
+        #expect(r.lastTimings.triangles == 2 * 32, "\(r.lastTimings.triangles) triangles")
         func ramp(_ v: Double) -> Double { min(max(v, 0), 1) }
-        let (rr, h) = (radius * ratio, width / 2 * ratio)
         let fp = fill.premultiplied, sp = rim.premultiplied
         var worst = 0.0, checked = 0
-        for c in centres {
+        for (c, radius, width) in centres {
+            let (rr, h) = (radius * ratio, width / 2 * ratio)
             for y in Int(c.y - 14 * ratio) ... Int(c.y + 14 * ratio) {
                 for x in Int(c.x - 14 * ratio) ... Int(c.x + 14 * ratio) {
                     let d = ((Double(x) + 0.5 - c.x) * (Double(x) + 0.5 - c.x) + (Double(y) + 0.5 - c.y) * (Double(y) + 0.5 - c.y)).squareRoot()
