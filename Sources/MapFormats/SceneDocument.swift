@@ -384,26 +384,9 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         }
         do {
             try checkKeys(json, file: file)
-            // Inline geojson `data` is taken from the tree parsed above: decoding a big JSONValue
-            // through Codable costs a thrown type mismatch per value tried (50 000 inline Points:
-            // 1.6 s against 0.1 s), so the decoder sees the document with those values nulled.
-            var inline: [Int: JSONValue] = [:]
-            var source = data
-            if case .object(var top) = json, case .array(var overlays)? = top["overlays"] {
-                for (i, o) in overlays.enumerated() {
-                    guard case .object(var spec) = o, let d = spec["data"], d != .null else { continue }
-                    inline[i] = d
-                    spec["data"] = .null
-                    overlays[i] = .object(spec)
-                }
-                if !inline.isEmpty {
-                    top["overlays"] = .array(overlays)
-                    source = Data(GeoJSONWriter.string(.object(top)).utf8)
-                }
-            }
-            var doc = try JSONDecoder().decode(SceneDocument.self, from: source)
-            for (i, d) in inline where doc.overlays?.indices.contains(i) == true { doc.overlays?[i].data = d }
-            return doc
+            // Decoded from the tree parsed above (`JSONValueDecoder`): inline geojson `data` is
+            // taken as it is, and the text is not parsed a second time.
+            return try JSONValueDecoder.decode(SceneDocument.self, from: json)
         } catch let error as SceneDocumentError {
             throw error
         } catch let error as DecodingError {
@@ -489,7 +472,7 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         return at.isEmpty ? reason(of: error) : "\(at): \(reason(of: error))"
     }
 
-    private static func path(of error: DecodingError) -> String {
+    static func path(of error: DecodingError) -> String {
         let keys: [CodingKey]
         switch error {
         case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): keys = c.codingPath
@@ -503,7 +486,7 @@ public struct SceneDocument: Codable, Sendable, Equatable {
         return s
     }
 
-    private static func reason(of error: DecodingError) -> String {
+    static func reason(of error: DecodingError) -> String {
         switch error {
         case .typeMismatch(let t, _): return "expected \(Self.typeName(t))"
         case .valueNotFound(let t, _): return "expected \(Self.typeName(t)), found null"

@@ -516,12 +516,46 @@ extension Shaders {
         ("v_color = u_color;", "v_color = \(partColor);"),
     ])
 
-    /// `groundInstancedVertex` for a run of two-part pixel circles drawn one square each
-    /// (`ScreenBatch.pair`): both parts' colours handed over.
-    static let groundPairVertex = edited(groundInstancedVertex, [
-        ("flat out vec4 v_color;", "flat out vec4 v_color;\n        flat out vec4 v_color1;"),
-        ("v_color = \(partColor);", "v_color = a_color0;\n            v_color1 = a_color1;"),
-    ])
+    /// A run of two-part pixel circles drawn one square each (`ScreenBatch.pair`): what
+    /// `groundInstancedVertex` does for a square round a point (`u_pointShape`, `u_discOutset`),
+    /// without the branches for lines, joins and widths on the ground, which llvmpipe would run
+    /// for every vertex; both parts' colours handed over. The square's corners move out by
+    /// `u_discOutset` along their diagonals and are turned upright on screen with the map.
+    static let groundPairVertex = """
+        #version 300 es
+        precision highp float;
+        layout(location = 1) in vec2 a_extrude;
+        \(instanceAttributes)
+        uniform mat4 u_matrix;
+        uniform float u_extrudeScale;
+        uniform vec2 u_viewport;
+        uniform float u_ratio;
+        uniform vec2 u_screenAxes;
+        uniform float u_discOutset;
+        uniform float u_aa;
+        uniform float u_outer;
+        out vec2 v_ext;
+        out float v_w;
+        flat out vec4 v_color;
+        flat out vec4 v_color1;
+        flat out vec3 v_aa;
+        void main() {
+            vec2 e = a_extrude * u_extrudeScale;
+            float len = length(e);
+            if (len > 0.0) e *= (len + u_discOutset) / len;
+            vec4 c = a_clip;
+            vec2 s = vec2(e.x * u_screenAxes.x - e.y * u_screenAxes.y, e.x * u_screenAxes.y + e.y * u_screenAxes.x);
+            gl_Position = c.w > 0.0 ? vec4(c.xy + s * vec2(1.0, -1.0) * u_ratio * 2.0 / u_viewport * c.w, c.z, c.w)
+                                    : a_clip + u_matrix * vec4(e, 0.0, 0.0);
+            // Multiplied by w here and divided by the interpolated w per fragment: linear on screen.
+            float k = c.w > 0.0 ? gl_Position.w : 1.0;
+            v_ext = e * k;
+            v_w = k;
+            v_color = a_color0;
+            v_color1 = a_color1;
+            v_aa = vec3(u_aa, u_outer, u_ratio);
+        }
+        """
 
     /// Two pixel discs or rings about one centre in one square (`ScreenBatch.pair`): each part's
     /// coverage from the distance to the centre, as `groundDiscFragment` has it (`u_pair`: the
