@@ -322,6 +322,8 @@ struct JSONScanner {
             try beginObject()
             var object: [String: JSONValue] = [:]
             var first = true
+            // Room for 8 members at once: growing from none rehashes at 1, 2, 4 and 8.
+            if peek() != 0x7D { object.reserveCapacity(8) }
             while let key = try nextKey(&first) {
                 path.append(.key(key))
                 object[key] = try readValue()

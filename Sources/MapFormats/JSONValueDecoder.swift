@@ -112,11 +112,30 @@ private struct TreeDecoder: Decoder {
 private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let object: [String: JSONValue]
     let codingPath: [CodingKey]
+    /// A bit per (length, first byte) of the members' names: a struct's decoder asks for every
+    /// field it has (an overlay's 39) and most are absent, which this tells without hashing the
+    /// name (a string's hash is most of a lookup).
+    let names: UInt64
+
+    init(object: [String: JSONValue], codingPath: [CodingKey]) {
+        self.object = object
+        self.codingPath = codingPath
+        var names: UInt64 = 0
+        for k in object.keys { names |= Self.bit(k) }
+        self.names = names
+    }
+
+    @inline(__always) private static func bit(_ name: String) -> UInt64 {
+        let u = name.utf8
+        return 1 << UInt64((u.count &* 7 &+ Int(u.first ?? 0)) & 63)
+    }
 
     var allKeys: [Key] { object.keys.compactMap { Key(stringValue: $0) } }
-    func contains(_ key: Key) -> Bool { object[key.stringValue] != nil }
+    func contains(_ key: Key) -> Bool { member(key.stringValue) != nil }
 
-    @inline(__always) private func member(_ name: String) -> JSONValue? { object[name] }
+    @inline(__always) private func member(_ name: String) -> JSONValue? {
+        names & Self.bit(name) == 0 ? nil : object[name]
+    }
 
     private func value(_ key: Key) throws -> JSONValue {
         guard let v = member(key.stringValue) else {
