@@ -1,3 +1,5 @@
+import GeoKit
+
 /// The kinds of overlay, in their default drawing order (lowest first).
 public enum OverlayKind: Int, Sendable, CaseIterable, Comparable {
     /// Images on the ground (image overlays, raster tiles; default z 0, under everything else).
@@ -54,6 +56,13 @@ public enum Overlay: Sendable {
         case .cluster(let c): c.markers.contains { $0.label?.isEmpty == false }
         default: false
         }
+    }
+
+    /// A marker's position (nil for any other overlay), read without copying the marker (a
+    /// `switch` that binds it retains each of its strings and images).
+    public var markerPosition: LatLng? {
+        if case .marker(let m) = self { return m.position }
+        return nil
     }
 
     /// Which kind of overlay this is.

@@ -318,37 +318,52 @@ extension BasemapLayers {
         var out: [LabelBox] = []
         let copies = WorldCopies(camera: camera)
         let projector = camera.projector
-        // Where the position lands in each copy the overlay is drawn in (as the planner draws
-        // it), or on the copy nearest the centre for one without copies.
-        func screenPoints(_ overlay: Overlay, at position: LatLng) -> [ScreenPoint] {
-            guard let e = overlay.worldXExtent else { return projector.project(position).map { [$0] } ?? [] }
+        // Every label the basemap places lies inside the view (place names, points of interest
+        // and names along lines alike), and touching edges do not overlap: a box that reaches
+        // no further than the view's edges can never keep one off, and is left out (a map of
+        // 10 000 markers about half in view inserted them all).
+        let w = camera.size.width, h = camera.size.height
+        func add(_ b: LabelBox) { if b.0 < w && b.2 > 0 && b.1 < h && b.3 > 0 { out.append(b) } }
+        // Calls `body` with where the position lands in each copy the overlay is drawn in (as
+        // the planner draws it), or on the copy nearest the centre for one without copies.
+        func forEachScreenPoint(_ extent: (lo: Double, hi: Double)?, at position: LatLng, _ body: (ScreenPoint) -> Void) {
+            guard let e = extent else {
+                if let s = projector.project(position) { body(s) }
+                return
+            }
             let p = MapPoint(position)
-            return copies.shifts(lo: e.lo, hi: e.hi).compactMap { projector.project(MapPoint(x: p.x + Double($0), y: p.y)) }
+            for k in copies.shifts(lo: e.lo, hi: e.hi) {
+                if let s = projector.project(MapPoint(x: p.x + Double(k), y: p.y)) { body(s) }
+            }
         }
-        for overlay in overlays {
-            switch overlay {
-            case .marker(let m):
-                for s in screenPoints(overlay, at: m.position) { out.append((s.x - 12, s.y - 36, s.x + 12, s.y + 12)) }
+        for i in overlays.indices {
+            if let position = overlays[i].markerPosition {
+                forEachScreenPoint(overlays[i].worldXExtent, at: position) { s in add((s.x - 12, s.y - 36, s.x + 12, s.y + 12)) }
+                continue
+            }
+            switch overlays[i] {
             case .cluster(let c):
                 // The zoom's discs keep the basemap's labels off them; lone markers as markers.
+                let extent = overlays[i].worldXExtent
                 for node in c.level(atZoom: camera.zoom) {
                     let h = MarkerCluster.discDiameter(count: node.count) / 2
-                    for s in screenPoints(overlay, at: node.point.latLng) {
-                        out.append(node.marker == nil ? (s.x - h, s.y - h, s.x + h, s.y + h) : (s.x - 12, s.y - 36, s.x + 12, s.y + 12))
+                    forEachScreenPoint(extent, at: node.point.latLng) { s in
+                        add(node.marker == nil ? (s.x - h, s.y - h, s.x + h, s.y + h) : (s.x - 12, s.y - 36, s.x + 12, s.y + 12))
                     }
                 }
             case .label(let l):
                 guard let image = labels.rasterize(l, pixelRatio: camera.pixelRatio) else { continue }
-                for s in screenPoints(overlay, at: l.position) {
+                forEachScreenPoint(overlays[i].worldXExtent, at: l.position) { s in
                     let b = l.box(atX: s.x, y: s.y, width: image.logicalWidth, height: image.logicalHeight)
-                    out.append((b.minX, b.minY, b.maxX, b.maxY))
+                    add((b.minX, b.minY, b.maxX, b.maxY))
                 }
             default: continue
             }
         }
-        guard overlays.contains(where: \.hasMarkerLabel) else { return (out, nil) }
+        guard overlays.contains(where: { $0.hasMarkerLabel }) else { return (out, nil) }
         let placement = MarkerLabelPlacement(scene, camera: camera, measure: labels)
-        return (out + placement.boxes.map { ($0.minX, $0.minY, $0.maxX, $0.maxY) }, placement)
+        for b in placement.boxes { add((b.minX, b.minY, b.maxX, b.maxY)) }
+        return (out, placement)
     }
 
 }

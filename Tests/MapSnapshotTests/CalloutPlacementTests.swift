@@ -42,7 +42,8 @@ import Testing
 @Suite struct ReservedLabelBoxTests {
     @Test func markersReserveTheirBoxInEveryCopyShown() throws {
         // Zoom 0, 1024 px: 150° E shows at x ≈ 725 and one world west at ≈ 213 (and east, past
-        // the right edge at ≈ 1237, within the 1024 px spare the boxes keep).
+        // the right edge at ≈ 1237, and further copies either way: drawn, but no box of theirs
+        // reaches the view, where every basemap label lies, so none is kept).
         let cam = Camera(center: LatLng(lat: 0, lon: 0), zoom: 0, size: ScreenSize(width: 1024, height: 400))
         let marker = try Marker(position: LatLng(lat: 20, lon: 150), label: "Far")
         var label = try Label(position: LatLng(lat: 20, lon: 150), text: "Here")
@@ -52,10 +53,10 @@ import Testing
         }
         let near = 512 + 150.0 / 360 * 512
         let l = centres(.label(label))
-        // Every copy from x ≈ 725 − 3·512 to 725 + 2·512 lies within the view and its spare.
-        #expect(l.count == 6)
-        for (i, x) in l.enumerated() { expectNear(x, near + 512 * Double(i - 3), tolerance: 1e-6) }
-        // The marker keeps its own box (24 px wide) in every copy; its label the box the planner
+        // The copies at x ≈ 213 and 725.
+        #expect(l.count == 2)
+        for (i, x) in l.enumerated() { expectNear(x, near + 512 * Double(i - 1), tolerance: 1e-6) }
+        // The marker keeps its own box (24 px wide) in both; its label the box the planner
         // will place it in, on its right (a dot's label starts 6 + 2 + 4 px right of its point),
         // where the label is at least partly in view: the copies at x ≈ 213 and 725.
         func split(_ boxes: [LabelBox]) -> (bodies: [Double], labels: [LabelBox]) {
@@ -63,8 +64,8 @@ import Testing
              boxes.filter { abs($0.2 - $0.0 - 24) >= 1e-9 }.sorted { $0.0 < $1.0 })
         }
         let (bodies, labelBoxes) = split(BasemapLayers.reserved(Scene(overlays: [.marker(marker)]), camera: cam, labels: labels).boxes)
-        #expect(bodies.count == 6)
-        for (i, x) in bodies.enumerated() { expectNear(x, near + 512 * Double(i - 3), tolerance: 1e-6) }
+        #expect(bodies.count == 2)
+        for (i, x) in bodies.enumerated() { expectNear(x, near + 512 * Double(i - 1), tolerance: 1e-6) }
         #expect(labelBoxes.count == 2 && labelBoxes.allSatisfy { $0.2 - $0.0 > 20 })
         for (i, b) in labelBoxes.enumerated() { expectNear(b.0, near - 512 * Double(1 - i) + 12, tolerance: 1e-6) }
         // A pin 10° (about 14 px) east of it takes the right side: the label goes on the left and
@@ -83,6 +84,29 @@ import Testing
         label.worldCopies = false
         #expect(centres(.label(label)).count == 1)
         expectNear(centres(.label(label))[0], near, tolerance: 1e-6)
+    }
+
+    @Test func boxesThatCannotReachTheViewAreLeftOut() throws {
+        // A marker's box runs from 12 px left of its point to 12 px right, 36 px above to 12 px
+        // below. Boxes that only touch an edge overlap nothing inside (edges that touch do not
+        // overlap), so a marker 12 px or more past the left or right edge, 36 px or more below
+        // the bottom or 12 px or more above the top reserves nothing; one a hundredth of a pixel
+        // nearer does.
+        let cam = Camera(center: LatLng(lat: 52.52, lon: 13.4), zoom: 13, size: ScreenSize(width: 600, height: 400))
+        let labels = CairoLabelRasterizer()
+        func boxes(at x: Double, _ y: Double) throws -> [LabelBox] {
+            let p = try #require(cam.unproject(ScreenPoint(x: x, y: y)))
+            return BasemapLayers.reserved(Scene(overlays: [.marker(try Marker(position: p))]), camera: cam, labels: labels).boxes
+        }
+        for (x, y) in [(-12.01, 200.0), (612.01, 200), (300, -12.01), (300, 436.01), (-12.01, -12.01), (-3000, 200), (300, 9000)] {
+            #expect(try boxes(at: x, y).isEmpty, "marker at (\(x), \(y))")
+        }
+        for (x, y) in [(-11.99, 200.0), (611.99, 200), (300, -11.99), (300, 435.99), (-11.99, -11.99), (300, 200)] {
+            let b = try boxes(at: x, y)
+            try #require(b.count == 1, "marker at (\(x), \(y))")
+            expectNear(b[0].0, x - 12, tolerance: 1e-6)
+            expectNear(b[0].1, y - 36, tolerance: 1e-6)
+        }
     }
 }
 
