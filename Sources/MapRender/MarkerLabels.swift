@@ -25,10 +25,15 @@ struct MarkerLabels {
 
     /// A marker, in world copy `k`; an invisible one (opacity 0) keeps no label out and has none.
     mutating func add(_ marker: Marker, copy k: Int) {
+        add(marker, at: MapPoint(marker.position), copy: k)
+    }
+
+    /// As `add(_:copy:)`, with the marker's position as a map point (`MapPoint(marker.position)`).
+    mutating func add(_ marker: Marker, at point: MapPoint, copy k: Int) {
         let opacity = marker.opacity.isFinite ? min(max(marker.opacity, 0), 1) : 1
         guard opacity > 0 else { return }
         let b = marker.box
-        obstacles.append((MapPoint(marker.position), k, Box(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY)))
+        obstacles.append((point, k, Box(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY)))
         if let label = marker.rightLabel {
             var left = label
             left.anchor = (1, 0.5)

@@ -118,6 +118,8 @@ public final class RenderPlanner: @unchecked Sendable {
     private var fades = LabelFades<LabelFadeKey, PlacedLabel>()
     private var generation = 0
     private var stats = Statistics()
+    /// The last two pixel squares `pixelQuad` gave, and the plan (generation) they were found in.
+    private var recentQuad, otherRecentQuad: (generation: Int, inner: Double, outer: Double, mesh: Mesh)?
     /// Entries unused for this many plans are dropped, but for the most recently used of them
     /// that hold at most `staleMeshBytes`.
     private let keepGenerations = 8
@@ -238,8 +240,9 @@ public final class RenderPlanner: @unchecked Sendable {
         case .multiPolygon(let set): addMultiPolygon(set, view, &commands)
         case .circle(let circle): addCircle(circle, view, &commands)
         case .marker(let marker):
-            addMarker(marker, view, &commands)
-            labels.add(marker, copy: k)
+            let p = MapPoint(marker.position)
+            addMarker(marker, at: p, view, &commands)
+            labels.add(marker, at: p, copy: k)
         case .cluster(let cluster):
             for node in cluster.level(atZoom: view.camera.zoom) {
                 if let i = node.marker {
@@ -1353,9 +1356,23 @@ public final class RenderPlanner: @unchecked Sendable {
     /// shader coverage (multisampling, where the polygon is the edge) or for a larger circle.
     private func pixelQuad(inner: Double, outer: Double, _ view: PlanView) -> Mesh? {
         guard _discJoins, outer > 0, outer * view.pixelRatio <= Self.pixelQuadMaxRadius else { return nil }
-        return cached(MeshKey(source: .pixelQuad(inner: inner, outer: outer), bucket: 0, cell: nil)) {
+        // Thousands of dots or circles ask for the same two squares in a frame: the last two
+        // found this frame answer without hashing a key (an entry found this frame is already
+        // marked used in it).
+        if let q = recentQuad, q.generation == generation, q.inner == inner, q.outer == outer {
+            stats.hits += 1
+            return q.mesh
+        }
+        if let q = otherRecentQuad, q.generation == generation, q.inner == inner, q.outer == outer {
+            stats.hits += 1
+            return q.mesh
+        }
+        let mesh = cached(MeshKey(source: .pixelQuad(inner: inner, outer: outer), bucket: 0, cell: nil)) {
             (Self.pixelQuad(inner: inner, outer: outer), MapPoint(x: 0, y: 0))
         }.0
+        otherRecentQuad = recentQuad
+        recentQuad = (generation, inner, outer, mesh)
+        return mesh
     }
 
     /// A pixel disc's mesh: a square (`pixelQuad`) where one will do, else the `segments`-gon
@@ -1401,8 +1418,8 @@ public final class RenderPlanner: @unchecked Sendable {
 
     // MARK: markers, labels, sprites
 
-    private func addMarker(_ marker: Marker, _ view: PlanView, _ out: inout [DrawCommand]) {
-        let p = MapPoint(marker.position)
+    /// A marker at `p` (`MapPoint(marker.position)`).
+    private func addMarker(_ marker: Marker, at p: MapPoint, _ view: PlanView, _ out: inout [DrawCommand]) {
         guard view.mayBeVisible(MapRect(origin: p, width: 0, height: 0), marginPx: 64) else { return }
         let opacity = marker.opacity.isFinite ? min(max(marker.opacity, 0), 1) : 1
         guard opacity > 0 else { return }
