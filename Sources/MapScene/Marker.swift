@@ -122,6 +122,19 @@ public struct Marker: Sendable {
         }
     }
 
+    /// The box the basemap's place names and points of interest keep clear of, in logical
+    /// pixels from the marker's position: a pin's box with 3 px beside it, 6 above and 12 below
+    /// its tip (the box pins always reserved, now scaled with the pin), any other marker's own
+    /// box with 3 px round it.
+    public var clearance: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        if case .pin = style {
+            let k = drawnScale
+            return (-12 * k, -36 * k, 12 * k, 12 * k)
+        }
+        let b = box
+        return (b.minX - 3, b.minY - 3, b.maxX + 3, b.maxY + 3)
+    }
+
     /// Where the marker's label starts, in logical pixels from its position: the label's
     /// left edge, vertically centred (beside the pin's head, or right of a dot, arrow or image).
     public var labelOffset: (x: Double, y: Double) {

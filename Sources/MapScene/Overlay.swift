@@ -58,10 +58,10 @@ public enum Overlay: Sendable {
         }
     }
 
-    /// A marker's position (nil for any other overlay), read without copying the marker (a
-    /// `switch` that binds it retains each of its strings and images).
-    public var markerPosition: LatLng? {
-        if case .marker(let m) = self { return m.position }
+    /// A marker's position and `clearance` (nil for any other overlay), read without copying the
+    /// marker (a `switch` that binds it retains each of its strings and images).
+    public var markerClearance: (position: LatLng, box: (minX: Double, minY: Double, maxX: Double, maxY: Double))? {
+        if case .marker(let m) = self { return (m.position, m.clearance) }
         return nil
     }
 

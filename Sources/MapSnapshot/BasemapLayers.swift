@@ -337,8 +337,8 @@ extension BasemapLayers {
             }
         }
         for i in overlays.indices {
-            if let position = overlays[i].markerPosition {
-                forEachScreenPoint(overlays[i].worldXExtent, at: position) { s in add((s.x - 12, s.y - 36, s.x + 12, s.y + 12)) }
+            if let (position, b) = overlays[i].markerClearance {
+                forEachScreenPoint(overlays[i].worldXExtent, at: position) { s in add((s.x + b.minX, s.y + b.minY, s.x + b.maxX, s.y + b.maxY)) }
                 continue
             }
             switch overlays[i] {
@@ -348,7 +348,12 @@ extension BasemapLayers {
                 for node in c.level(atZoom: camera.zoom) {
                     let h = MarkerCluster.discDiameter(count: node.count) / 2
                     forEachScreenPoint(extent, at: node.point.latLng) { s in
-                        add(node.marker == nil ? (s.x - h, s.y - h, s.x + h, s.y + h) : (s.x - 12, s.y - 36, s.x + 12, s.y + 12))
+                        if let m = node.marker {
+                            let b = c.markers[m].clearance
+                            add((s.x + b.minX, s.y + b.minY, s.x + b.maxX, s.y + b.maxY))
+                        } else {
+                            add((s.x - h, s.y - h, s.x + h, s.y + h))
+                        }
                     }
                 }
             case .label(let l):

@@ -56,12 +56,13 @@ import Testing
         // The copies at x ≈ 213 and 725.
         #expect(l.count == 2)
         for (i, x) in l.enumerated() { expectNear(x, near + 512 * Double(i - 1), tolerance: 1e-6) }
-        // The marker keeps its own box (24 px wide) in both; its label the box the planner
+        // The marker (a dot: 16 px across with its ring, 3 px round it) keeps a 22 px box in
+        // both; its label the box the planner
         // will place it in, on its right (a dot's label starts 6 + 2 + 4 px right of its point),
         // where the label is at least partly in view: the copies at x ≈ 213 and 725.
         func split(_ boxes: [LabelBox]) -> (bodies: [Double], labels: [LabelBox]) {
-            (boxes.filter { abs($0.2 - $0.0 - 24) < 1e-9 }.map { ($0.0 + $0.2) / 2 }.sorted(),
-             boxes.filter { abs($0.2 - $0.0 - 24) >= 1e-9 }.sorted { $0.0 < $1.0 })
+            (boxes.filter { abs($0.2 - $0.0 - 22) < 1e-9 }.map { ($0.0 + $0.2) / 2 }.sorted(),
+             boxes.filter { abs($0.2 - $0.0 - 22) >= 1e-9 }.sorted { $0.0 < $1.0 })
         }
         let (bodies, labelBoxes) = split(BasemapLayers.reserved(Scene(overlays: [.marker(marker)]), camera: cam, labels: labels).boxes)
         #expect(bodies.count == 2)
@@ -87,7 +88,7 @@ import Testing
     }
 
     @Test func boxesThatCannotReachTheViewAreLeftOut() throws {
-        // A marker's box runs from 12 px left of its point to 12 px right, 36 px above to 12 px
+        // A pin's box runs from 12 px left of its point to 12 px right, 36 px above to 12 px
         // below. Boxes that only touch an edge overlap nothing inside (edges that touch do not
         // overlap), so a marker 12 px or more past the left or right edge, 36 px or more below
         // the bottom or 12 px or more above the top reserves nothing; one a hundredth of a pixel
@@ -96,7 +97,7 @@ import Testing
         let labels = CairoLabelRasterizer()
         func boxes(at x: Double, _ y: Double) throws -> [LabelBox] {
             let p = try #require(cam.unproject(ScreenPoint(x: x, y: y)))
-            return BasemapLayers.reserved(Scene(overlays: [.marker(try Marker(position: p))]), camera: cam, labels: labels).boxes
+            return BasemapLayers.reserved(Scene(overlays: [.marker(try Marker(position: p, style: .pin))]), camera: cam, labels: labels).boxes
         }
         for (x, y) in [(-12.01, 200.0), (612.01, 200), (300, -12.01), (300, 436.01), (-12.01, -12.01), (-3000, 200), (300, 9000)] {
             #expect(try boxes(at: x, y).isEmpty, "marker at (\(x), \(y))")
@@ -106,6 +107,34 @@ import Testing
             try #require(b.count == 1, "marker at (\(x), \(y))")
             expectNear(b[0].0, x - 12, tolerance: 1e-6)
             expectNear(b[0].1, y - 36, tolerance: 1e-6)
+        }
+    }
+
+    @Test func eachMarkerKeepsItsOwnShapeClear() throws {
+        // At the view's centre (300, 200): a dot (12 px with a 2 px ring) 8 + 3 px each way; an
+        // arrow (24 px, any rotation) 12 + 3; a 40 × 20 px icon anchored at its bottom centre
+        // from 23 px left to 23 right, 23 above and 3 below; a pin at size 2 twice the pin's box;
+        // a cluster's lone marker as itself.
+        let centre = LatLng(lat: 52.52, lon: 13.4)
+        let cam = Camera(center: centre, zoom: 13, size: ScreenSize(width: 600, height: 400))
+        let labels = CairoLabelRasterizer()
+        let icon = try #require(SpriteImage(width: 40, height: 20, pixels: [UInt8](repeating: 255, count: 40 * 20 * 4)))
+        let cases: [(MarkerStyle, Double, LabelBox)] = [
+            (.dot, 1, (289, 189, 311, 211)),
+            (.arrow, 1, (285, 185, 315, 215)),
+            (.image(icon, anchor: (0.5, 1)), 1, (277, 177, 323, 203)),
+            (.pin, 2, (276, 128, 324, 224)),
+        ]
+        for (style, scale, want) in cases {
+            let m = try Marker(position: centre, style: style, scale: scale)
+            let single = BasemapLayers.reserved(Scene(overlays: [.marker(m)]), camera: cam, labels: labels).boxes
+            let lone = BasemapLayers.reserved(Scene(overlays: [.cluster(try MarkerCluster(markers: [m]))]), camera: cam, labels: labels).boxes
+            for boxes in [single, lone] {
+                try #require(boxes.count == 1, "\(style)")
+                for (got, expected) in [(boxes[0].0, want.0), (boxes[0].1, want.1), (boxes[0].2, want.2), (boxes[0].3, want.3)] {
+                    expectNear(got, expected, tolerance: 1e-6)
+                }
+            }
         }
     }
 }
