@@ -1359,14 +1359,12 @@ public final class RenderPlanner: @unchecked Sendable {
         // Thousands of dots or circles ask for the same two squares in a frame: the last two
         // found this frame answer without hashing a key (an entry found this frame is already
         // marked used in it).
-        if let q = recentQuad, q.generation == generation, q.inner == inner, q.outer == outer {
+        func found(_ q: (generation: Int, inner: Double, outer: Double, mesh: Mesh)?) -> Mesh? {
+            guard let q, q.generation == generation, q.inner == inner, q.outer == outer else { return nil }
             stats.hits += 1
             return q.mesh
         }
-        if let q = otherRecentQuad, q.generation == generation, q.inner == inner, q.outer == outer {
-            stats.hits += 1
-            return q.mesh
-        }
+        if let mesh = found(recentQuad) ?? found(otherRecentQuad) { return mesh }
         let mesh = cached(MeshKey(source: .pixelQuad(inner: inner, outer: outer), bucket: 0, cell: nil)) {
             (Self.pixelQuad(inner: inner, outer: outer), MapPoint(x: 0, y: 0))
         }.0

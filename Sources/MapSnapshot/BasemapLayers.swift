@@ -324,6 +324,10 @@ extension BasemapLayers {
         // 10 000 markers about half in view inserted them all).
         let w = camera.size.width, h = camera.size.height
         func add(_ b: LabelBox) { if b.0 < w && b.2 > 0 && b.1 < h && b.3 > 0 { out.append(b) } }
+        // A marker's clearance about its point on screen.
+        func add(_ b: (minX: Double, minY: Double, maxX: Double, maxY: Double), at s: ScreenPoint) {
+            add((s.x + b.minX, s.y + b.minY, s.x + b.maxX, s.y + b.maxY))
+        }
         // Calls `body` with where the position lands in each copy the overlay is drawn in (as
         // the planner draws it), or on the copy nearest the centre for one without copies.
         func forEachScreenPoint(_ extent: (lo: Double, hi: Double)?, at position: LatLng, _ body: (ScreenPoint) -> Void) {
@@ -338,7 +342,7 @@ extension BasemapLayers {
         }
         for i in overlays.indices {
             if let (position, b) = overlays[i].markerClearance {
-                forEachScreenPoint(overlays[i].worldXExtent, at: position) { s in add((s.x + b.minX, s.y + b.minY, s.x + b.maxX, s.y + b.maxY)) }
+                forEachScreenPoint(overlays[i].worldXExtent, at: position) { s in add(b, at: s) }
                 continue
             }
             switch overlays[i] {
@@ -346,15 +350,9 @@ extension BasemapLayers {
                 // The zoom's discs keep the basemap's labels off them; lone markers as markers.
                 let extent = overlays[i].worldXExtent
                 for node in c.level(atZoom: camera.zoom) {
-                    let h = MarkerCluster.discDiameter(count: node.count) / 2
-                    forEachScreenPoint(extent, at: node.point.latLng) { s in
-                        if let m = node.marker {
-                            let b = c.markers[m].clearance
-                            add((s.x + b.minX, s.y + b.minY, s.x + b.maxX, s.y + b.maxY))
-                        } else {
-                            add((s.x - h, s.y - h, s.x + h, s.y + h))
-                        }
-                    }
+                    let r = MarkerCluster.discDiameter(count: node.count) / 2
+                    let b = node.marker.map { c.markers[$0].clearance } ?? (-r, -r, r, r)
+                    forEachScreenPoint(extent, at: node.point.latLng) { s in add(b, at: s) }
                 }
             case .label(let l):
                 guard let image = labels.rasterize(l, pixelRatio: camera.pixelRatio) else { continue }
