@@ -83,10 +83,14 @@ struct LineStroker {
     /// caps only on kept end segments.
     func stroke(_ points: [MapPoint], closed: Bool, into mesh: inout GroundMeshBuilder, startDistance: Double = 0,
                 keep keepIn: [Bool]? = nil) {
-        // Drop consecutive duplicates.
-        var pts: [MapPoint] = []
-        pts.reserveCapacity(points.count + 1)
-        for p in points where pts.last != p { pts.append(p) }
+        // Drop consecutive duplicates (no copy when there are none: the overdraw culler hands in
+        // a million cut points at a time, most of them in segments it does not keep).
+        var pts = points
+        if points.count > 1, (1 ..< points.count).contains(where: { points[$0] == points[$0 - 1] }) {
+            pts = []
+            pts.reserveCapacity(points.count + 1)
+            for p in points where pts.last != p { pts.append(p) }
+        }
         if closed, pts.count > 1, pts.first == pts.last { pts.removeLast() }
         guard pts.count >= 2 else {
             if let p = pts.first, cap != .butt { dot(p, into: &mesh, distance: startDistance) }
@@ -95,59 +99,64 @@ struct LineStroker {
         if closed { pts.append(pts[0]) }
         let n = pts.count
         let keep: [Bool]? = (keepIn?.count == n - 1 && !closed) ? keepIn : nil
-        // Unit directions per segment. In map units y grows south, like the screen: a left-hand
-        // normal of direction (dx, dy) is (dy, -dx).
-        var dirs: [(Double, Double)] = []
-        dirs.reserveCapacity(n - 1)
-        for i in 0 ..< n - 1 {
+        // Unit direction of segment i, worked out where it is needed rather than stored per
+        // point. In map units y grows south, like the screen: a left-hand normal of direction
+        // (dx, dy) is (dy, -dx).
+        func dir(_ i: Int) -> (Double, Double) {
             let dx = pts[i + 1].x - pts[i].x, dy = pts[i + 1].y - pts[i].y
             let len = (dx * dx + dy * dy).squareRoot()
-            dirs.append(len > 0 ? (dx / len, dy / len) : (1, 0))
+            return len > 0 ? (dx / len, dy / len) : (1, 0)
         }
-        // Shared miters (see `sharedMiterAngle`): per point, the left-hand miter vector where
-        // both segments end on it instead of meeting in a join patch.
-        var miter: [(Double, Double)?] = []
-        if sharedMiterAngle > 0, join == .round || join == .miter {
-            miter = [(Double, Double)?](repeating: nil, count: n)
-            let cosMax = cos(sharedMiterAngle)
-            for j in 0 ..< n {
-                let (pi, ni) = j > 0 ? (j - 1, j) : (n - 2, 0)
-                guard j > 0 && j < n - 1 || closed && j == 0, keep.map({ $0[pi] && $0[ni] }) ?? true else { continue }
-                let d1 = dirs[pi], d2 = dirs[ni]
-                let cosTurn = d1.0 * d2.0 + d1.1 * d2.1
-                guard cosTurn >= cosMax else { continue }
-                // Left normals; the miter m = (n1 + n2) / (1 + n1·n2) reaches each edge at one half width.
-                let k = 1 + cosTurn
-                let m = ((d1.1 + d2.1) / k, (-d1.0 - d2.0) / k)
-                // Its inner point retreats tan(θ/2) half widths (plus shader coverage's half pixel)
-                // along both segments; they must be twice as long, so that segments shortened on
-                // screen (up to 2× at the far side of a pitched view) still do not fold.
-                let retreat = (max(0, 1 - cosTurn) / k).squareRoot() * (maxHalfWidth + 0.5) * unitsPerPixel
-                let l1 = hypot(pts[pi + 1].x - pts[pi].x, pts[pi + 1].y - pts[pi].y)
-                let l2 = hypot(pts[ni + 1].x - pts[ni].x, pts[ni + 1].y - pts[ni].y)
-                guard l1 > 2 * retreat, l2 > 2 * retreat else { continue }
-                miter[j] = m
-            }
-            if closed { miter[n - 1] = miter[0] }
+        // Shared miters (see `sharedMiterAngle`): at point j, the left-hand miter vector where
+        // both segments end on it instead of meeting in a join patch, or nil.
+        let sharing = sharedMiterAngle > 0 && (join == .round || join == .miter)
+        let cosMax = sharing ? cos(sharedMiterAngle) : 0
+        func sharedMiter(_ point: Int) -> (Double, Double)? {
+            guard sharing else { return nil }
+            // A closed line's last point is its first.
+            let j = closed && point == n - 1 ? 0 : point
+            let (pi, ni) = j > 0 ? (j - 1, j) : (n - 2, 0)
+            guard j > 0 && j < n - 1 || closed && j == 0, keep.map({ $0[pi] && $0[ni] }) ?? true else { return nil }
+            let d1 = dir(pi), d2 = dir(ni)
+            let cosTurn = d1.0 * d2.0 + d1.1 * d2.1
+            guard cosTurn >= cosMax else { return nil }
+            // Left normals; the miter m = (n1 + n2) / (1 + n1·n2) reaches each edge at one half width.
+            let k = 1 + cosTurn
+            let m = ((d1.1 + d2.1) / k, (-d1.0 - d2.0) / k)
+            // Its inner point retreats tan(θ/2) half widths (plus shader coverage's half pixel)
+            // along both segments; they must be twice as long, so that segments shortened on
+            // screen (up to 2× at the far side of a pitched view) still do not fold.
+            let retreat = (max(0, 1 - cosTurn) / k).squareRoot() * (maxHalfWidth + 0.5) * unitsPerPixel
+            let l1 = hypot(pts[pi + 1].x - pts[pi].x, pts[pi + 1].y - pts[pi].y)
+            let l2 = hypot(pts[ni + 1].x - pts[ni].x, pts[ni + 1].y - pts[ni].y)
+            guard l1 > 2 * retreat, l2 > 2 * retreat else { return nil }
+            return m
+        }
+        // The end of one drawn segment is the start of the next: its miter is worked out once.
+        var miterPoint = -1, miterThere: (Double, Double)? = nil
+        func miter(_ j: Int) -> (Double, Double)? {
+            if j != miterPoint { miterPoint = j; miterThere = sharedMiter(j) }
+            return miterThere
         }
         var dist = startDistance
         for i in 0 ..< n - 1 {
             let a = pts[i], b = pts[i + 1]
-            let (dx, dy) = dirs[i]
-            let nx = dy, ny = -dx
             let segLen = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
             let d0 = dist, d1 = dist + segLen
             if let keep, !keep[i] {
                 dist = d1
                 continue
             }
+            let (dx, dy) = dir(i)
+            let nx = dy, ny = -dx
             var sx = 0.0, sy = 0.0, tx = 0.0, ty = 0.0
             if !closed && cap == .square {
                 if i == 0 { sx = -dx; sy = -dy }
                 if i == n - 2 { tx = dx; ty = dy }
             }
-            let (ax, ay) = miter.isEmpty ? (nx, ny) : miter[i] ?? (nx, ny)
-            let (bx, by) = miter.isEmpty ? (nx, ny) : miter[i + 1] ?? (nx, ny)
+            let (ax, ay) = miter(i) ?? (nx, ny)
+            let endMiter = miter(i + 1)
+            let (bx, by) = endMiter ?? (nx, ny)
             let v0 = mesh.add(a.x, a.y, ax + sx, ay + sy, d0, 1)
             let v1 = mesh.add(a.x, a.y, -ax + sx, -ay + sy, d0, -1)
             let v2 = mesh.add(b.x, b.y, bx + tx, by + ty, d1, 1)
@@ -156,18 +165,18 @@ struct LineStroker {
             mesh.triangle(v1, v3, v2)
             dist = d1
             // Join at b with the next segment.
-            if i < n - 2 || closed, keep.map({ $0[i + 1] }) ?? true, miter.isEmpty || miter[i + 1] == nil {
-                let nextDir = i < n - 2 ? dirs[i + 1] : dirs[0]
+            if i < n - 2 || closed, keep.map({ $0[i + 1] }) ?? true, endMiter == nil {
+                let nextDir = i < n - 2 ? dir(i + 1) : dir(0)
                 joinPatch(at: b, from: (dx, dy), to: nextDir, distance: d1, into: &mesh)
             }
         }
         if !closed && cap == .round {
             if keep?[0] ?? true {
-                let (dx0, dy0) = dirs[0]
+                let (dx0, dy0) = dir(0)
                 fan(center: pts[0], fromAngle: atan2(dy0, dx0) + .pi / 2, sweep: .pi, distance: startDistance, into: &mesh)
             }
             if keep?[n - 2] ?? true {
-                let (dx1, dy1) = dirs[n - 2]
+                let (dx1, dy1) = dir(n - 2)
                 fan(center: pts[n - 1], fromAngle: atan2(dy1, dx1) - .pi / 2, sweep: .pi, distance: dist, into: &mesh)
             }
         }
