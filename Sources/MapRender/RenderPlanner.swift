@@ -593,32 +593,40 @@ public final class RenderPlanner: @unchecked Sendable {
             // Long segments are cut into ≤ 32 device-pixel pieces so that only the parts that add
             // coverage are drawn (collinear cuts need no joins).
             let maxStep = 32 / (view.worldSize * ratio)
+            // Device pixels of a map point.
+            func toScreen(_ p: MapPoint) -> (Double, Double) {
+                let dx = p.x - o.x, dy = p.y - o.y
+                return (cx + ax * dx + bx * dy, cy + ay * dx + by * dy)
+            }
+            func cuts(_ a: MapPoint, _ p: MapPoint) -> Int {
+                let len = ((p.x - a.x) * (p.x - a.x) + (p.y - a.y) * (p.y - a.y)).squareRoot()
+                return min(4096, Int((len / maxStep).rounded(.down)))
+            }
             var cut: [(points: [MapPoint], screen: [(Double, Double)], keep: [Bool], start: Double)] = []
             for piece in entry.pieces {
+                let points = piece.points
+                var count = points.count
+                for k in points.indices.dropFirst() { count += cuts(points[k - 1], points[k]) }
                 var pts: [MapPoint] = []
-                pts.reserveCapacity(piece.points.count * 2)
-                for (k, p) in piece.points.enumerated() {
+                pts.reserveCapacity(count)
+                for (k, p) in points.enumerated() {
                     if k > 0 {
-                        let a = piece.points[k - 1]
-                        let len = ((p.x - a.x) * (p.x - a.x) + (p.y - a.y) * (p.y - a.y)).squareRoot()
-                        let cuts = min(4096, Int((len / maxStep).rounded(.down)))
-                        if cuts > 0 {
-                            for j in 1 ... cuts {
-                                let t = Double(j) / Double(cuts + 1)
+                        let a = points[k - 1]
+                        let n = cuts(a, p)
+                        if n > 0 {
+                            for j in 1 ... n {
+                                let t = Double(j) / Double(n + 1)
                                 pts.append(MapPoint(x: a.x + t * (p.x - a.x), y: a.y + t * (p.y - a.y)))
                             }
                         }
                     }
                     pts.append(p)
                 }
-                let screen = pts.map { p -> (Double, Double) in
-                    let dx = p.x - o.x, dy = p.y - o.y
-                    return (cx + ax * dx + bx * dy, cy + ay * dx + by * dy)
-                }
                 // The same radii hold for shader coverage (evaluated at pixel centres): a pixel it
                 // colours at all has its centre within half width + ½ px, so its square comes within
                 // the half width; a pixel whose corners all lie within the half width has its
                 // centre within half width − ½ px, where coverage is full.
+                let screen = pts.map(toScreen)
                 let keep = culler.keepMask(screen, touchRadius: touch, coverRadius: narrowest * ratio,
                                            inkRadius: widest * ratio)
                 cut.append((pts, screen, keep, piece.start))
