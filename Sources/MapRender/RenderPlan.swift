@@ -126,15 +126,22 @@ public struct DrawGroup: Sendable, Hashable {
 public struct RenderPlan: Sendable {
     /// The camera the plan was made for.
     public var camera: Camera
-    /// Colour the frame is cleared to.
+    /// Colour the frame is cleared to, unless `ground` is given; the sky's colours follow it.
     public var background: Color
     /// Draw calls, bottom first.
     public var commands: [DrawCommand]
+    /// An opaque colour every pixel of the view has under `commands`: the fill of the polygon the
+    /// planner found round the whole view where it would have been the first command, left out
+    /// of `commands` (see `RenderPlanner.clearsCoveredGround`). The frame is cleared to it.
+    public var ground: Color?
 
     /// Creates a plan.
-    public init(camera: Camera, background: Color, commands: [DrawCommand]) {
-        self.camera = camera; self.background = background; self.commands = commands
+    public init(camera: Camera, background: Color, commands: [DrawCommand], ground: Color? = nil) {
+        self.camera = camera; self.background = background; self.commands = commands; self.ground = ground
     }
+
+    /// The colour the frame is cleared to: `ground`, or else `background`.
+    public var clearColor: Color { ground ?? background }
 }
 
 /// A rendered image: RGBA, 8 bits per channel, straight (not premultiplied) alpha, rows top-down,

@@ -61,6 +61,18 @@ public final class RenderPlanner: @unchecked Sendable {
     /// whose one layer its commands join: a translucent set there is not given a layer of its own.
     private var planningInFadedGroup = false
 
+    /// Whether an opaque polygon set that would be a plan's first command, and one of whose
+    /// polygons holds the whole view (`GroundCover.holdsView`), is left out and its colour given
+    /// as the plan's `ground`, which the frame is cleared to (true, the default), or drawn (false:
+    /// for comparisons). A view zoomed into the embedded basemap's land saves the fill.
+    public var clearsCoveredGround: Bool {
+        get { lock.withLock { _clearsCoveredGround } }
+        set { lock.withLock { _clearsCoveredGround = newValue } }
+    }
+    private var _clearsCoveredGround = true
+    /// The plan's `ground`, while planning.
+    private var planGround: Color?
+
     /// Whether round columns (12 sides or more) are drawn as ray-cast cylinders
     /// (`VertexLayout.cylinder`, true) or as lit prisms of triangles (false: for comparisons).
     public var columnImpostors: Bool {
@@ -145,6 +157,7 @@ public final class RenderPlanner: @unchecked Sendable {
         defer { lock.unlock() }
         generation += 1
         standInPlanned = false
+        planGround = nil
         takeBackgroundMeshes()
         let view = PlanView(camera: camera)
         var commands: [DrawCommand] = []
@@ -219,7 +232,7 @@ public final class RenderPlanner: @unchecked Sendable {
         commands = batchSolids(commands, bearing: camera.bearing)
         commands = batchGround(commands, worldSize: camera.worldSize)
         evict()
-        return RenderPlan(camera: camera, background: scene.background, commands: commands)
+        return RenderPlan(camera: camera, background: scene.background, commands: commands, ground: planGround)
     }
 
     /// One overlay's commands for one world copy's view (and its marker label for later).
@@ -798,6 +811,13 @@ public final class RenderPlanner: @unchecked Sendable {
         guard let bounds = set.polygons.bounds else { return true }
         let strokeHalf = set.stroke != nil && set.strokeWidth.isFinite ? max(0, set.strokeWidth) / 2 : 0
         guard !cull || view.mayBeVisible(bounds, marginPx: strokeHalf + 2) else { return true }
+        // The first thing drawn, opaque, unoutlined and round the whole view: the frame's clear.
+        if cull, out.isEmpty, planGround == nil, _clearsCoveredGround, !planningInFadedGroup, set.fill.a == 255,
+           set.layer == nil, strokeHalf == 0 || (set.stroke?.a ?? 0) == 0,
+           GroundCover.holdsView(set.polygons, camera: view.camera) {
+            planGround = set.fill
+            return true
+        }
         // A set wider than four view cells (a vector tile zoomed far in) is meshed by the view's
         // cell: the polygons that meet it (3×3 cells round the view) together, cached for that
         // cell, and any polygon that is itself that wide through the clipped path of a Polygon.

@@ -346,7 +346,7 @@ private final class GLState {
         let baseOrigin = plan.commands.first?.origin ?? MapPoint(camera.center)
         var damage = Damage.full
         if partial, flatOnly, camera.pitch == 0,
-           let prev = previous, prev.camera == camera, prev.background == plan.background, prev.width == w, prev.height == h {
+           let prev = previous, prev.camera == camera, prev.background == plan.clearColor, prev.width == w, prev.height == h {
             // Boxes only of the commands that changed (the last frame's under the same camera).
             let m = camera.viewProjectionMatrix(relativeTo: baseOrigin)
             damage = Self.damage(from: prev, to: ordered, width: w, height: h) {
@@ -354,7 +354,7 @@ private final class GLState {
             }
         }
         if case .none = damage, let prev = previous {
-            previous = PreviousFrame(camera: camera, background: plan.background, commands: ordered,
+            previous = PreviousFrame(camera: camera, background: plan.clearColor, commands: ordered,
                                      pixels: prev.pixels, width: w, height: h)
             evict()
             return (Frame(width: w, height: h, pixels: prev.pixels), 0, ms(start), 0)
@@ -373,7 +373,7 @@ private final class GLState {
             scissors = rs
             glEnable(GLenum(GL_SCISSOR_TEST))
         }
-        let bg = plan.background.premultiplied
+        let bg = plan.clearColor.premultiplied
         glDisable(GLenum(GL_DEPTH_TEST))
         glDisable(GLenum(GL_CULL_FACE))
         glClearColor(bg.0, bg.1, bg.2, bg.3)
@@ -1017,7 +1017,7 @@ private final class GLState {
             pixels = target.readPixels()
         }
         previous = partial && flatOnly && camera.pitch == 0
-            ? PreviousFrame(camera: camera, background: plan.background, commands: ordered, pixels: pixels,
+            ? PreviousFrame(camera: camera, background: plan.clearColor, commands: ordered, pixels: pixels,
                             width: w, height: h)
             : nil
         evict()

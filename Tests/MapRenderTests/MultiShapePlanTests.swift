@@ -136,7 +136,14 @@ import Testing
             LatLng(lat: 45.97, lon: 6.97), LatLng(lat: 45.97, lon: 7.03), LatLng(lat: 46.03, lon: 7.015), LatLng(lat: 46.03, lon: 6.97)]))
         let set = PolygonSet(rings + [field])
         let scene = Scene(overlays: [.multiPolygon(MultiPolygon(polygons: set, fill: Color(rgb: 0x336699)))])
-        let plan = RenderPlanner().plan(scene, camera: camera)
+        // (The field holds the view: drawn, not taken for the frame's ground, see GroundCoverTests.)
+        func planner() -> RenderPlanner {
+            let p = RenderPlanner()
+            p.clearsCoveredGround = false
+            return p
+        }
+        #expect(RenderPlanner().plan(scene, camera: camera).ground == Color(rgb: 0x336699))
+        let plan = planner().plan(scene, camera: camera)
         let view = PlanView(camera: camera)
         let setBounds = try #require(set.bounds)
         let cell = try #require(view.clipCell(for: setBounds))
@@ -153,7 +160,7 @@ import Testing
         // Panned within the cell: the same meshes; into the next cell's: another.
         var near = camera
         near.center = LatLng(lat: 46.0001, lon: 7.0001)
-        let planner = RenderPlanner()
+        let planner = planner()
         let first = planner.plan(scene, camera: camera).commands[1].mesh
         if PlanView(camera: near).clipCell(for: set.bounds!)?.key == cell.key {
             #expect(planner.plan(scene, camera: near).commands[1].mesh === first)
