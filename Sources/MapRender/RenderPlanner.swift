@@ -811,8 +811,9 @@ public final class RenderPlanner: @unchecked Sendable {
         guard let bounds = set.polygons.bounds else { return true }
         let strokeHalf = set.stroke != nil && set.strokeWidth.isFinite ? max(0, set.strokeWidth) / 2 : 0
         guard !cull || view.mayBeVisible(bounds, marginPx: strokeHalf + 2) else { return true }
-        // The first thing drawn, opaque, unoutlined and round the whole view: the frame's clear.
-        if cull, out.isEmpty, planGround == nil, _clearsCoveredGround, !planningInFadedGroup, set.fill.a == 255,
+        // The first thing drawn, opaque, unoutlined and round the whole view: the frame's clear
+        // (also over an earlier such set, a lake round the view in the land round it).
+        if cull, out.isEmpty, _clearsCoveredGround, !planningInFadedGroup, set.fill.a == 255,
            set.layer == nil, strokeHalf == 0 || (set.stroke?.a ?? 0) == 0,
            GroundCover.holdsView(set.polygons, camera: view.camera) {
             planGround = set.fill

@@ -81,6 +81,10 @@ import Testing
         let plan = planner.plan(Scene(overlays: [.multiPolygon(big), .multiPolygon(lake)]), camera: Self.camera())
         #expect(plan.ground == land && plan.clearColor == land)
         #expect(plan.commands.count == 1, "the lake is drawn")
+        // A lake round the view as well, in the land round it: the lake is the ground.
+        let wide = MultiPolygon(polygons: PolygonSet([PolygonRings(exterior: try Self.ring(Self.square(300)))]), fill: Color(rgb: 0x99BBDD))
+        let inLake = planner.plan(Scene(overlays: [.multiPolygon(big), .multiPolygon(wide), .multiPolygon(lake)]), camera: Self.camera())
+        #expect(inLake.ground == Color(rgb: 0x99BBDD) && inLake.commands.count == 1, "the small lake is still drawn")
         // Not when asked not to, not translucent, not when something is drawn before it, not
         // when it does not hold the view.
         planner.clearsCoveredGround = false
