@@ -131,8 +131,8 @@ public struct RenderPlan: Sendable {
     /// Draw calls, bottom first.
     public var commands: [DrawCommand]
     /// An opaque colour every pixel of the view has under `commands`: the fill of the polygon the
-    /// planner found round the whole view where it would have been the first command, left out
-    /// of `commands` (see `RenderPlanner.clearsCoveredGround`). The frame is cleared to it.
+    /// planner found round the whole view where nothing had been drawn before it, left out of
+    /// `commands` (see `RenderPlanner.clearsCoveredGround`). The frame is cleared to it.
     public var ground: Color?
 
     /// Creates a plan.

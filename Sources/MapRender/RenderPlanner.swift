@@ -61,10 +61,11 @@ public final class RenderPlanner: @unchecked Sendable {
     /// whose one layer its commands join: a translucent set there is not given a layer of its own.
     private var planningInFadedGroup = false
 
-    /// Whether an opaque polygon set that would be a plan's first command, and one of whose
-    /// polygons holds the whole view (`GroundCover.holdsView`), is left out and its colour given
-    /// as the plan's `ground`, which the frame is cleared to (true, the default), or drawn (false:
-    /// for comparisons). A view zoomed into the embedded basemap's land saves the fill.
+    /// Whether an opaque polygon set that would be a plan's first command (or come while nothing
+    /// has been drawn, over an earlier such set), and one of whose polygons holds the whole view
+    /// (`GroundCover.holdsView`), is left out and its colour given as the plan's `ground`, which
+    /// the frame is cleared to (true, the default), or drawn (false: for comparisons). A view
+    /// zoomed into the embedded basemap's land saves the fill.
     public var clearsCoveredGround: Bool {
         get { lock.withLock { _clearsCoveredGround } }
         set { lock.withLock { _clearsCoveredGround = newValue } }

@@ -24,7 +24,7 @@ public final class MapRenderer: RenderBackend, @unchecked Sendable {
     /// "GL renderer string via EGL platform", e.g. `llvmpipe (LLVM 15.0.6, 256 bits) via surfaceless`.
     public let deviceDescription: String
 
-    /// Redraw only what changed since the last frame when the camera, size and background are
+    /// Redraw only what changed since the last frame when the camera, size and clear colour are
     /// the same and the frame has no 3D objects: the draw commands are compared with the last
     /// frame's, and clearing, drawing, multisample resolve and read-back are limited to the
     /// screen rectangle of the ones that changed (the pixels are identical to a full redraw).
@@ -346,7 +346,7 @@ private final class GLState {
         let baseOrigin = plan.commands.first?.origin ?? MapPoint(camera.center)
         var damage = Damage.full
         if partial, flatOnly, camera.pitch == 0,
-           let prev = previous, prev.camera == camera, prev.background == plan.clearColor, prev.width == w, prev.height == h {
+           let prev = previous, prev.camera == camera, prev.clearColor == plan.clearColor, prev.width == w, prev.height == h {
             // Boxes only of the commands that changed (the last frame's under the same camera).
             let m = camera.viewProjectionMatrix(relativeTo: baseOrigin)
             damage = Self.damage(from: prev, to: ordered, width: w, height: h) {
@@ -354,7 +354,7 @@ private final class GLState {
             }
         }
         if case .none = damage, let prev = previous {
-            previous = PreviousFrame(camera: camera, background: plan.clearColor, commands: ordered,
+            previous = PreviousFrame(camera: camera, clearColor: plan.clearColor, commands: ordered,
                                      pixels: prev.pixels, width: w, height: h)
             evict()
             return (Frame(width: w, height: h, pixels: prev.pixels), 0, ms(start), 0)
@@ -1017,7 +1017,7 @@ private final class GLState {
             pixels = target.readPixels()
         }
         previous = partial && flatOnly && camera.pitch == 0
-            ? PreviousFrame(camera: camera, background: plan.clearColor, commands: ordered, pixels: pixels,
+            ? PreviousFrame(camera: camera, clearColor: plan.clearColor, commands: ordered, pixels: pixels,
                             width: w, height: h)
             : nil
         evict()
@@ -1263,13 +1263,14 @@ struct BatchKey: Hashable {
 /// The last frame drawn, for partial redraws.
 final class PreviousFrame {
     let camera: Camera
-    let background: Color
+    /// The colour it was cleared to (`RenderPlan.clearColor`).
+    let clearColor: Color
     let commands: [DrawCommand]
     let pixels: [UInt8]
     let width: Int, height: Int
 
-    init(camera: Camera, background: Color, commands: [DrawCommand], pixels: [UInt8], width: Int, height: Int) {
-        self.camera = camera; self.background = background; self.commands = commands
+    init(camera: Camera, clearColor: Color, commands: [DrawCommand], pixels: [UInt8], width: Int, height: Int) {
+        self.camera = camera; self.clearColor = clearColor; self.commands = commands
         self.pixels = pixels; self.width = width; self.height = height
     }
 }
